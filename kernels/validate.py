@@ -1,0 +1,176 @@
+"""Input validation shared by every public kernel (one place, one message style).
+
+Messages follow the pattern ``"<name> must be <condition>, got <value!r> (type <T>)"``
+so a user always sees which argument, which value and which type was rejected.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from typing import Any
+
+import numpy as np
+
+from kernels.errors import (
+    InvalidBoundsError,
+    InvalidEpsilonError,
+    InvalidGammaError,
+    InvalidKError,
+    InvalidParameterError,
+    NonFiniteError,
+    NotNumericError,
+    OutOfBoundsError,
+    TooFewRecordsError,
+    ZeroMeanError,
+)
+
+__all__ = [
+    "as_scalar",
+    "check_bounds",
+    "check_epsilon",
+    "check_gamma",
+    "check_k",
+    "check_positive",
+    "as_data",
+    "as_incomes",
+]
+
+
+def _describe(value: Any) -> str:
+    return f"{value!r} (type {type(value).__name__})"
+
+
+def as_scalar(value: Any, name: str) -> float:
+    """Return ``value`` as a finite Python float or raise a named error."""
+    if isinstance(value, bool) or not isinstance(value, (numbers.Real, np.floating, np.integer)):
+        raise NotNumericError(f"{name} must be a real number, got {_describe(value)}")
+    out = float(value)
+    if not math.isfinite(out):
+        raise NonFiniteError(f"{name} must be finite, got {_describe(value)}")
+    return out
+
+
+def check_positive(value: Any, name: str) -> float:
+    """A finite real number > 0."""
+    out = as_scalar(value, name)
+    if out <= 0:
+        raise InvalidParameterError(f"{name} must be > 0, got {_describe(value)}")
+    return out
+
+
+def check_epsilon(value: Any, name: str = "epsilon") -> float:
+    """A privacy parameter: finite and > 0."""
+    out = as_scalar(value, name)
+    if out <= 0:
+        raise InvalidEpsilonError(f"{name} must be > 0, got {_describe(value)}")
+    return out
+
+
+def check_gamma(value: Any, name: str = "gamma") -> float:
+    """Shape of density (10): finite and > 1 (for gamma <= 1 the density is not integrable)."""
+    out = as_scalar(value, name)
+    if out <= 1:
+        raise InvalidGammaError(
+            f"{name} must be > 1 (density (10) is improper otherwise), got {_describe(value)}"
+        )
+    return out
+
+
+def check_bounds(lower: Any, upper: Any, *, allow_negative: bool = False) -> tuple[float, float]:
+    """Validate the public bounds [L, U]: finite, U > L, and L >= 0 for incomes."""
+    lo = as_scalar(lower, "lower bound L")
+    hi = as_scalar(upper, "upper bound U")
+    if not allow_negative and lo < 0:
+        raise InvalidBoundsError(f"lower bound L must be >= 0 for incomes, got {_describe(lower)}")
+    if hi <= lo:
+        raise InvalidBoundsError(
+            f"upper bound U must be > lower bound L, got L={lo!r}, U={hi!r}"
+        )
+    return lo, hi
+
+
+def check_k(k: Any, n: int, *, name: str = "k", low: int = 0, high: int | None = None) -> int:
+    """An integer replacement count in ``low..high`` (default ``0..n``)."""
+    if isinstance(k, bool) or not isinstance(k, (numbers.Integral, np.integer)):
+        raise InvalidKError(f"{name} must be an integer, got {_describe(k)}")
+    top = n if high is None else high
+    kk = int(k)
+    if kk < low or kk > top:
+        raise InvalidKError(f"{name} must be in {low}..{top} (n = {n}), got {kk!r}")
+    return kk
+
+
+def as_data(x: Any, name: str = "x", *, min_n: int = 2) -> np.ndarray:
+    """A fresh, sorted float64 copy of 1-D numeric data; never mutates ``x``.
+
+    Rejects non-numeric content (:class:`NotNumericError`), NaN/inf
+    (:class:`NonFiniteError`, with the first offending position and value) and
+    fewer than ``min_n`` records (:class:`TooFewRecordsError`).
+    """
+    if isinstance(x, (str, bytes)):
+        raise NotNumericError(f"{name} must be a sequence of numbers, got {_describe(x)}")
+    try:
+        arr = np.asarray(x)
+    except Exception as exc:  # pragma: no cover - numpy raises many types
+        raise NotNumericError(f"{name} could not be read as numbers: {exc}") from exc
+    if arr.dtype == bool or arr.dtype.kind not in "iuf":
+        # Object arrays of Fractions/Decimals are accepted if they convert cleanly.
+        try:
+            arr = np.asarray(arr, dtype=np.float64)
+        except (TypeError, ValueError) as exc:
+            sample = arr.ravel()[:3].tolist() if arr.size else arr.tolist()
+            raise NotNumericError(
+                f"{name} must contain only real numbers, got dtype {arr.dtype} "
+                f"(first values {sample!r})"
+            ) from exc
+    if arr.ndim != 1:
+        raise NotNumericError(f"{name} must be 1-dimensional, got shape {arr.shape}")
+    out = np.array(arr, dtype=np.float64, copy=True)
+    bad = ~np.isfinite(out)
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        raise NonFiniteError(
+            f"{name} must be finite, got {out[i]!r} at position {i} ({int(bad.sum())} non-finite)"
+        )
+    if out.size < min_n:
+        raise TooFewRecordsError(f"{name} needs at least {min_n} records, got n = {out.size}")
+    out.sort()
+    return out
+
+
+def as_incomes(
+    x: Any,
+    lower: Any,
+    upper: Any,
+    *,
+    clip: bool = False,
+    name: str = "x",
+    min_n: int = 2,
+    allow_zero_mean: bool = False,
+) -> tuple[np.ndarray, float, float]:
+    """Validate incomes against public bounds; return ``(sorted copy, L, U)``.
+
+    Values outside [L, U] raise :class:`OutOfBoundsError` naming the first offender,
+    unless ``clip=True``, in which case they are clipped to the boundary (the
+    standard DP practice, Lan & Reiter Sec. 2.2).  All-zero data (mean 0) raise
+    :class:`ZeroMeanError` unless ``allow_zero_mean``.
+    """
+    lo, hi = check_bounds(lower, upper)
+    arr = as_data(x, name, min_n=min_n)
+    if clip:
+        np.clip(arr, lo, hi, out=arr)
+    else:
+        if arr[0] < lo:
+            raise OutOfBoundsError(
+                f"{name} has a value below the lower bound L={lo!r}: {arr[0]!r} "
+                f"({int((arr < lo).sum())} such values; pass clip=True to clip)"
+            )
+        if arr[-1] > hi:
+            raise OutOfBoundsError(
+                f"{name} has a value above the upper bound U={hi!r}: {arr[-1]!r} "
+                f"({int((arr > hi).sum())} such values; pass clip=True to clip)"
+            )
+    if not allow_zero_mean and arr[-1] == 0.0:
+        raise ZeroMeanError(f"{name} has mean 0 (all {arr.size} records are 0): Gini undefined")
+    return arr, lo, hi
