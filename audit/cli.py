@@ -161,7 +161,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if args.command == "release":
             return _cmd_release(args)
-    except (InputError, NotNumericError, datasets.DataFileError) as exc:
+    except (
+        InputError,
+        NotNumericError,
+        datasets.DataFileError,
+        datasets.UnknownSampleError,
+    ) as exc:
         print(f"dpaudit {args.command}: error: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except KeyboardInterrupt:

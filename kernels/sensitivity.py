@@ -118,7 +118,7 @@ def local_sensitivity_bound(
         t = extremes_sorted(prefix_tables(xs), lo, hi, 0, 0)
         return float(bound_thm43(t)[0])
     if bound == "thm44":
-        return float(bound_thm44(xs.size, float(np.sum(xs)), lo, hi, 0)[0])
+        return float(bound_thm44(xs.size, float(np.sum(xs)), lo, hi, 0))
     raise ValueError(f"bound must be one of {BOUNDS}, got {bound!r}")
 
 

