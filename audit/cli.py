@@ -17,9 +17,9 @@ from kernels.errors import InputError, NotNumericError
 from kernels.noise import powerlaw
 from kernels.release import (
     CONSTANT_CHOICES,
-    dp_upper_bound,
     posterior_exact,
     release_gini,
+    release_gini_dp_bounds,
 )
 from kernels.sensitivity import BOUNDS
 
@@ -79,28 +79,32 @@ def _cmd_release(a: argparse.Namespace) -> int:
         origin = f"built-in sample {name!r} ({datasets.BUILTIN_SAMPLES[name].description})"
         digest = datasets.sample_sha256(name)
     rng = np.random.default_rng(a.seed)
-    eps_total = a.epsilon
     ub = None
-    clip = a.clip
     if a.upper is None:
-        half = a.epsilon_upper / 2
-        ub = dp_upper_bound(x, rng, epsilon_count=half, epsilon_threshold=half)
-        upper = ub.upper
-        eps_total += ub.epsilon
-        clip = True  # a DP bound may fall below the maximum: clipping keeps the guarantee
+        comp = release_gini_dp_bounds(
+            x,
+            a.lower,
+            a.epsilon,
+            rng,
+            epsilon_upper=a.epsilon_upper,
+            gamma=a.gamma,
+            constants=a.constants,
+            bound=a.bound,
+        )
+        r, ub, eps_total = comp.release, comp.upper_bound, comp.epsilon_total
     else:
-        upper = a.upper
-    r = release_gini(
-        x,
-        a.lower,
-        upper,
-        a.epsilon,
-        rng,
-        gamma=a.gamma,
-        constants=a.constants,
-        bound=a.bound,
-        clip=clip,
-    )
+        r = release_gini(
+            x,
+            a.lower,
+            a.upper,
+            a.epsilon,
+            rng,
+            gamma=a.gamma,
+            constants=a.constants,
+            bound=a.bound,
+            clip=a.clip,
+        )
+        eps_total = r.epsilon
     post = posterior_exact(r.value, r.scale, powerlaw(r.gamma))
     c = r.constants
     out = sys.stdout

@@ -158,3 +158,14 @@ def test_posterior_validation() -> None:
     with pytest.raises(InvalidParameterError, match="level"):
         posterior_exact(0.3, 0.1, powerlaw(2.0), level=1.5)
     assert math.isfinite(posterior_exact(0.3, 0.1, powerlaw(2.0)).mean)
+
+
+def test_composed_release_accounts_for_both_budgets() -> None:
+    from kernels.release import release_gini_dp_bounds
+
+    x = load_sample("cps91_faminc")
+    c = release_gini_dp_bounds(x, 0.0, 0.5, np.random.default_rng(4), epsilon_upper=0.2)
+    assert c.epsilon_total == pytest.approx(0.7)
+    assert c.upper_bound.epsilon == pytest.approx(0.2)
+    assert c.release.upper == c.upper_bound.upper
+    assert c.n_clipped == int(np.count_nonzero(x > c.upper_bound.upper))

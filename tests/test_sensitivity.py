@@ -135,3 +135,16 @@ def test_validation() -> None:
         smooth_sensitivity([1, 5], 0, 3, 0.1)
     with pytest.raises(ValueError, match="bound must be one of"):
         smooth_sensitivity([1, 2], 0, 3, 0.1, bound="eq99")  # type: ignore[arg-type]
+
+
+def test_Ak_all_k_tiny_n() -> None:
+    """Every k = 0..n for n <= 4: A^(k) (thm43) >= exact ball lower bound (25 data sets)."""
+    rng = random.Random(14)
+    for _ in range(25):
+        x, L, U = _random_case(rng, 4)
+        t = extremes([float(v) for v in x], float(L), float(U))
+        a43 = bound_thm43(t)
+        values = sorted({L, U, (L + U) / 2} | set(x))
+        for k in range(len(x) + 1):
+            truth, wit = ball_lower_bound_A(x, L, U, k, values)
+            assert a43[k] >= float(truth), (x, L, U, k, wit)
