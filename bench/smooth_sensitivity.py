@@ -108,7 +108,9 @@ def main() -> None:
                 agree = "yes" if math.isclose(base, ss.value, rel_tol=1e-9) else f"NO ({base!r})"
                 bts, ratio = f"{bt:12.3f}", f"{bt / fast:8.1f}"
             except _Timeout:
-                bts, ratio, agree = f"{'>' + str(int(a.budget)):>12}", f"{'>' + str(int(a.budget / fast)):>8}", "-"
+                bts = f"{'>' + str(int(a.budget)):>12}"
+                ratio = f"{'>' + str(int(a.budget / fast)):>8}"
+                agree = "-"
             print(f"{n:>9} {eps:>5} {ss.value:>12.6g} {ss.k_evaluated:>4} {fast:>9.3f} "
                   f"{bts} {ratio}  {agree}", flush=True)
 

@@ -307,7 +307,13 @@ def constants_section23(epsilon: float, gamma: float) -> tuple[float, float]:
 
 
 def smooth_sensitivity_alg3(
-    x: Sequence[float], L: float, U: float, epsilon: float, gamma: float, *, reading: str = "literal"
+    x: Sequence[float],
+    L: float,
+    U: float,
+    epsilon: float,
+    gamma: float,
+    *,
+    reading: str = "literal",
 ) -> float:
     """Algorithm 3 as printed.
 

@@ -335,7 +335,7 @@ def _post_args(g_tilde: Any, scale: Any, level: Any) -> tuple[float, float, floa
 def posterior_exact(
     g_tilde: Any, scale: Any, noise: NoiseDistribution, *, level: Any = 0.95
 ) -> Posterior:
-    """Closed-form posterior cdf: P(g <= t | g~) = [F(g~/s) - F((g~-t)/s)] / [F(g~/s) - F((g~-1)/s)].
+    """Closed-form posterior: P(g <= t | g~) = [F(g~/s) - F((g~-t)/s)] / [F(g~/s) - F((g~-1)/s)].
 
     (F the noise cdf, s the scale.)  The central interval solves the cdf for (1 -+ level)/2
     by bisection (60 halvings of [0, 1]); the mean is int_0^1 (1 - cdf) by the trapezoid

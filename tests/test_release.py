@@ -43,7 +43,8 @@ def _grid_worst_loss(alpha: float, beta: float, gamma: float) -> float:
 @pytest.mark.parametrize("gamma", GAMMAS)
 def test_alg3_constants_proved_and_bound_holds(gamma: float) -> None:
     c = noise_constants(1.0, gamma, "alg3")
-    assert c.alpha == pytest.approx(1 / (4 * gamma)) and c.beta == pytest.approx(1 / (2 * gamma + 2))
+    assert c.alpha == pytest.approx(1 / (4 * gamma))
+    assert c.beta == pytest.approx(1 / (2 * gamma + 2))
     assert c.proved_dp and c.proved_loss_bound <= 0.75 + 1e-12
     # the analytic bound (*) is never below a realised loss
     assert _grid_worst_loss(c.alpha, c.beta, gamma) <= c.proved_loss_bound
