@@ -50,6 +50,14 @@ def test_alg3_constants_proved_and_bound_holds(gamma: float) -> None:
     assert _grid_worst_loss(c.alpha, c.beta, gamma) <= c.proved_loss_bound
 
 
+@pytest.mark.parametrize("gamma", GAMMAS)
+def test_calibrated_constants_proved_and_bound_holds(gamma: float) -> None:
+    c = noise_constants(1.0, gamma, "calibrated")
+    assert c.proved_dp and 0.999 < c.proved_loss_bound <= 1.0
+    assert _grid_worst_loss(c.alpha, c.beta, gamma) <= c.proved_loss_bound
+    assert c.alpha >= noise_constants(1.0, gamma, "alg3").alpha  # never more noise
+
+
 def test_section23_constants_exceed_epsilon_for_large_gamma() -> None:
     """Section 2.3 (alpha = eps/(4 gamma), beta = eps/gamma): realised loss > eps at
     gamma = 10 and 20 (and 1.01) for worst-case neighbours; fine at the paper's gamma = 2."""
