@@ -1,18 +1,24 @@
 """The ``dpaudit`` command line.  Only this module (and the report modules) print.
 
-Exit codes: 0 success; 2 bad input or usage (one-line message naming the problem, nothing
-written); 1 unexpected internal error.
+Exit codes: 0 success (regress: nothing refuted; replay: the counterexample no longer
+fails); 1 a check was refuted / the counterexample still fails (or an unexpected internal
+error, reported with a traceback); 2 bad input or usage (one-line message naming the
+problem, nothing written); 130 interrupted (the last complete report is kept).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from collections.abc import Sequence
+from datetime import UTC, datetime
+from pathlib import Path
 
 import numpy as np
 
 from audit import datasets
+from audit.protocol import KernelModuleError
 from kernels.errors import InputError, NotNumericError
 from kernels.noise import powerlaw
 from kernels.release import (
@@ -24,7 +30,8 @@ from kernels.release import (
 from kernels.sensitivity import BOUNDS
 
 EXIT_OK = 0
-EXIT_INTERNAL = 1
+EXIT_INTERNAL = 1  # unexpected internal error (also: regress/replay found a failure)
+EXIT_FINDINGS = 1
 EXIT_BAD_INPUT = 2
 
 
@@ -146,6 +153,118 @@ def _cmd_release(a: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _add_regress(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "regress",
+        help="cross-check a kernel module against the exact reference and oracles",
+        description=(
+            "Run every cross-check of audit.crosscheck on a kernel module (default: ours, "
+            "kernels.api; the paper as printed: kernels.paper), write reports/<run-id>/"
+            "report.json and report.md, print a summary; exit 0 only if nothing was refuted."
+        ),
+    )
+    p.add_argument("--kernels", default="kernels.api", help="kernel module (default %(default)s)")
+    mode = p.add_mutually_exclusive_group()
+    mode.add_argument("--quick", action="store_true", help="fewer generated inputs (default)")
+    mode.add_argument("--full", action="store_true", help="more inputs, larger n")
+    p.add_argument("--seed", type=int, default=0, help="seed of the input search (default 0)")
+    p.add_argument("--out", default="reports", help="report directory root (default reports)")
+    p.add_argument("--run-id", default=None, help="report sub-directory name")
+    p.add_argument("--only", default=None, help="run only checks whose id contains this text")
+
+
+def _add_replay(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "replay",
+        help="re-run a stored counterexample and show expected vs actual",
+        description="Re-run the check named in a counterexample JSON on its stored input.",
+    )
+    p.add_argument("file", help="counterexample JSON (reports/<run>/counterexamples/*.json)")
+    p.add_argument("--kernels", default=None, help="override the kernel module stored in FILE")
+
+
+def _progress(text: str) -> None:
+    print(text, file=sys.stderr, flush=True)
+
+
+def _cmd_regress(a: argparse.Namespace) -> int:
+    from audit.crosscheck import Context, run_checks
+    from audit.protocol import load_kernels, provided
+    from audit.report import build_report, render_summary_table, write_report
+
+    mod = load_kernels(a.kernels)
+    subject = f"kernels:{a.kernels}"
+    ctx = Context(
+        seed=a.seed,
+        mode="full" if a.full else "quick",
+        max_n=int(getattr(mod, "DPAUDIT_MAX_N", 3000)),
+    )
+    run_id = a.run_id or f"regress-{a.kernels}-{ctx.mode}-seed{a.seed}"
+    out_dir = Path(a.out) / run_id
+    started = datetime.now(UTC).isoformat(timespec="seconds")
+    params = {
+        "kernels": a.kernels,
+        "kernels_name": str(getattr(mod, "DPAUDIT_NAME", a.kernels)),
+        "mode": ctx.mode,
+        "max_n": ctx.max_n,
+        "provided": provided(mod),
+        "only": a.only,
+    }
+    findings: list = []
+    _progress(f"dpaudit regress: {params['kernels_name']} ({a.kernels}), {ctx.mode}, seed {a.seed}")
+
+    def on_finding(i: int, total: int, f) -> None:
+        findings.append(f)
+        _progress(f"  [{i:>2}/{total}] {f.id:<38} {f.verdict.value:<12} {f.duration_s:6.1f} s")
+        rep = build_report("regress", subject, a.seed, findings, params, started, i == total)
+        write_report(out_dir, rep)
+
+    selected = None if a.only is None else (lambda c: a.only in c.id)
+    run_checks(mod, subject, ctx, only=selected, on_finding=on_finding)
+    rep = build_report("regress", subject, a.seed, findings, params, started, True)
+    print(render_summary_table(rep))
+    print(f"report: {out_dir / 'report.json'}  {out_dir / 'report.md'}")
+    return EXIT_OK if rep["summary"]["pass"] else EXIT_FINDINGS
+
+
+def _cmd_replay(a: argparse.Namespace) -> int:
+    from audit.crosscheck import _safe_eval, check_by_id
+    from audit.findings import from_jsonable
+    from audit.protocol import load_kernels
+
+    try:
+        doc = json.loads(Path(a.file).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise InputError(f"cannot read counterexample {a.file!r}: {exc}") from exc
+    if not isinstance(doc, dict):
+        raise InputError(f"{a.file!r} is not a JSON object")
+    if doc.get("schema") != "dpaudit.counterexample/1":
+        raise InputError(
+            f"{a.file!r} is not a dpaudit counterexample (schema {doc.get('schema')!r})"
+        )
+    try:
+        check = check_by_id(doc["check"])
+    except KeyError as exc:
+        raise InputError(str(exc)) from exc
+    subject = doc.get("subject", "")
+    name = a.kernels or (subject.split(":", 1)[1] if subject.startswith("kernels:") else "")
+    mod = load_kernels(name)
+    inputs = from_jsonable(doc["inputs"])
+    out = _safe_eval(check.evaluate, mod, inputs)
+    w = sys.stdout.write
+    w(f"replay {check.id} on {name}\n  claim     {check.claim}\n  reference {check.reference}\n")
+    shown = json.dumps(doc["inputs"])
+    w(f"  input     {shown[:300]}{'...' if len(shown) > 300 else ''}\n")
+    w(f"  expected  {out.expected!r}   (recomputed now by the exact reference / oracle)\n")
+    w(f"  actual    {out.actual!r}   (recomputed now by {name})\n")
+    w(f"  stored    expected {doc.get('expected')!r}, actual {doc.get('actual')!r}\n")
+    w(f"  tolerance {doc.get('tolerance')!r}\n")
+    if out.detail:
+        w(f"  detail    {out.detail}\n")
+    w(f"  => {'STILL FAILS' if not out.ok else 'passes now (no longer reproduces)'}\n")
+    return EXIT_FINDINGS if not out.ok else EXIT_OK
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="dpaudit",
@@ -153,6 +272,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
     _add_release(sub)
+    _add_regress(sub)
+    _add_replay(sub)
     return p
 
 
@@ -165,11 +286,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if args.command == "release":
             return _cmd_release(args)
+        if args.command == "regress":
+            return _cmd_regress(args)
+        if args.command == "replay":
+            return _cmd_replay(args)
     except (
         InputError,
         NotNumericError,
         datasets.DataFileError,
         datasets.UnknownSampleError,
+        KernelModuleError,
     ) as exc:
         print(f"dpaudit {args.command}: error: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT

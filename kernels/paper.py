@@ -343,3 +343,65 @@ def smooth_sensitivity_thm45(x: Sequence[float], L: float, U: float, epsilon: fl
     mean = float(np.mean(np.asarray(x, dtype=np.float64)))
     beta = epsilon / gamma
     return max(math.exp(-beta * k) * bound_eq24_printed(n, mean, L, U, k) for k in range(1, n + 1))
+
+
+# ---------------------------------------------------------------------------------------
+# The kernel protocol of audit.protocol, filled with the printed algorithms (so that
+# ``dpaudit regress --kernels kernels.paper`` audits them).  Readings as documented above;
+# Algorithm 1 with the charitable bracket (the literal one is dimensionally meaningless).
+# No sampler or noise cdf is printed in the paper, so those protocol names are absent.
+# ---------------------------------------------------------------------------------------
+
+DPAUDIT_NAME = "Lan & Reiter (2025) as printed"
+DPAUDIT_MAX_N = 40  # pure-Python transcriptions: keep audit data sets small
+
+
+def gini(x: Sequence[float]) -> float:
+    """Eq. (2) as printed: sum (2i-n-1) x_i / (n xbar (n-1)), on the sorted data."""
+    xs = _sorted(x)
+    n = xs.size
+    num = sum((2 * i - n - 1) * xs[i - 1] for i in range(1, n + 1))
+    return float(num / (n * (xs.sum() / n) * (n - 1)))
+
+
+def gini_eq1(x: Sequence[float]) -> float:
+    """Eq. (1) as printed: sum_i sum_j |z_i - z_j| / (2 n^2 zbar) (literal double sum)."""
+    z = np.asarray(x, dtype=np.float64)
+    n = z.size
+    return float(np.abs(z[:, None] - z[None, :]).sum() / (2 * n**2 * z.mean()))
+
+
+def min_mean(x: Sequence[float], k: int, L: float, U: float) -> float:
+    return min_ave(x, k, L)
+
+
+def max_mean(x: Sequence[float], k: int, L: float, U: float) -> float:
+    return max_ave(x, k, U)
+
+
+def min_gini(x: Sequence[float], k: int, L: float, U: float) -> float:
+    return fast_min_g(x, k, reading="charitable")
+
+
+def max_gini(x: Sequence[float], k: int, L: float, U: float) -> float:
+    return fast_max_g(x, k, L, U)
+
+
+def bound_A(x: Sequence[float], k: int, L: float, U: float) -> float:
+    return local_sens_bounds(x, k, L, U, reading="charitable")
+
+
+def bound_A_iq(x: Sequence[float], k: int, L: float, U: float) -> float:
+    n = len(x)
+    return bound_eq24_printed(n, float(np.mean(np.asarray(x, dtype=np.float64))), L, U, k)
+
+
+def smooth_sensitivity(x: Sequence[float], L: float, U: float, beta: float) -> float:
+    """Algorithm 3 with the epsilon that gives this beta at gamma = 2 (beta = eps/6)."""
+    return smooth_sensitivity_alg3(x, L, U, 2 * (2.0 + 1) * beta, 2.0, reading="charitable")
+
+
+def release_scale(x: Sequence[float], L: float, U: float, epsilon: float, gamma: float) -> float:
+    """S/alpha with Algorithm 3's S and Section 2.3's alpha = eps/(4 gamma)."""
+    alpha, _ = constants_section23(epsilon, gamma)
+    return smooth_sensitivity_alg3(x, L, U, epsilon, gamma, reading="charitable") / alpha

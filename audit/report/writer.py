@@ -1,0 +1,217 @@
+"""Build the report document and write it to disk (atomically).
+
+Only this module and :mod:`audit.report.markdown` produce report output; nothing here prints.
+
+Byte-identity rule: every wall-clock-dependent value of a report lives under the top-level key
+``"timing"`` or in a finding's ``"duration_s"``.  Two runs with the same seed (and the same
+code, data and parameters) therefore give byte-identical ``canonical_json(strip_timings(r))``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import copy
+import json
+import math
+import os
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from audit.findings import Finding, Verdict, to_jsonable
+from audit.report.markdown import counterexample_relpath, render_markdown
+
+__all__ = [
+    "REPORT_SCHEMA",
+    "atomic_write_text",
+    "build_report",
+    "canonical_json",
+    "strip_timings",
+    "summarize",
+    "write_report",
+]
+
+REPORT_SCHEMA = "dpaudit.report/1"
+
+_DEFAULT_FILE_MODE = 0o644
+
+
+def summarize(findings: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """Counts per verdict, ``total``, and ``pass`` (true iff nothing refuted and no error)."""
+    counts = {v.value: 0 for v in Verdict}
+    for f in findings:
+        counts[Verdict(f["verdict"]).value] += 1
+    return {
+        **counts,
+        "total": len(findings),
+        "pass": counts[Verdict.REFUTED.value] == 0 and counts[Verdict.ERROR.value] == 0,
+    }
+
+
+def build_report(
+    command: str,
+    subject: str,
+    seed: int | None,
+    findings: list[Finding],
+    parameters: dict,
+    started_at: str,
+    finished: bool,
+    *,
+    total_duration_s: float | None = None,
+) -> dict[str, Any]:
+    """The report document (schema ``dpaudit.report/1``, see ``audit/report/schema.md``).
+
+    ``findings`` keep their order.  ``total_duration_s`` defaults to the sum of the findings'
+    ``duration_s``; pass the measured wall-clock time of the run to record that instead.
+    Raises ``ValueError`` on a bad argument (naming it), including duplicate finding ids
+    (counterexample file names are derived from ids).
+    """
+    if not isinstance(command, str) or not command:
+        raise ValueError(f"command must be a non-empty str; got {command!r}")
+    if not isinstance(subject, str):
+        raise ValueError(f"subject must be a str; got {subject!r}")
+    if seed is not None:
+        if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)):
+            raise ValueError(f"seed must be an int or None; got {seed!r}")
+        seed = int(seed)
+    if not isinstance(parameters, dict):
+        raise ValueError(f"parameters must be a dict; got {parameters!r}")
+    if not isinstance(started_at, str):
+        raise ValueError(f"started_at must be a str; got {started_at!r}")
+    if not isinstance(finished, (bool, np.bool_)):
+        raise ValueError(f"finished must be a bool; got {finished!r}")
+    finding_dicts: list[dict[str, Any]] = []
+    seen: set[str] = set()
+    for f in findings:
+        if not isinstance(f, Finding):
+            raise ValueError(f"findings must be Finding objects; got {type(f).__name__}")
+        if f.id in seen:
+            raise ValueError(f"duplicate finding id {f.id!r}")
+        seen.add(f.id)
+        finding_dicts.append(f.to_dict())
+    if total_duration_s is None:
+        total_duration_s = math.fsum(f.duration_s for f in findings)
+    total_duration_s = float(total_duration_s)
+    if not math.isfinite(total_duration_s) or total_duration_s < 0:
+        raise ValueError(f"total_duration_s must be finite and >= 0; got {total_duration_s!r}")
+    try:
+        params = to_jsonable(parameters)
+    except TypeError as exc:
+        raise ValueError(f"parameters are not JSON-able: {exc}") from exc
+    return {
+        "schema": REPORT_SCHEMA,
+        "command": command,
+        "subject": subject,
+        "seed": seed,
+        "parameters": params,
+        "finished": bool(finished),
+        "summary": summarize(finding_dicts),
+        "findings": finding_dicts,
+        "timing": {"started_at": started_at, "total_duration_s": total_duration_s},
+    }
+
+
+def strip_timings(report: dict[str, Any]) -> dict[str, Any]:
+    """A deep copy of ``report`` without ``"timing"`` and without each finding's ``"duration_s"``.
+
+    Nothing else is removed; the input is not modified.
+    """
+    out = copy.deepcopy(report)
+    out.pop("timing", None)
+    for f in out.get("findings", []):
+        if isinstance(f, dict):
+            f.pop("duration_s", None)
+    return out
+
+
+def canonical_json(obj: Any) -> str:
+    """Sorted keys, 2-space indent, UTF-8 text, no NaN/Infinity, trailing newline."""
+    return json.dumps(obj, sort_keys=True, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
+
+
+def atomic_write_text(path: Path, text: str) -> None:
+    """Write ``text`` (UTF-8, ``\\n`` newlines) to ``path`` atomically.
+
+    The text goes to a temporary file in the same directory, which is flushed, fsynced and then
+    renamed over ``path`` with :func:`os.replace`.  On any exception the temporary file is
+    removed and the exception re-raised: ``path`` is either untouched or fully written.
+    An existing file's permission bits are kept; a new file gets mode 0644.
+    """
+    path = Path(path)
+    if not isinstance(text, str):
+        raise TypeError(f"text must be a str; got {type(text).__name__}")
+    try:
+        mode = path.stat().st_mode & 0o7777
+    except FileNotFoundError:
+        mode = _DEFAULT_FILE_MODE
+    tmp_name: str | None = None
+    try:
+        with tempfile.NamedTemporaryFile(
+            mode="w",
+            encoding="utf-8",
+            newline="\n",
+            dir=path.parent,
+            prefix=f".{path.name}.",
+            suffix=".tmp",
+            delete=False,
+        ) as tmp:
+            tmp_name = tmp.name
+            tmp.write(text)
+            tmp.flush()
+            os.fsync(tmp.fileno())
+        os.chmod(tmp_name, mode)
+        os.replace(tmp_name, path)
+        tmp_name = None
+    except BaseException:
+        if tmp_name is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp_name)
+        raise
+    _fsync_directory(path.parent)
+
+
+def _fsync_directory(directory: Path) -> None:
+    """Best effort: make the rename durable (not supported on every platform)."""
+    try:
+        fd = os.open(directory, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def write_report(directory: Path, report: dict[str, Any]) -> tuple[Path, Path]:
+    """Write ``report.json`` (canonical JSON) and ``report.md`` into ``directory``.
+
+    Each finding's counterexample (if any) is written to
+    ``directory/counterexamples/<finding-id>.json`` first, then ``report.md``, then
+    ``report.json`` last, each atomically.  Everything is serialised before anything is
+    written, so a report that cannot be serialised leaves the directory untouched.
+    Returns ``(json_path, markdown_path)``.
+    """
+    directory = Path(directory)
+    json_text = canonical_json(report)
+    md_text = render_markdown(report)
+    counterexamples: list[tuple[str, str]] = []
+    for f in report.get("findings", []):
+        cx = f.get("counterexample")
+        if cx is not None:
+            counterexamples.append((counterexample_relpath(f["id"]), canonical_json(cx)))
+
+    directory.mkdir(parents=True, exist_ok=True)
+    for rel, text in counterexamples:
+        target = directory / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write_text(target, text)
+    md_path = directory / "report.md"
+    json_path = directory / "report.json"
+    atomic_write_text(md_path, md_text)
+    atomic_write_text(json_path, json_text)
+    return json_path, md_path
