@@ -1,8 +1,8 @@
 """Exact (Fraction) brute-force oracles: ground truth for small n, trusting no lemma.
 
-Nothing here imports ``kernels`` or ``audit.reference``.  Each candidate set is justified in its docstring; the
-justifications are elementary facts (convexity / piecewise monotonicity), not the paper's
-lemmas.
+Nothing here imports ``kernels`` or ``audit.reference``.  Each candidate set is justified
+in its docstring; the justifications are elementary facts (convexity / piecewise
+monotonicity), not the paper's lemmas.
 """
 
 from __future__ import annotations
