@@ -141,13 +141,17 @@ def _cmd_release(a: argparse.Namespace) -> int:
     w("\n")
     w(f"\n  DP Gini index   {r.value:.6f}\n\n")
     w("  confidential diagnostics (computed from the data; do NOT publish):\n")
-    w(f"    smooth sensitivity S(X)  {r.smooth_sensitivity:.6g}  (bound {r.bound}, "
-      f"max at k = {r.k_argmax}, k scanned 0..{r.k_evaluated})\n")
+    w(
+        f"    smooth sensitivity S(X)  {r.smooth_sensitivity:.6g}  (bound {r.bound}, "
+        f"max at k = {r.k_argmax}, k scanned 0..{r.k_evaluated})\n"
+    )
     w(f"    noise scale S(X)/alpha   {r.scale:.6g}\n")
     w(f"    true Gini g(X)           {r.gini:.6f}\n")
     lo, hi = post.interval
-    w(f"    posterior (eq. 11, U(0,1) prior, true scale): mean {post.mean:.4f}, "
-      f"95% interval [{lo:.4f}, {hi:.4f}]\n")
+    w(
+        f"    posterior (eq. 11, U(0,1) prior, true scale): mean {post.mean:.4f}, "
+        f"95% interval [{lo:.4f}, {hi:.4f}]\n"
+    )
     if a.seed is not None:
         w("  WARNING: --seed was given; this output is reproducible and NOT private.\n")
     return EXIT_OK
@@ -181,6 +185,83 @@ def _add_replay(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("file", help="counterexample JSON (reports/<run>/counterexamples/*.json)")
     p.add_argument("--kernels", default=None, help="override the kernel module stored in FILE")
+
+
+def _add_claims(sub: argparse._SubParsersAction, name: str, what: str) -> None:
+    p = sub.add_parser(
+        name,
+        help=f"check the paper's claims by {what}; write a report",
+        description=(
+            f"Run the registered '{name}' claims of Lan & Reiter (2025) ({what}) within a time "
+            "budget; one Finding per claim (verified with its scope / refuted with an exact, "
+            "replayable counterexample / inconclusive). Exit 0 when the run completed (refuted "
+            "paper claims are results, not failures), 1 if a check itself errored."
+        ),
+    )
+    p.add_argument("--budget", type=float, default=120.0, help="total seconds (default 120)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--only", default=None, help="run only claims whose key contains this text")
+    p.add_argument("--out", default="reports")
+    p.add_argument("--run-id", default=None)
+
+
+def _cmd_claims(a: argparse.Namespace) -> int:
+    import time
+
+    from audit.findings import Finding, Method, Verdict
+    from audit.report import build_report, render_summary_table, write_report
+    from proofs.registry import load_all
+
+    if not a.budget > 0:
+        raise InputError(f"--budget must be > 0, got {a.budget!r}")
+    claims = [c for c in load_all() if c.command == a.command]
+    if a.only:
+        claims = [c for c in claims if a.only in c.key]
+    if not claims:
+        raise InputError(f"no {a.command} claims match --only {a.only!r}")
+    run_id = a.run_id or f"{a.command}-seed{a.seed}"
+    out_dir = Path(a.out) / run_id
+    started = datetime.now(UTC).isoformat(timespec="seconds")
+    params = {"budget_s": a.budget, "claims": [c.key for c in claims], "only": a.only}
+    subject = "paper:lan-reiter-2025"
+    per = a.budget / len(claims)
+    findings: list = []
+    _progress(f"dpaudit {a.command}: {len(claims)} claims, budget {a.budget:g} s, seed {a.seed}")
+    for i, c in enumerate(claims, 1):
+        t0 = time.perf_counter()
+        try:
+            got = c.run(per, a.seed)
+        except Exception as exc:  # a crashing check is reported, never hidden
+            got = [
+                Finding(
+                    id=f"{c.key}.crashed",
+                    claim=c.title,
+                    reference="Lan & Reiter 2025",
+                    method=Method.EXHAUSTIVE,
+                    verdict=Verdict.ERROR,
+                    scope="check raised before finishing",
+                    evidence={"exception": f"{type(exc).__name__}: {exc}"},
+                    seed=a.seed,
+                    subject=subject,
+                )
+            ]
+        findings.extend(got)
+        counts = ", ".join(
+            f"{v}: {sum(f.verdict.value == v for f in got)}"
+            for v in ("verified", "refuted", "inconclusive", "error")
+            if any(f.verdict.value == v for f in got)
+        )
+        _progress(
+            f"  [{i:>2}/{len(claims)}] {c.key:<34} {counts}  ({time.perf_counter() - t0:.1f} s)"
+        )
+        write_report(
+            out_dir,
+            build_report(a.command, subject, a.seed, findings, params, started, i == len(claims)),
+        )
+    rep = build_report(a.command, subject, a.seed, findings, params, started, True)
+    print(render_summary_table(rep))
+    print(f"report: {out_dir / 'report.json'}  {out_dir / 'report.md'}")
+    return EXIT_FINDINGS if rep["summary"]["error"] else EXIT_OK
 
 
 def _progress(text: str) -> None:
@@ -245,7 +326,12 @@ def _cmd_replay(a: argparse.Namespace) -> int:
     try:
         check = check_by_id(doc["check"])
     except KeyError as exc:
-        raise InputError(str(exc)) from exc
+        from proofs.registry import REPLAYERS, load_all
+
+        load_all()
+        if doc["check"] not in REPLAYERS:
+            raise InputError(str(exc)) from exc
+        return _replay_claim(doc, REPLAYERS[doc["check"]])
     subject = doc.get("subject", "")
     name = a.kernels or (subject.split(":", 1)[1] if subject.startswith("kernels:") else "")
     mod = load_kernels(name)
@@ -265,6 +351,22 @@ def _cmd_replay(a: argparse.Namespace) -> int:
     return EXIT_FINDINGS if not out.ok else EXIT_OK
 
 
+def _replay_claim(doc: dict, fn) -> int:
+    from audit.findings import from_jsonable
+
+    still, expected, actual, detail = fn(from_jsonable(doc["inputs"]))
+    w = sys.stdout.write
+    shown = json.dumps(doc["inputs"])
+    w(f"replay {doc['check']} (paper claim)\n")
+    w(f"  input     {shown[:300]}{'...' if len(shown) > 300 else ''}\n")
+    w(f"  expected  {expected!r}   (recomputed now, exact)\n")
+    w(f"  actual    {actual!r}   (the printed claim, recomputed now)\n")
+    if detail:
+        w(f"  detail    {detail}\n")
+    w(f"  => {'STILL FAILS' if still else 'passes now (no longer reproduces)'}\n")
+    return EXIT_FINDINGS if still else EXIT_OK
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="dpaudit",
@@ -274,6 +376,8 @@ def build_parser() -> argparse.ArgumentParser:
     _add_release(sub)
     _add_regress(sub)
     _add_replay(sub)
+    _add_claims(sub, "prove", "SymPy derivations and Z3")
+    _add_claims(sub, "search", "exhaustive and randomised search against exact oracles")
     return p
 
 
@@ -290,6 +394,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _cmd_regress(args)
         if args.command == "replay":
             return _cmd_replay(args)
+        if args.command in ("prove", "search"):
+            return _cmd_claims(args)
     except (
         InputError,
         NotNumericError,

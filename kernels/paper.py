@@ -257,18 +257,27 @@ def bound_eq23_printed(
     return c if c <= 1 else 1.0
 
 
-def bound_eq24_printed(n: int, mean: float, L: float, U: float, k: int) -> float:
+def bound_eq24_printed(
+    n: int,
+    mean: float,
+    L: float,
+    U: float,
+    k: int,
+    *,
+    reading: Literal["literal", "charitable"] = "literal",
+) -> float:
     """Theorem 4.4, eq. (24) as printed.
 
     IQ = (U-L)/xbar;  value 2 / (n(1/IQ - k/n) - 1) if  1/(IQ - k/n) <= (U-L)/L  and
     2/(n(1/IQ - k/n) - 1) < 1;  else 1.
-    Reading: the first condition is transcribed literally, ``1/(IQ - k/n)`` (the proof's
-    (26) suggests 1/(1/IQ - k/n) was meant); with L = 0, (U-L)/L is taken as +inf
-    (float semantics), and a zero denominator makes the condition false.
+    Reading: ``"literal"`` transcribes the first condition as printed, ``1/(IQ - k/n)``;
+    ``"charitable"`` uses ``1/(1/IQ - k/n)``, which the proof's (26) suggests was meant.
+    With L = 0, (U-L)/L is taken as +inf (float semantics), and a zero denominator makes
+    the condition false.
     """
     iq = (U - L) / mean
     with np.errstate(divide="ignore", invalid="ignore"):
-        lhs_den = iq - k / n
+        lhs_den = iq - k / n if reading == "literal" else 1 / iq - k / n
         lhs = np.float64(1.0) / np.float64(lhs_den) if lhs_den != 0 else math.nan
         rhs = (U - L) / L if L != 0 else math.inf
         val_den = n * (1 / iq - k / n) - 1
@@ -335,8 +344,9 @@ def smooth_sensitivity_alg3(
     return s_u
 
 
-def smooth_sensitivity_thm45(x: Sequence[float], L: float, U: float, epsilon: float,
-                             gamma: float) -> float:
+def smooth_sensitivity_thm45(
+    x: Sequence[float], L: float, U: float, epsilon: float, gamma: float
+) -> float:
     """Theorem 4.5, eq. (28): S(X) = max_{k=1..n} e^{-beta k} A^(k)(X), A^(k) from eq. (24)
     as printed, beta = epsilon/gamma.  (Note k starts at 1, as printed.)"""
     n = len(x)
