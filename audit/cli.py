@@ -198,7 +198,12 @@ def _add_claims(sub: argparse._SubParsersAction, name: str, what: str) -> None:
             "paper claims are results, not failures), 1 if a check itself errored."
         ),
     )
-    p.add_argument("--budget", type=float, default=120.0, help="total seconds (default 120)")
+    p.add_argument(
+        "--budget",
+        type=float,
+        default=240.0,
+        help="total seconds, shared out evenly; unused time rolls over (default 240)",
+    )
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--only", default=None, help="run only claims whose key contains this text")
     p.add_argument("--out", default="reports")
@@ -224,11 +229,13 @@ def _cmd_claims(a: argparse.Namespace) -> int:
     started = datetime.now(UTC).isoformat(timespec="seconds")
     params = {"budget_s": a.budget, "claims": [c.key for c in claims], "only": a.only}
     subject = "paper:lan-reiter-2025"
-    per = a.budget / len(claims)
+    deadline = time.perf_counter() + a.budget
     findings: list = []
     _progress(f"dpaudit {a.command}: {len(claims)} claims, budget {a.budget:g} s, seed {a.seed}")
     for i, c in enumerate(claims, 1):
         t0 = time.perf_counter()
+        # unused budget rolls over: each claim gets an even share of what is left
+        per = max(1.0, (deadline - t0) / (len(claims) - i + 1))
         try:
             got = c.run(per, a.seed)
         except Exception as exc:  # a crashing check is reported, never hidden
