@@ -690,7 +690,7 @@ def _check_a_monotone_and_jump(n_values: list[int], deadline: float, seed: int) 
 
 @claim("deriv.increase", "Delta g for increasing x_m by a (eqs. 12-14, 17, 19, 32-34)", "prove")
 def claim_increase(budget_s: float, seed: int) -> list[Finding]:
-    return check_increase(budget_s * 0.25, seed)
+    return check_increase(budget_s * 0.9, seed)
 
 
 # --------------------------------------------------------------------------------------------
@@ -742,7 +742,7 @@ def check_decrease(budget_s: float, seed: int, n_max: int = 7,
 
 @claim("deriv.decrease", "Delta g for decreasing x_m by a (eqs. 42-48)", "prove")
 def claim_decrease(budget_s: float, seed: int) -> list[Finding]:
-    return check_decrease(budget_s * 0.25, seed)
+    return check_decrease(budget_s * 0.9, seed)
 
 
 # --------------------------------------------------------------------------------------------
@@ -849,7 +849,7 @@ def _eq55_sign_witness() -> dict | str:
 
 @claim("deriv.insertion", "Lemma 4.2 insertion expressions (53)-(55)", "prove")
 def claim_insertion(budget_s: float, seed: int) -> list[Finding]:
-    return check_insertion(budget_s * 0.2, seed)
+    return check_insertion(budget_s * 0.9, seed)
 
 
 for _fid in ([s[0] for s in _INC_SPECS] + [s[0] for s in _DEC_SPECS]
@@ -1123,7 +1123,7 @@ for _fid in ("paper.eq59.max-construction-gini", "paper.alg2.ratio-scale",
 
 @claim("deriv.a3-closed-forms", "Closed forms (59), (60) and Algorithms 1-2 numerators", "prove")
 def claim_a3(budget_s: float, seed: int) -> list[Finding]:
-    return check_a3(budget_s * 0.2, seed)
+    return check_a3(budget_s * 0.9, seed)
 
 
 # --------------------------------------------------------------------------------------------
