@@ -877,6 +877,65 @@ def eq13_violation(x: Sequence[Q], U: Q) -> dict | None:
     return None
 
 
+def m_I_violation(x: Sequence[Q], U: Q) -> dict | None:
+    """Section 4.1.1: over m, Delta g(m, n, a = U - x_m) is maximal at m = m_I."""
+    n = len(x)
+    mi = m_I(x)
+    if not 1 <= mi <= n:
+        return {"expected": "m_I in 1..n", "actual": mi, "detail": f"m_I = {mi} out of range"}
+    # only genuine increases (a = U - x_m > 0), as Section 4.1.1 assumes
+    vals = {m: delta_true(x, m, U) for m in range(1, n + 1) if x[m - 1] < U}
+    if mi not in vals:
+        return None
+    best = max(vals.values())
+    if vals[mi] < best:
+        arg = [m for m, v in vals.items() if v == best]
+        return {"expected": best, "actual": vals[mi],
+                "detail": f"m_I = {mi} gives {vals[mi]}, the maximum {best} is at m in {arg}"}
+    return None
+
+
+def a12_violation(x: Sequence[Q], U: Q) -> dict | None:
+    """Appendix A.1.2: |Delta g(m, s_m, a = x_{s_m} - x_m)| is largest at m = 1."""
+    n = len(x)
+    vals = {}
+    for m in range(1, n + 1):
+        sm = s_m(x, m)
+        if sm <= n:
+            vals[m] = abs(delta_true(x, m, x[sm - 1]))
+    if 1 not in vals:
+        return None
+    best = max(vals.values())
+    if vals[1] < best:
+        arg = [m for m, v in vals.items() if v == best]
+        return {"expected": best, "actual": vals[1],
+                "detail": f"|Delta g(1, s_1)| = {vals[1]} < {best} at m in {arg}"}
+    return None
+
+
+def lemmaA1_fact2_violation(x: Sequence[Q], L: Q) -> dict | None:
+    """Lemma A.1 (2): decreasing x_m, Delta g(m, m', a) is maximal at m' = m (new value still
+    of rank m, i.e. in [x_{m-1}, x_m)); Delta g is monotone between breakpoints, so the
+    candidates are L and the other records' values below x_m."""
+    n = len(x)
+    for m in range(2, n + 1):
+        if x[m - 2] == x[m - 1]:  # tie: rank m is kept only by a = 0 (degenerate, skipped)
+            continue
+        below = sorted({v for i, v in enumerate(x) if i != m - 1 and v < x[m - 1]} | {L})
+        below = [v for v in below if v < x[m - 1]]
+        if not below:
+            continue
+        allv = {v: delta_true(x, m, v) for v in below}
+        lo_rank_m = x[m - 2]  # smallest value keeping rank m
+        same_rank = max([Q(0)] + [d for v, d in allv.items() if v >= lo_rank_m])
+        best_v = max(allv, key=lambda v: allv[v])
+        if allv[best_v] > same_rank:
+            return {"expected": allv[best_v], "actual": same_rank,
+                    "detail": f"m={m}: decreasing x_m to {best_v} (rank < m) gives "
+                    f"{allv[best_v]} > {same_rank}, the best with rank m"}
+    return None
+
+
 def lemma_datasets(seed: int, count: int) -> Iterator[tuple[list[Q], Q, Q]]:
     """Minimal-order grid (L = 1, U = 2..5, n = 3..6) then random n <= 8 with ties."""
     for n in range(3, 7):
@@ -904,6 +963,19 @@ LEMMA_CHECKS = {
     "paper.sec411.eq13": (
         "Eq. (13): Delta g(m, m', a) = [a(2m'/(n-1) - w - g0) + 2/(n-1) sum_{i=m}^{m'} "
         "(x_m - x_i)] / (n xbar + a)", REF_L41, lambda x, L, U: eq13_violation(x, U)),
+    "paper.sec411.m-i-argmax": (
+        "Section 4.1.1: over m, Delta g(m, m' = n, a = U - x_m) is largest at "
+        "m_I = floor(n - (1 - g0)(n - 1)/2) (the text derives it 'when n xbar >> U - x_1', "
+        "so small-n failures test the approximation, not an exact claim)",
+        REF_L41,
+        lambda x, L, U: m_I_violation(x, U),
+    ),
+    "paper.a12.max-at-m1": (
+        "Appendix A.1.2: when m' = s_m, the largest |Delta g(m, s_m, x_{s_m} - x_m)| is at m = 1",
+        REF_L41, lambda x, L, U: a12_violation(x, U)),
+    "paper.lemmaa1.fact2-max-at-m": (
+        "Lemma A.1 (2): decreasing x_m, Delta g(m, m', a) attains its maximum at m' = m",
+        REF_413, lambda x, L, U: lemmaA1_fact2_violation(x, L)),
     "paper.sec413.four-candidates": (
         "Sections 4.1.1-4.1.3: the maximum |Delta g| over single-record changes is attained at "
         "one of (m_I, n), (1, s_m), (m_D, 1), (n, q_m)", REF_413, candidates_violation),
@@ -922,6 +994,8 @@ def _lemma_replay(check_id: str) -> Callable[[dict], tuple[bool, Any, Any, str]]
             return True, v["true_min"], v["delta_at_s_m"], f"m={v['m']}, s_m={v['s_m']}"
         if check_id == "paper.lemma41.fact2-max-at-n":
             return True, v["delta_a"], v["delta_n"], f"m={v['m']}, a={v['a']}"
+        if "expected" in v:
+            return True, v["expected"], v["actual"], v["detail"]
         return True, v["true"], v["formula"], f"m={v['m']}, m'={v['m_prime']}"
 
     return run

@@ -107,7 +107,7 @@ def test_findminindex() -> None:
 
 
 def test_lemma41_and_four_candidates() -> None:
-    fs = by_id(S.claim_lemma41(20.0, 0))
+    fs = by_id(S.claim_lemma41(45.0, 0))
     assert fs["paper.lemma41.fact1-min-at-sm"].verdict is Verdict.VERIFIED
     assert fs["paper.sec411.eq13"].verdict is Verdict.VERIFIED
     f2 = fs["paper.lemma41.fact2-max-at-n"]
@@ -126,3 +126,28 @@ def test_lemma41_and_four_candidates() -> None:
     assert x == [2, 2, 3] and (L, U) == (1, 3)
     assert ls_exact(x, L, U) == exp == F(4, 21)  # x_1 (or x_2) -> L
     assert act == F(1, 7) < exp
+
+
+def test_added_lemma_claims_have_genuine_counterexamples() -> None:
+    """Lemma A.1 (2), the m_I claim (small n) and A.1.2 — checked by hand:
+    x = (2, 2, 3), L = 1, U = 3: decreasing x_3 to 1 gives g(1, 2, 2) - g(2, 2, 3) =
+    1/5 - 1/7 = 2/35 > 0, while every decrease keeping rank 3 lowers g (Lemma A.1 (2) refuted).
+    x = (1, 1, 2), U = 3: m_I = 2 gives g(1, 2, 3) - g(1, 1, 2) = 1/3 - 1/4 = 1/12 but
+    m = 3 gives g(1, 1, 3) - 1/4 = 2/5 - 1/4 = 3/20 (the m_I claim fails at n = 3)."""
+    from fractions import Fraction as Q
+
+    from audit.oracles import gini2
+    from proofs import subsets
+
+    assert gini2([Q(1), Q(2), Q(2)]) - gini2([Q(2), Q(2), Q(3)]) == Q(2, 35)
+    assert gini2([Q(1), Q(2), Q(3)]) - gini2([Q(1), Q(1), Q(2)]) == Q(1, 12)
+    assert gini2([Q(1), Q(1), Q(3)]) - gini2([Q(1), Q(1), Q(2)]) == Q(3, 20)
+    got = {f.id: f for f in subsets.claim_lemma41(60, 0)}
+    for fid in ("paper.lemmaa1.fact2-max-at-m", "paper.sec411.m-i-argmax"):
+        f = got[fid]
+        assert f.verdict.value == "refuted"
+        from audit.findings import from_jsonable
+        from proofs.registry import REPLAYERS
+
+        assert REPLAYERS[fid](from_jsonable(f.counterexample["inputs"]))[0]
+    assert got["paper.a12.max-at-m1"].verdict.value == "verified"
