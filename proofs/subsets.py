@@ -936,6 +936,32 @@ def lemmaA1_fact2_violation(x: Sequence[Q], L: Q) -> dict | None:
     return None
 
 
+def lemmaA1_fact1_violation(x: Sequence[Q], L: Q) -> dict | None:
+    """Lemma A.1 (1): decreasing x_m, if g0 - 2m/(n-1) + w < 0 the minimum of Delta g over
+    all decreases is at m' = q_m (new value x_{q_m}, the rank-q_m boundary); the true
+    minimum is found over the finite breakpoint set {L} u {x_i < x_m} (Delta g is monotone
+    between breakpoints).  Also reports when q_m is undefined although the condition holds."""
+    n = len(x)
+    g0, w = _g0(x), Q(n + 1, n - 1)
+    for m in range(2, n + 1):
+        if not g0 - Q(2 * m, n - 1) + w < 0:
+            continue
+        below = sorted({v for i, v in enumerate(x) if i != m - 1 and v < x[m - 1]} | {L})
+        below = [v for v in below if v < x[m - 1]]
+        if not below:
+            continue
+        q = q_m(x, m)
+        true_min = min(delta_true(x, m, v) for v in below)
+        if q is None:
+            return {"expected": true_min, "actual": "q_m undefined",
+                    "detail": f"m={m}: condition holds but the set defining q_m is empty"}
+        at_q = delta_true(x, m, x[q - 1]) if x[q - 1] < x[m - 1] else Q(0)
+        if true_min < at_q:
+            return {"expected": true_min, "actual": at_q,
+                    "detail": f"m={m}, q_m={q}: Delta g at x_(q_m) is {at_q}, true min {true_min}"}
+    return None
+
+
 def lemma_datasets(seed: int, count: int) -> Iterator[tuple[list[Q], Q, Q]]:
     """Minimal-order grid (L = 1, U = 2..5, n = 3..6) then random n <= 8 with ties."""
     for n in range(3, 7):
@@ -976,6 +1002,10 @@ LEMMA_CHECKS = {
     "paper.lemmaa1.fact2-max-at-m": (
         "Lemma A.1 (2): decreasing x_m, Delta g(m, m', a) attains its maximum at m' = m",
         REF_413, lambda x, L, U: lemmaA1_fact2_violation(x, L)),
+    "paper.lemmaa1.fact1-min-at-qm": (
+        "Lemma A.1 (1): decreasing x_m, when g0 - 2m/(n-1) + w < 0, Delta g(m, m', a) attains "
+        "its minimum at m' = q_m (eq. 49)", REF_413,
+        lambda x, L, U: lemmaA1_fact1_violation(x, L)),
     "paper.sec413.four-candidates": (
         "Sections 4.1.1-4.1.3: the maximum |Delta g| over single-record changes is attained at "
         "one of (m_I, n), (1, s_m), (m_D, 1), (n, q_m)", REF_413, candidates_violation),
