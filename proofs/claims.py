@@ -56,6 +56,21 @@ def _f(
     )
 
 
+def _settle(
+    fid: str,
+    text: str,
+    refstr: str,
+    scope: str,
+    evidence: dict,
+    cx: dict | None,
+    seed: int | None,
+    t0: float,
+) -> Finding:
+    """Exhaustive-search Finding: refuted iff a counterexample was found."""
+    verdict = Verdict.REFUTED if cx is not None else Verdict.VERIFIED
+    return _f(fid, text, refstr, Method.EXHAUSTIVE, verdict, scope, evidence, cx, seed, t0)
+
+
 def _g1(y: list[Q]) -> Q:
     return oracles.gini1_double_sum(y)
 
@@ -230,16 +245,7 @@ def sec43_example(budget_s: float, seed: int) -> list[Finding]:
     rows = []
     for k in range(0, n + 1):
         e = ref.extremes(x, L, U, k_max=k)[k]
-        b43p = paper.bound_eq23_printed(
-            n,
-            float(L),
-            float(U),
-            float(e["min_gini"]),
-            float(e["max_gini"]),
-            float(e["min_mean"]),
-            float(e["max_mean"]),
-        )
-        b44p = paper.bound_eq24_printed(n, float(sum(x) / n), float(L), float(U), k)
+        b43p, b44p = _printed_bounds(x, L, U, k)
         ours43 = ref.bound_A(n, L, U, e["min_gini"], e["max_gini"], e["min_mean"], e["max_mean"])
         g0 = ref.gini_eq2(x)
         iq = (U - L) / (sum(x) / n)
@@ -389,6 +395,7 @@ def printed_bounds(budget_s: float, seed: int) -> list[Finding]:
         ("eq24", "Theorem 4.4, eq. (24)"),
     ):
         fid = f"paper.{name}.upper-bound"
+        cx, ev = None, {}
         if name in worst:
             _, inp, truth, b = worst[name]
             cx = counterexample_document(
@@ -400,38 +407,12 @@ def printed_bounds(budget_s: float, seed: int) -> list[Finding]:
                 {"one_sided_rel_slack": 1e-12},
                 note="printed bound below the exact local sensitivity",
             )
-            out.append(
-                _f(
-                    fid,
-                    f"{eq} is an upper bound on A^(k)",
-                    f"Lan & Reiter 2025, {eq}",
-                    Method.EXHAUSTIVE,
-                    Verdict.REFUTED,
-                    scope,
-                    {
-                        "smallest_violation": {"truth": truth, "printed": b},
-                        "negative_value_example": negative if name == "eq24" else None,
-                    },
-                    cx,
-                    seed,
-                    t0,
-                )
-            )
-        else:
-            out.append(
-                _f(
-                    fid,
-                    f"{eq} is an upper bound on A^(k)",
-                    f"Lan & Reiter 2025, {eq}",
-                    Method.EXHAUSTIVE,
-                    Verdict.VERIFIED,
-                    scope,
-                    {},
-                    None,
-                    seed,
-                    t0,
-                )
-            )
+            ev = {
+                "smallest_violation": {"truth": truth, "printed": b},
+                "negative_value_example": negative if name == "eq24" else None,
+            }
+        text = f"{eq} is an upper bound on A^(k)"
+        out.append(_settle(fid, text, f"Lan & Reiter 2025, {eq}", scope, ev, cx, seed, t0))
     return out
 
 
@@ -655,6 +636,7 @@ def theorem45(budget_s: float, seed: int) -> list[Finding]:
             "gamma in {1.5,2,4}, IQ in {0.5,1,2,10}, (L,U) in {(0,1),(0.5,1)}, n = the "
             "smallest integer satisfying (27) (n <= 200,000); k = 1..n, beta = eps/gamma"
         )
+        cx = None
         if viol:
             cx = counterexample_document(
                 "paper.thm45.inequality",
@@ -665,35 +647,7 @@ def theorem45(budget_s: float, seed: int) -> list[Finding]:
                 None,
                 note="S(X) exceeds eps*eta although (27) holds",
             )
-            out.append(
-                _f(
-                    fid,
-                    text,
-                    "Lan & Reiter 2025, Theorem 4.5",
-                    Method.EXHAUSTIVE,
-                    Verdict.REFUTED,
-                    scope,
-                    {},
-                    cx,
-                    seed,
-                    t0,
-                )
-            )
-        else:
-            out.append(
-                _f(
-                    fid,
-                    text,
-                    "Lan & Reiter 2025, Theorem 4.5",
-                    Method.EXHAUSTIVE,
-                    Verdict.VERIFIED,
-                    scope,
-                    {},
-                    None,
-                    seed,
-                    t0,
-                )
-            )
+        out.append(_settle(fid, text, "Lan & Reiter 2025, Theorem 4.5", scope, {}, cx, seed, t0))
     return out
 
 
@@ -774,39 +728,12 @@ def algorithms12(budget_s: float, seed: int) -> list[Finding]:
             "Algorithm 1",
         ),
     ):
+        cx = None
         if fid in bad:
             inp = bad[fid]
             _, exp, act, det = (replay_alg2 if "alg2" in fid else replay_alg1)(inp)
             cx = counterexample_document(fid, SUBJECT, inp, exp, act, {"rtol": 1e-12}, det)
-            out.append(
-                _f(
-                    fid,
-                    text,
-                    f"Lan & Reiter 2025, {r}",
-                    Method.EXHAUSTIVE,
-                    Verdict.REFUTED,
-                    scope,
-                    {},
-                    cx,
-                    seed,
-                    t0,
-                )
-            )
-        else:
-            out.append(
-                _f(
-                    fid,
-                    text,
-                    f"Lan & Reiter 2025, {r}",
-                    Method.EXHAUSTIVE,
-                    Verdict.VERIFIED,
-                    scope,
-                    {},
-                    None,
-                    seed,
-                    t0,
-                )
-            )
+        out.append(_settle(fid, text, f"Lan & Reiter 2025, {r}", scope, {}, cx, seed, t0))
     return out
 
 
