@@ -261,11 +261,9 @@ def _cmd_claims(a: argparse.Namespace) -> int:
         _progress(
             f"  [{i:>2}/{len(claims)}] {c.key:<34} {counts}  ({time.perf_counter() - t0:.1f} s)"
         )
-        write_report(
-            out_dir,
-            build_report(a.command, subject, a.seed, findings, params, started, i == len(claims)),
-        )
-    rep = build_report(a.command, subject, a.seed, findings, params, started, True)
+        rep = build_report(a.command, subject, a.seed, findings, params, started, i == len(claims))
+        write_report(out_dir, rep)
+    # claims is non-empty, so rep is the complete report written after the last claim
     print(render_summary_table(rep))
     print(f"report: {out_dir / 'report.json'}  {out_dir / 'report.md'}")
     return EXIT_FINDINGS if rep["summary"]["error"] else EXIT_OK
@@ -299,6 +297,7 @@ def _cmd_regress(a: argparse.Namespace) -> int:
         "only": a.only,
     }
     findings: list = []
+    reports: list[dict] = []
     _progress(f"dpaudit regress: {params['kernels_name']} ({a.kernels}), {ctx.mode}, seed {a.seed}")
 
     def on_finding(i: int, total: int, f) -> None:
@@ -306,10 +305,16 @@ def _cmd_regress(a: argparse.Namespace) -> int:
         _progress(f"  [{i:>2}/{total}] {f.id:<38} {f.verdict.value:<12} {f.duration_s:6.1f} s")
         rep = build_report("regress", subject, a.seed, findings, params, started, i == total)
         write_report(out_dir, rep)
+        reports.append(rep)
 
     selected = None if a.only is None else (lambda c: a.only in c.id)
     run_checks(mod, subject, ctx, only=selected, on_finding=on_finding)
-    rep = build_report("regress", subject, a.seed, findings, params, started, True)
+    # the complete report was already built (and written) after the last check
+    rep = (
+        reports[-1]
+        if reports
+        else build_report("regress", subject, a.seed, findings, params, started, True)
+    )
     print(render_summary_table(rep))
     print(f"report: {out_dir / 'report.json'}  {out_dir / 'report.md'}")
     return EXIT_OK if rep["summary"]["pass"] else EXIT_FINDINGS

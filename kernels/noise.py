@@ -84,7 +84,7 @@ import numpy as np
 from scipy import special
 
 from kernels.errors import InvalidParameterError, NonFiniteError, NotNumericError
-from kernels.validate import check_gamma, check_positive
+from kernels.validate import _describe, check_gamma, check_positive, check_rng
 
 __all__ = [
     "NoiseDistribution",
@@ -113,10 +113,6 @@ _TINY = 1e-280
 
 
 # --------------------------------------------------------------------------- validation
-def _describe(value: Any) -> str:
-    return f"{value!r} (type {type(value).__name__})"
-
-
 def _as_real_array(x: Any, name: str) -> np.ndarray:
     """float64 copy of real numeric ``x`` (scalar or array); NotNumericError otherwise."""
     if isinstance(x, (str, bytes)) or x is None:
@@ -164,15 +160,6 @@ def _as_q(q: Any, name: str = "q") -> np.ndarray:
             f"position {i} ({int(bad.sum())} outside [0, 1])"
         )
     return arr
-
-
-def _check_rng(rng: Any) -> np.random.Generator:
-    if not isinstance(rng, np.random.Generator):
-        raise TypeError(
-            f"rng must be a numpy.random.Generator (e.g. numpy.random.default_rng(seed)), "
-            f"got {_describe(rng)}"
-        )
-    return rng
 
 
 def _check_size(size: Any) -> tuple[int, ...]:
@@ -454,7 +441,7 @@ def sample_powerlaw(rng: np.random.Generator, gamma: float, size: Size) -> np.nd
     for gamma within a few percent of 1 (8.3e-4 at 1.01; module docstring).  Always
     returns a finite float64 array of shape ``size``.
     """
-    rng = _check_rng(rng)
+    rng = check_rng(rng)
     g = check_gamma(gamma)
     shape = _check_size(size)
     a, b = _shapes(g)
@@ -519,7 +506,7 @@ def laplace_ppf(q: Any, scale: float = 1.0) -> FloatOrArray:
 
 def sample_laplace(rng: np.random.Generator, scale: float, size: Size) -> np.ndarray:
     """Draws from the Laplace density exp(-|z|/b)/(2b) (numpy's ``Generator.laplace``)."""
-    rng = _check_rng(rng)
+    rng = check_rng(rng)
     s = check_positive(scale, "scale")
     shape = _check_size(size)
     return rng.laplace(0.0, s, size=shape)

@@ -50,7 +50,15 @@ from kernels.errors import InvalidParameterError
 from kernels.gini import gini_sorted
 from kernels.noise import NoiseDistribution, powerlaw
 from kernels.sensitivity import BoundName, smooth_sensitivity
-from kernels.validate import as_data, as_incomes, as_scalar, check_epsilon, check_gamma
+from kernels.validate import (
+    as_data,
+    as_incomes,
+    as_scalar,
+    check_epsilon,
+    check_gamma,
+    check_positive,
+    check_rng,
+)
 
 __all__ = [
     "CONSTANT_CHOICES",
@@ -71,12 +79,6 @@ __all__ = [
 
 ConstantsName = Literal["alg3", "section23", "calibrated"]
 CONSTANT_CHOICES: tuple[str, ...] = ("alg3", "section23", "calibrated")
-
-
-def _check_rng(rng: Any) -> np.random.Generator:
-    if not isinstance(rng, np.random.Generator):
-        raise TypeError(f"rng must be a numpy.random.Generator, got {type(rng).__name__}")
-    return rng
 
 
 @dataclass(frozen=True)
@@ -163,7 +165,7 @@ def release_gini(
     (``numpy.random.default_rng()``); a seeded generator makes the noise reproducible,
     which is only acceptable for testing.
     """
-    rng = _check_rng(rng)
+    rng = check_rng(rng)
     xs, lo, hi = as_incomes(x, lower, upper, clip=clip)
     c = noise_constants(epsilon, gamma, constants)
     ss = smooth_sensitivity(xs, lo, hi, c.beta, bound=bound)
@@ -236,7 +238,7 @@ def dp_upper_bound(
     3. U = inflation * x~.
     Total epsilon = epsilon_count + epsilon_threshold (sequential composition).
     """
-    rng = _check_rng(rng)
+    rng = check_rng(rng)
     xs = as_data(x, "x", min_n=1)
     e1 = check_epsilon(epsilon_count, "epsilon_count")
     e2 = check_epsilon(epsilon_threshold, "epsilon_threshold")
@@ -302,7 +304,7 @@ def release_gini_dp_bounds(
     """Section 5.1 end to end: U = 2.5 x~ with budget ``epsilon_upper`` (split evenly
     between the noisy count and AboveThreshold, as the paper's 0.075 + 0.075), records
     clipped to [L, U], then :func:`release_gini` with budget ``epsilon``."""
-    rng = _check_rng(rng)
+    rng = check_rng(rng)
     xs = as_data(x, "x")
     e_u = check_epsilon(epsilon_upper, "epsilon_upper")
     ub = dp_upper_bound(xs, rng, epsilon_count=e_u / 2, epsilon_threshold=e_u / 2)
@@ -331,9 +333,7 @@ class Posterior:
 
 def _post_args(g_tilde: Any, scale: Any, level: Any) -> tuple[float, float, float]:
     gt = as_scalar(g_tilde, "g_tilde")
-    sc = as_scalar(scale, "scale")
-    if sc <= 0:
-        raise InvalidParameterError(f"scale must be > 0, got {scale!r}")
+    sc = check_positive(scale, "scale")
     lv = as_scalar(level, "level")
     if not 0 < lv < 1:
         raise InvalidParameterError(f"level must be in (0, 1), got {level!r}")
@@ -424,7 +424,7 @@ def posterior_importance(
 ) -> Posterior:
     """Self-normalised importance resampling (Section 3): Uniform(0, 1) proposals, weights
     proportional to p(g~ | g) = noise.pdf((g~ - g)/s)/s, multinomial resampling."""
-    rng = _check_rng(rng)
+    rng = check_rng(rng)
     gt, sc, lv = _post_args(g_tilde, scale, level)
     if n_proposals < 2 or n_draws < 2:
         raise InvalidParameterError(

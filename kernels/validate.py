@@ -32,6 +32,7 @@ __all__ = [
     "check_gamma",
     "check_k",
     "check_positive",
+    "check_rng",
     "as_data",
     "as_incomes",
 ]
@@ -49,6 +50,16 @@ def as_scalar(value: Any, name: str) -> float:
     if not math.isfinite(out):
         raise NonFiniteError(f"{name} must be finite, got {_describe(value)}")
     return out
+
+
+def check_rng(rng: Any) -> np.random.Generator:
+    """A ``numpy.random.Generator``; anything else is a plain ``TypeError`` showing its type."""
+    if not isinstance(rng, np.random.Generator):
+        raise TypeError(
+            f"rng must be a numpy.random.Generator (e.g. numpy.random.default_rng(seed)), "
+            f"got {_describe(rng)}"
+        )
+    return rng
 
 
 def check_positive(value: Any, name: str) -> float:

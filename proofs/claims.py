@@ -332,25 +332,25 @@ def _printed_bounds(x: list[Q], L: Q, U: Q, k: int) -> tuple[float, float]:
     return b23, b24
 
 
-@replayer("paper.eq24.upper-bound")
-def replay_eq24(inputs: dict) -> tuple[bool, Any, Any, str]:
-    x, L, U, k = inputs["x"], inputs["L"], inputs["U"], inputs["k"]
-    truth = _truth_A(x, L, U, k)
-    b24 = _printed_bounds(x, L, U, k)[1]
-    return (
-        b24 < float(truth),
-        float(truth),
-        b24,
-        "eq. (24) as printed vs exact lower bound on A^(k)",
-    )
+def _bound_replayer(index: int, label: str):
+    """Replayer for a printed bound: (still_fails, truth, printed, detail)."""
+
+    def run(inputs: dict) -> tuple[bool, Any, Any, str]:
+        x, L, U, k = inputs["x"], inputs["L"], inputs["U"], inputs["k"]
+        truth = _truth_A(x, L, U, k)
+        b = _printed_bounds(x, L, U, k)[index]
+        return (
+            b < float(truth),
+            float(truth),
+            b,
+            f"{label} as printed vs exact lower bound on A^(k)",
+        )
+
+    return run
 
 
-@replayer("paper.eq23.upper-bound")
-def replay_eq23(inputs: dict) -> tuple[bool, Any, Any, str]:
-    x, L, U, k = inputs["x"], inputs["L"], inputs["U"], inputs["k"]
-    truth = _truth_A(x, L, U, k)
-    b23 = _printed_bounds(x, L, U, k)[0]
-    return b23 < float(truth), float(truth), b23, "eq. (23) as printed vs exact lower bound"
+replay_eq23 = replayer("paper.eq23.upper-bound")(_bound_replayer(0, "eq. (23)"))
+replay_eq24 = replayer("paper.eq24.upper-bound")(_bound_replayer(1, "eq. (24)"))
 
 
 def _truth_A(x: list[Q], L: Q, U: Q, k: int) -> Q:
@@ -654,32 +654,32 @@ def theorem45(budget_s: float, seed: int) -> list[Finding]:
 # ---------------------------------------------------------------- 6. Algorithms 1 and 2
 
 
-@replayer("paper.alg2.max-gini")
-def replay_alg2(inputs: dict) -> tuple[bool, Any, Any, str]:
-    x, L, U, k = inputs["x"], inputs["L"], inputs["U"], inputs["k"]
-    n = len(x)
-    truth = oracles.extremes_bruteforce(x, L, U, k)[3]
-    got = paper.fast_max_g([float(v) for v in x], k, float(L), float(U)) * n / (n - 1)
-    return (
-        abs(got - float(truth)) > 1e-12 * max(1, float(truth)),
-        float(truth),
-        got,
-        "Algorithm 2 rescaled by n/(n-1) (its nD denominator) vs exact maximum",
+def _extreme_replayer(index: int, run_printed, label: str):
+    """Replayer comparing a printed extreme (rescaled by n/(n-1), its nD denominator) with
+    the exact brute-force optimum ``oracles.extremes_bruteforce(...)[index]``."""
+
+    def run(inputs: dict) -> tuple[bool, Any, Any, str]:
+        x, L, U, k = inputs["x"], inputs["L"], inputs["U"], inputs["k"]
+        n = len(x)
+        truth = oracles.extremes_bruteforce(x, L, U, k)[index]
+        got = run_printed([float(v) for v in x], k, float(L), float(U)) * n / (n - 1)
+        return (abs(got - float(truth)) > 1e-12 * max(1, float(truth)), float(truth), got, label)
+
+    return run
+
+
+replay_alg2 = replayer("paper.alg2.max-gini")(
+    _extreme_replayer(
+        3, paper.fast_max_g, "Algorithm 2 rescaled by n/(n-1) (its nD denominator) vs exact maximum"
     )
-
-
-@replayer("paper.alg1.min-gini")
-def replay_alg1(inputs: dict) -> tuple[bool, Any, Any, str]:
-    x, L, U, k = inputs["x"], inputs["L"], inputs["U"], inputs["k"]
-    n = len(x)
-    truth = oracles.extremes_bruteforce(x, L, U, k)[2]
-    got = paper.fast_min_g([float(v) for v in x], k, reading="charitable") * n / (n - 1)
-    return (
-        abs(got - float(truth)) > 1e-12 * max(1, float(truth)),
-        float(truth),
-        got,
+)
+replay_alg1 = replayer("paper.alg1.min-gini")(
+    _extreme_replayer(
+        2,
+        lambda x, k, L, U: paper.fast_min_g(x, k, reading="charitable"),
         "Algorithm 1 (charitable bracket) rescaled by n/(n-1) vs exact minimum",
     )
+)
 
 
 @claim(
