@@ -17,7 +17,7 @@ from typing import Any
 
 from audit.findings import Finding
 
-__all__ = ["Claim", "CLAIMS", "REPLAYERS", "claim", "replayer", "load_all", "MODULES"]
+__all__ = ["PAPERS", "Claim", "CLAIMS", "REPLAYERS", "claim", "replayer", "load_all", "MODULES"]
 
 #: a replayer returns (still_fails, expected, actual, detail)
 Replayer = Callable[[dict], tuple[bool, Any, Any, str]]
@@ -29,23 +29,38 @@ class Claim:
     title: str
     command: str  # "prove" (symbolic / SMT) or "search" (exhaustive / randomised)
     run: Callable[[float, int], list[Finding]]
+    paper: str = "lan-reiter-2025"  # the paper whose claim this is (a report subject)
 
 
 CLAIMS: list[Claim] = []
 REPLAYERS: dict[str, Replayer] = {}
 
 #: modules that register claims (imported by load_all)
-MODULES = ("proofs.derivations", "proofs.subsets", "proofs.claims")
+MODULES = (
+    "proofs.derivations",
+    "proofs.subsets",
+    "proofs.claims",
+    # Ding, Wang, Zhang & Kifer (free-gap Noisy-Max / Sparse Vector)
+    "proofs.alignment",
+    "proofs.freegap_derivations",
+    "proofs.freegap_claims",
+)
 
 
-def claim(key: str, title: str, command: str) -> Callable:
+#: papers whose claims are registered (the ``paper`` of a Claim)
+PAPERS = ("lan-reiter-2025", "ding-et-al-free-gap")
+
+
+def claim(key: str, title: str, command: str, paper: str = "lan-reiter-2025") -> Callable:
     if command not in ("prove", "search"):
         raise ValueError(f"command must be 'prove' or 'search', got {command!r}")
+    if paper not in PAPERS:
+        raise ValueError(f"paper must be one of {PAPERS}, got {paper!r}")
 
     def deco(fn: Callable[[float, int], list[Finding]]) -> Callable[[float, int], list[Finding]]:
         if any(c.key == key for c in CLAIMS):
             raise ValueError(f"duplicate claim key {key!r}")
-        CLAIMS.append(Claim(key, title, command, fn))
+        CLAIMS.append(Claim(key, title, command, fn, paper))
         return fn
 
     return deco
