@@ -398,8 +398,9 @@ POST_STEPS: list[tuple[str, str, Callable[[_Ctx], list[Finding]]]] = [
 
 
 def _verdict(findings: list[Finding], ctx: _Ctx) -> dict[str, Any]:
-    bad = [f for f in findings if f.verdict in (Verdict.REFUTED, Verdict.ERROR)]
-    unsure = [f for f in findings if f.verdict is Verdict.INCONCLUSIVE]
+    bad = [f for f in findings if f.verdict is Verdict.REFUTED]
+    # a crashed check proves nothing either way: the run is inconclusive, not a refutation
+    unsure = [f for f in findings if f.verdict in (Verdict.INCONCLUSIVE, Verdict.ERROR)]
     cfg = ctx.cfg
     scope = (
         f"data sha256 {ctx.sha[:16]}... (n = {ctx.n:,}), L = {cfg.lower:g}, U = {cfg.upper:g}, "
@@ -417,7 +418,7 @@ def _verdict(findings: list[Finding], ctx: _Ctx) -> dict[str, Any]:
                 "counterexample": cx, "data_sha256": ctx.sha}
     if unsure:
         return {"verdict": "INCONCLUSIVE", "scope": scope,
-                "reasons": [f"{f.id}: inconclusive — {f.scope}" for f in unsure],
+                "reasons": [f"{f.id}: {f.verdict.value} — {f.scope}" for f in unsure],
                 "data_sha256": ctx.sha}
     return {"verdict": "CERTIFIED", "scope": scope,
             "reasons": [f"{f.id}: verified" for f in findings], "data_sha256": ctx.sha}

@@ -157,6 +157,133 @@ def _cmd_release(a: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+#: documented public bounds for the built-in samples (certify's defaults)
+SAMPLE_BOUNDS: dict[str, tuple[float, float]] = {
+    "cpssw8_earnings": (0.0, 100.0),  # hourly earnings, max 72.12 USD/h
+    "cps91_faminc": (0.0, 150000.0),  # family income, top code 112,500 USD/yr
+}
+
+EXIT_NOT_CERTIFIED = 1
+EXIT_INCONCLUSIVE = 3
+
+
+def _add_certify(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "certify",
+        help="certify that a DP Gini release on this data keeps its epsilon; write a report",
+        description=(
+            "Check, with evidence, that the DP Gini release (Lan & Reiter 2025) on the given "
+            "data and parameters is correct and epsilon-DP (replace-one neighbours): input "
+            "validation, kernel vs exact reference on this data, bound validity on subsamples "
+            "against brute-force oracles, admissibility of the noise constants, exact privacy "
+            "loss on the worst neighbours found, a black-box statistical tester on the release, "
+            "and the Bayesian post-processing.  Writes report.json, report.md and report.html. "
+            "With no arguments: the built-in CPS earnings sample, L = 0, U = 100, epsilon = 1, "
+            "gamma = 2, constants alg3, bound thm43.  Exit codes: 0 CERTIFIED, 1 NOT CERTIFIED "
+            "(a link refuted; a replayable counterexample is written), 2 bad input (nothing "
+            "written), 3 INCONCLUSIVE (a link could not decide or crashed), 130 interrupted "
+            "(the last complete partial report is kept, marked unfinished)."
+        ),
+    )
+    p.add_argument("data", nargs="?", default=None, help="CSV file with a header row")
+    p.add_argument("--column", default=None, help="column of DATA to use")
+    p.add_argument(
+        "--sample", default=None, help="built-in sample instead of DATA (default cpssw8_earnings)"
+    )
+    p.add_argument("--lower", type=float, default=None, help="public lower bound L")
+    p.add_argument("--upper", type=float, default=None, help="public upper bound U")
+    p.add_argument("--epsilon", type=float, default=1.0, help="claimed epsilon (default 1)")
+    p.add_argument("--gamma", type=float, default=2.0, help="shape of density (10) (default 2)")
+    p.add_argument("--constants", choices=CONSTANT_CHOICES, default="alg3")
+    p.add_argument("--bound", choices=BOUNDS, default="thm43")
+    p.add_argument("--seed", type=int, default=0, help="seed of the audit's own randomness")
+    p.add_argument("--quick", action="store_true", help="smaller searches and sample sizes")
+    p.add_argument(
+        "--show-confidential",
+        action="store_true",
+        help="include the true Gini, S(X) and the replaced records' values in the report",
+    )
+    p.add_argument("--out", default="reports")
+    p.add_argument("--run-id", default=None)
+
+
+def _certify_source(a: argparse.Namespace) -> tuple[np.ndarray, dict, float, float]:
+    if a.data is not None and a.sample is not None:
+        raise InputError("give either DATA or --sample, not both")
+    if a.data is not None:
+        x = datasets.load_csv_column(a.data, a.column)
+        src = {"file": str(a.data), "column": a.column, "file_sha256": datasets.file_sha256(a.data)}
+        if a.lower is None or a.upper is None:
+            raise InputError("--lower and --upper are required with a data file (public bounds)")
+        return x, src, a.lower, a.upper
+    if a.column is not None:
+        raise InputError("--column needs a DATA file")
+    name = a.sample or datasets.DEFAULT_SAMPLE
+    x = datasets.load_sample(name)
+    lo, hi = SAMPLE_BOUNDS.get(name, (None, None))
+    lo = a.lower if a.lower is not None else lo
+    hi = a.upper if a.upper is not None else hi
+    if lo is None or hi is None:
+        raise InputError(f"--lower and --upper are required for sample {name!r}")
+    return x, {"sample": name, "file_sha256": datasets.sample_sha256(name)}, lo, hi
+
+
+def _cmd_certify(a: argparse.Namespace) -> int:
+    from audit.certify import CertifyConfig, certify
+    from audit.report import build_report, render_summary_table, write_report
+
+    x, src, lo, hi = _certify_source(a)
+    cfg = CertifyConfig(
+        data=x, source=src, lower=lo, upper=hi, epsilon=a.epsilon, gamma=a.gamma,
+        constants=a.constants, bound=a.bound, seed=a.seed, quick=a.quick,
+        show_confidential=a.show_confidential,
+    )
+    run_id = a.run_id or f"certify-seed{a.seed}"
+    out_dir = Path(a.out) / run_id
+    started = datetime.now(UTC).isoformat(timespec="seconds")
+    state: dict = {}
+
+    def partial(findings: list, figures: list) -> None:
+        rep = build_report(
+            "certify", state["subject"], a.seed, findings, state["params"], started, False,
+            figures=list(figures),
+        )
+        write_report(out_dir, rep)
+
+    from audit.certify import _validate, canonical_sha256  # validation before anything is written
+
+    xs = _validate(cfg)
+    sha = canonical_sha256(xs)
+    state["subject"] = f"data:sha256:{sha}"
+    state["params"] = {"source": src, "n": int(xs.size), "lower": lo, "upper": hi,
+                       "epsilon": a.epsilon, "gamma": a.gamma, "constants": a.constants,
+                       "bound": a.bound, "quick": a.quick, "relation": "replace-one"}
+    _progress(
+        f"dpaudit certify: n = {xs.size:,} (sha256 {sha[:16]}...), L = {lo:g}, U = {hi:g}, "
+        f"epsilon = {a.epsilon:g}, gamma = {a.gamma:g}, {a.constants}/{a.bound}"
+        + (", quick" if a.quick else "")
+    )
+    res = certify(cfg, progress=lambda t: _progress("  " + t), on_finding=partial)
+    rep = build_report(
+        "certify", res.subject, a.seed, res.findings, res.parameters, started, True,
+        figures=res.figures, certification=res.certification,
+    )
+    write_report(out_dir, rep)
+    print(render_summary_table(rep))
+    cert = res.certification
+    print(f"\nVERDICT: {cert['verdict']}")
+    for r in cert["reasons"]:
+        if cert["verdict"] != "CERTIFIED":
+            print(f"  - {r}")
+    if cert.get("counterexample"):
+        print(f"  counterexample: {out_dir / cert['counterexample']}")
+    print(f"scope: {cert['scope']}")
+    print(f"report: {out_dir / 'report.json'}  {out_dir / 'report.md'}  {out_dir / 'report.html'}")
+    return {"CERTIFIED": EXIT_OK, "NOT CERTIFIED": EXIT_NOT_CERTIFIED}.get(
+        cert["verdict"], EXIT_INCONCLUSIVE
+    )
+
+
 def _add_regress(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "regress",
@@ -385,6 +512,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Audit toolkit for differentially private statistics (DP Gini index).",
     )
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
+    _add_certify(sub)
     _add_release(sub)
     _add_regress(sub)
     _add_replay(sub)
@@ -400,6 +528,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return EXIT_BAD_INPUT
     try:
+        if args.command == "certify":
+            return _cmd_certify(args)
         if args.command == "release":
             return _cmd_release(args)
         if args.command == "regress":
