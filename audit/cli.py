@@ -28,6 +28,7 @@ from kernels.release import (
     release_gini_dp_bounds,
 )
 from kernels.sensitivity import BOUNDS
+from proofs.registry import PAPERS
 
 EXIT_OK = 0
 EXIT_INTERNAL = 1  # unexpected internal error (also: regress/replay found a failure)
@@ -319,8 +320,9 @@ def _add_claims(sub: argparse._SubParsersAction, name: str, what: str) -> None:
         name,
         help=f"check the paper's claims by {what}; write a report",
         description=(
-            f"Run the registered '{name}' claims of Lan & Reiter (2025) ({what}) within a time "
-            "budget; one Finding per claim (verified with its scope / refuted with an exact, "
+            f"Run the registered '{name}' claims of a paper ({what}; --paper: Lan & Reiter "
+            "2025 by default, or Ding et al.'s free-gap paper) within a time budget; one "
+            "Finding per claim (verified with its scope / refuted with an exact, "
             "replayable counterexample / inconclusive). Exit 0 when the run completed (refuted "
             "paper claims are results, not failures), 1 if a check itself errored."
         ),
@@ -333,6 +335,12 @@ def _add_claims(sub: argparse._SubParsersAction, name: str, what: str) -> None:
     )
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--only", default=None, help="run only claims whose key contains this text")
+    p.add_argument(
+        "--paper",
+        choices=PAPERS,
+        default="lan-reiter-2025",
+        help="whose claims to check (the report's subject; default %(default)s)",
+    )
     p.add_argument("--out", default="reports")
     p.add_argument("--run-id", default=None)
 
@@ -346,16 +354,23 @@ def _cmd_claims(a: argparse.Namespace) -> int:
 
     if not a.budget > 0:
         raise InputError(f"--budget must be > 0, got {a.budget!r}")
-    claims = [c for c in load_all() if c.command == a.command]
+    claims = [c for c in load_all() if c.command == a.command and c.paper == a.paper]
     if a.only:
         claims = [c for c in claims if a.only in c.key]
     if not claims:
-        raise InputError(f"no {a.command} claims match --only {a.only!r}")
+        raise InputError(
+            f"no {a.command} claims of paper {a.paper!r} match --only {a.only!r}"
+        )
     run_id = a.run_id or f"{a.command}-seed{a.seed}"
     out_dir = Path(a.out) / run_id
     started = datetime.now(UTC).isoformat(timespec="seconds")
-    params = {"budget_s": a.budget, "claims": [c.key for c in claims], "only": a.only}
-    subject = "paper:lan-reiter-2025"
+    params = {
+        "budget_s": a.budget,
+        "claims": [c.key for c in claims],
+        "only": a.only,
+        "paper": a.paper,
+    }
+    subject = f"paper:{a.paper}"
     deadline = time.perf_counter() + a.budget
     findings: list = []
     _progress(f"dpaudit {a.command}: {len(claims)} claims, budget {a.budget:g} s, seed {a.seed}")
@@ -370,7 +385,7 @@ def _cmd_claims(a: argparse.Namespace) -> int:
                 Finding(
                     id=f"{c.key}.crashed",
                     claim=c.title,
-                    reference="Lan & Reiter 2025",
+                    reference=f"paper:{a.paper}",
                     method=Method.EXHAUSTIVE,
                     verdict=Verdict.ERROR,
                     scope="check raised before finishing",
