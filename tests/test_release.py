@@ -178,3 +178,28 @@ def test_composed_release_accounts_for_both_budgets() -> None:
     assert c.upper_bound.epsilon == pytest.approx(0.2)
     assert c.release.upper == c.upper_bound.upper
     assert c.n_clipped == int(np.count_nonzero(x > c.upper_bound.upper))
+
+
+def test_posterior_exact_far_release_no_cancellation() -> None:
+    """A release far outside [0, 1] (gamma = 1.05 makes |scale Z| > 1e25 likely) used to
+    raise 'posterior mass underflows': the closed form cancels there.  Compare the fallback
+    with an independent mpmath quadrature of eq. (11) (density ratio on [0, 1])."""
+    import mpmath
+
+    from audit.privacy.mechanisms import powerlaw_logpdf_mp
+
+    gt, s, g = 2.155482133794094e25, 0.00396795315973441, 1.05
+    post = posterior_exact(gt, s, powerlaw(g), level=0.9)
+
+    def w(t: object) -> object:
+        return mpmath.exp(powerlaw_logpdf_mp((mpmath.mpf(gt) - t) / s, g) -
+                          powerlaw_logpdf_mp(mpmath.mpf(gt) / s, g))
+
+    with mpmath.workdps(40):
+        z = mpmath.quad(w, [0, 1])
+        mean = mpmath.quad(lambda t: t * w(t), [0, 1]) / z
+    assert abs(post.mean - float(mean)) < 1e-9
+    lo, hi = post.interval
+    with mpmath.workdps(40):
+        assert abs(float(mpmath.quad(w, [0, lo]) / z) - 0.05) < 1e-9
+        assert abs(float(mpmath.quad(w, [0, hi]) / z) - 0.95) < 1e-9
