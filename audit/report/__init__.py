@@ -1,8 +1,16 @@
-"""Report layer: build the report document, render it (Markdown, terminal), write it atomically.
+"""Report layer: build the report document, render it (Markdown, HTML, terminal), write it
+atomically.
 
 See ``schema.md`` in this package for the JSON schema and the byte-identity rule.
 """
 
+from audit.report.html import (
+    CERTIFICATION_VERDICTS,
+    FIGURE_KINDS,
+    render_html,
+    validate_certification,
+    validate_figures,
+)
 from audit.report.markdown import (
     COUNTEREXAMPLE_DIR,
     counterexample_relpath,
@@ -20,15 +28,20 @@ from audit.report.writer import (
 )
 
 __all__ = [
+    "CERTIFICATION_VERDICTS",
     "COUNTEREXAMPLE_DIR",
+    "FIGURE_KINDS",
     "REPORT_SCHEMA",
     "atomic_write_text",
     "build_report",
     "canonical_json",
     "counterexample_relpath",
+    "render_html",
     "render_markdown",
     "render_summary_table",
     "strip_timings",
     "summarize",
+    "validate_certification",
+    "validate_figures",
     "write_report",
 ]

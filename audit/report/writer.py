@@ -1,6 +1,7 @@
 """Build the report document and write it to disk (atomically).
 
-Only this module and :mod:`audit.report.markdown` produce report output; nothing here prints.
+Only this module and the renderers (:mod:`audit.report.markdown`, :mod:`audit.report.html`)
+produce report output; nothing here prints.
 
 Byte-identity rule: every wall-clock-dependent value of a report lives under the top-level key
 ``"timing"`` or in a finding's ``"duration_s"``.  Two runs with the same seed (and the same
@@ -22,6 +23,7 @@ from typing import Any
 import numpy as np
 
 from audit.findings import Finding, Verdict, to_jsonable
+from audit.report.html import render_html, validate_certification, validate_figures
 from audit.report.markdown import counterexample_relpath, render_markdown
 
 __all__ = [
@@ -61,11 +63,18 @@ def build_report(
     finished: bool,
     *,
     total_duration_s: float | None = None,
+    figures: Sequence[dict[str, Any]] | None = None,
+    certification: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The report document (schema ``dpaudit.report/1``, see ``audit/report/schema.md``).
 
     ``findings`` keep their order.  ``total_duration_s`` defaults to the sum of the findings'
     ``duration_s``; pass the measured wall-clock time of the run to record that instead.
+    ``figures`` (a list of figure specs, drawn in ``report.html``) and ``certification`` (the
+    verdict block of ``dpaudit certify``) are optional top-level keys, present only when given
+    (a report built without them is unchanged); they are validated by
+    :func:`audit.report.html.validate_figures` / :func:`~audit.report.html.validate_certification`
+    and stored in JSON form.
     Raises ``ValueError`` on a bad argument (naming it), including duplicate finding ids
     (counterexample file names are derived from ids).
     """
@@ -101,7 +110,9 @@ def build_report(
         params = to_jsonable(parameters)
     except TypeError as exc:
         raise ValueError(f"parameters are not JSON-able: {exc}") from exc
-    return {
+    figure_specs = validate_figures(figures) if figures is not None else None
+    cert = validate_certification(certification) if certification is not None else None
+    report: dict[str, Any] = {
         "schema": REPORT_SCHEMA,
         "command": command,
         "subject": subject,
@@ -112,6 +123,11 @@ def build_report(
         "findings": finding_dicts,
         "timing": {"started_at": started_at, "total_duration_s": total_duration_s},
     }
+    if figure_specs is not None:
+        report["figures"] = figure_specs
+    if cert is not None:
+        report["certification"] = cert
+    return report
 
 
 def strip_timings(report: dict[str, Any]) -> dict[str, Any]:
@@ -187,18 +203,24 @@ def _fsync_directory(directory: Path) -> None:
         os.close(fd)
 
 
-def write_report(directory: Path, report: dict[str, Any]) -> tuple[Path, Path]:
-    """Write ``report.json`` (canonical JSON) and ``report.md`` into ``directory``.
+def write_report(
+    directory: Path, report: dict[str, Any], *, html: bool = True
+) -> tuple[Path, Path]:
+    """Write ``report.json`` (canonical JSON), ``report.md`` and ``report.html`` into ``directory``.
 
     Each finding's counterexample (if any) is written to
     ``directory/counterexamples/<finding-id>.json`` first, then ``report.md``, then
-    ``report.json`` last, each atomically.  Everything is serialised before anything is
-    written, so a report that cannot be serialised leaves the directory untouched.
-    Returns ``(json_path, markdown_path)``.
+    ``report.html`` (unless ``html`` is false), then ``report.json`` last, each atomically.
+    Everything is serialised and rendered before anything is written, so a report that cannot
+    be serialised (or whose figures / certification are malformed) leaves the directory
+    untouched.  With ``html=False`` no ``report.html`` is written and one left by an earlier run
+    is not removed.  Returns ``(json_path, markdown_path)``; the HTML page, when written, is
+    ``directory / "report.html"``.
     """
     directory = Path(directory)
     json_text = canonical_json(report)
     md_text = render_markdown(report)
+    html_text = render_html(report) if html else None
     counterexamples: list[tuple[str, str]] = []
     for f in report.get("findings", []):
         cx = f.get("counterexample")
@@ -213,5 +235,7 @@ def write_report(directory: Path, report: dict[str, Any]) -> tuple[Path, Path]:
     md_path = directory / "report.md"
     json_path = directory / "report.json"
     atomic_write_text(md_path, md_text)
+    if html_text is not None:
+        atomic_write_text(directory / "report.html", html_text)
     atomic_write_text(json_path, json_text)
     return json_path, md_path
