@@ -178,6 +178,17 @@ def render_markdown(report: dict[str, Any]) -> str:
     params = report.get("parameters") or {}
     if params:
         lines.append(f"- Parameters: {_code(_compact(params, 400))}")
+    cert = report.get("certification")
+    if isinstance(cert, dict):
+        lines += ["", f"## Verdict: {cert.get('verdict', '?')}", ""]
+        lines.append(f"Scope: {cert.get('scope', '') or '—'}")
+        reasons = cert.get("reasons") or []
+        if reasons:
+            lines.append("")
+            lines += [f"- {r}" for r in reasons]
+        if cert.get("counterexample"):
+            lines += ["", f"Counterexample: {_code(str(cert['counterexample']))} "
+                      f"(replay: {_code('dpaudit replay ' + str(cert['counterexample']))})"]
     lines += ["", "## Summary", ""]
     rows = [[v.value, str(summary.get(v.value, 0))] for v in Verdict]
     rows.append(["total", str(summary.get("total", len(findings)))])
@@ -200,6 +211,10 @@ def render_markdown(report: dict[str, Any]) -> str:
         )
     else:
         lines.append("No findings.")
+    figures = report.get("figures") or []
+    if figures:
+        lines += ["", "## Figures (drawn in report.html)", ""]
+        lines += [f"- {_code(str(fig.get('id', '')))}: {fig.get('title', '')}" for fig in figures]
     detailed = [f for f in findings if f.get("verdict") in _DETAIL_VERDICTS]
     if detailed:
         lines += ["", "## Details", ""]
