@@ -86,6 +86,7 @@ __all__ = [
     "blue_top_k",
     "blue_top_k_matrix",
     "blue_top_k_printed",
+    "blue_top_k_rows",
     "blue_variance_ratio",
     "gap_lower_confidence_bound",
     "gap_lower_tail_prob",
@@ -636,6 +637,25 @@ def blue_top_k(alpha: Any, gaps: Any, lam: float) -> np.ndarray:
     p = float(weights @ g) if k > 1 else 0.0
     prefix = np.concatenate(([0.0], np.cumsum(g)))  # p_0..p_{k-1}
     return (total + lm * k * a + p - k * prefix) / ((1.0 + lm) * k)
+
+
+def blue_top_k_rows(alpha: Any, gaps: Any, lam: float) -> np.ndarray:
+    """:func:`blue_top_k` applied to every row of ``alpha`` (R x k) and ``gaps`` (R x (k-1))
+    at once (same three steps, vectorised; for simulations)."""
+    a = np.asarray(alpha, dtype=np.float64)
+    g = np.asarray(gaps, dtype=np.float64)
+    if a.ndim != 2 or g.ndim != 2 or g.shape != (a.shape[0], a.shape[1] - 1):
+        raise InvalidParameterError(
+            f"alpha must be R x k and gaps R x (k-1), got shapes {a.shape} and {g.shape}"
+        )
+    if not (np.isfinite(a).all() and np.isfinite(g).all()):
+        raise NonFiniteError("alpha and gaps must be finite")
+    lm = _positive(lam, "lam")
+    k = a.shape[1]
+    total = a.sum(axis=1, keepdims=True)
+    p = g @ np.arange(k - 1, 0, -1, dtype=np.float64)
+    prefix = np.hstack([np.zeros((a.shape[0], 1)), np.cumsum(g, axis=1)])
+    return (total + lm * k * a + p[:, None] - k * prefix) / ((1.0 + lm) * k)
 
 
 def blue_top_k_matrix(alpha: Any, gaps: Any, lam: float) -> np.ndarray:
