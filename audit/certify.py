@@ -52,6 +52,7 @@ from kernels.noise import powerlaw
 from kernels.release import CONSTANT_CHOICES, noise_constants, posterior_exact, posterior_grid
 from kernels.sensitivity import BOUNDS, smooth_sensitivity
 from kernels.validate import as_incomes, check_epsilon, check_gamma
+from proofs.registry import replayer
 
 __all__ = [
     "CertifyConfig",
@@ -359,7 +360,10 @@ def _posterior(ctx: _Ctx) -> list[Finding]:
     if not ok:
         cx = counterexample_document(
             "certify.posterior", ctx.subject,
-            {**_data_ref(ctx), "level": level, "draws": m, "seed": cfg.seed},
+            {**_data_ref(ctx), "level": level, "draws": m, "seed": cfg.seed,
+             "lower": cfg.lower, "upper": cfg.upper, "epsilon": cfg.epsilon,
+             "gamma": cfg.gamma, "constants": cfg.constants, "bound": cfg.bound,
+             "quick": cfg.quick},
             {"max_difference": 2e-3, "coverage": level},
             {"max_difference": diff, "coverage": hits / m, "p_value": p_value},
             None, "posterior computations disagree or miss their coverage",
@@ -475,3 +479,59 @@ def certify(
         "show_confidential": cfg.show_confidential, "data_sha256": sha,
     }
     return CertifyResult(findings, ctx.figures, _verdict(findings, ctx), params, subject)
+
+
+# --------------------------------------------------------------------------- replayers
+def _reload(inp: dict) -> np.ndarray:
+    from audit.privacy.certify_links import _reload as reload_data
+
+    return reload_data(inp)
+
+
+@replayer("certify.kernel-vs-reference")
+def _replay_kernel(inp: dict) -> tuple[bool, Any, Any, str]:
+    """Reload the data (digest checked) and recompute both relative errors now."""
+    xs = _reload(inp)
+    g_rel = abs(gini_sorted(xs) - float(reference.gini_eq2(xs))) / float(reference.gini_eq2(xs))
+    ss = smooth_sensitivity(xs, inp["lower"], inp["upper"], inp["beta"], bound=inp["bound"])
+    ref = float(reference.smooth_sensitivity(xs, inp["lower"], inp["upper"], inp["beta"],
+                                             bound=inp["bound"]).value)
+    s_rel = (ss.value - ref) / ref
+    return (max(g_rel, abs(s_rel)) > RTOL, f"relative errors <= {RTOL:g}",
+            {"gini": g_rel, "smooth_sensitivity": s_rel}, "values withheld (confidential)")
+
+
+@replayer("certify.bounds-subsamples")
+def _replay_bounds(inp: dict) -> tuple[bool, Any, Any, str]:
+    """Recompute the kernel bound (or S) and the brute-force truth on the stored subsample."""
+    from kernels import api
+
+    ys = sorted(Fraction(v) for v in inp["x"])
+    L, U, k = Fraction(inp["lower"]), Fraction(inp["upper"]), int(inp["k"])
+    xf = [float(v) for v in ys]
+    if k < 0:
+        truth = oracles.local_sensitivity(ys, L, U)
+        got = smooth_sensitivity(xf, float(L), float(U), float(inp["beta"]),
+                                 bound=inp["bound"]).value
+        what = "S(X) vs exact LS(X)"
+    else:
+        truth = (oracles.local_sensitivity(ys, L, U) if k == 0 else
+                 oracles.ball_lower_bound_A(ys, L, U, k, sorted({L, U, *ys}))[0])
+        fn = api.bound_A if inp["bound"] == "thm43" else api.bound_A_iq
+        got = fn(xf, k, float(L), float(U))
+        what = f"A^({k}) vs brute force"
+    return got < float(truth) * (1 - 1e-12), truth, got, what
+
+
+@replayer("certify.posterior")
+def _replay_posterior(inp: dict) -> tuple[bool, Any, Any, str]:
+    """Re-run the posterior link on the reloaded data with the stored seed and settings."""
+    xs = _reload(inp)
+    cfg = CertifyConfig(xs, inp["source"], inp["lower"], inp["upper"], inp["epsilon"],
+                        inp["gamma"], inp["constants"], inp["bound"], int(inp["seed"]),
+                        bool(inp["quick"]))
+    ctx = _Ctx(cfg, xs, inp["data_sha256"], "replay", np.random.default_rng(cfg.seed))
+    (f,) = _posterior(ctx)
+    return (f.verdict is Verdict.REFUTED, "consistent posterior with nominal coverage",
+            {k: f.evidence[k] for k in ("max_difference_exact_vs_grid", "coverage",
+                                        "binomial_p_value")}, "re-run with the stored seed")

@@ -44,6 +44,9 @@ MODULES = (
     "proofs.alignment",
     "proofs.freegap_derivations",
     "proofs.freegap_claims",
+    # replayers of dpaudit certify's counterexamples
+    "audit.privacy.certify_links",
+    "audit.certify",
 )
 
 

@@ -50,3 +50,28 @@ def test_float_sampler_negligible_at_gamma_2() -> None:
     got = f.evidence["mass_overflow_P(|scale*Z|>DBL_MAX)_rounded_up"]
     assert 0 < got <= FLOAT_DELTA_NEGLIGIBLE
     assert abs(got / expect - 1) < 1e-9
+
+
+def test_replayers_recompute_certify_counterexamples() -> None:
+    """Each certify replayer recomputes from scratch: a fabricated admissibility witness
+    for section23 at gamma = 10 still fails (independently: loss_at at 60 digits), the same
+    point under alg3's smaller (alpha, beta) is rejected as inadmissible, and a subsample
+    bound document for correct kernels passes."""
+    from fractions import Fraction
+
+    from proofs.registry import REPLAYERS, load_all
+
+    load_all()
+    doc = {"epsilon": 1.0, "gamma": 10.0, "choice": "section23", "lam": -0.1,
+           "delta": 0.02262093545089899, "z": 1.459483097089526}
+    still, _, actual, _ = REPLAYERS["certify.admissibility"](doc)
+    assert still and float(actual) > 1.03
+    still, _, _, detail = REPLAYERS["certify.admissibility"]({**doc, "choice": "alg3"})
+    assert not still and "False" in detail
+    bdoc = {"x": [Fraction(2), Fraction(2), Fraction(3)], "k": 1, "lower": Fraction(1),
+            "upper": Fraction(3), "bound": "thm43"}
+    still, truth, got, _ = REPLAYERS["certify.bounds-subsamples"](bdoc)
+    assert not still and got >= float(truth)
+    # the printed paper's eq. (24) bound can be negative (README): the same replayer logic
+    # with the paper's kernel would fail; here the truth is the exact LS ball bound > 0
+    assert truth > 0

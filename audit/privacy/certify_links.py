@@ -20,11 +20,22 @@ from collections.abc import Callable
 from typing import Any
 
 import mpmath
+import numpy as np
 
 from audit import reference
-from audit.findings import Finding, Method, Verdict
+from audit.findings import Finding, Method, Verdict, counterexample_document
+from audit.privacy.admissibility import admissible, loss_at
+from audit.privacy.exact_loss import worst_neighbour
+from audit.privacy.mechanisms import GiniRelease
+from proofs.registry import replayer
 
-__all__ = ["FLOAT_DELTA_NEGLIGIBLE", "float_sampler", "steps"]
+__all__ = [
+    "FLOAT_DELTA_NEGLIGIBLE",
+    "admissibility",
+    "exact_loss",
+    "float_sampler",
+    "steps",
+]
 
 REF = "Lan & Reiter 2025"
 DBL_MAX = sys.float_info.max
@@ -97,8 +108,210 @@ def float_sampler(ctx: Any) -> list[Finding]:
     ]
 
 
+def _mechanism(ctx: Any) -> GiniRelease:
+    cfg = ctx.cfg
+    return GiniRelease(cfg.lower, cfg.upper, cfg.epsilon, cfg.gamma, cfg.constants, cfg.bound)
+
+
+def admissibility(ctx: Any) -> list[Finding]:
+    """Worst sliding / dilation / whole-mechanism loss of density (10) with this release's
+    (alpha, beta) (:func:`audit.privacy.admissibility.admissible`): the privacy argument for
+    every neighbour pair, given that S is a beta-smooth upper bound on LS."""
+    cfg = ctx.cfg
+    d = admissible(cfg.epsilon, cfg.gamma, cfg.constants)
+    ok = d["dp"] is True
+    verdict = Verdict.VERIFIED if ok else (
+        Verdict.REFUTED if d["dp"] is False else Verdict.INCONCLUSIVE)
+    cx = None
+    if verdict is Verdict.REFUTED:
+        w = d["witness_whole"]
+        cx = counterexample_document(
+            "certify.admissibility",
+            ctx.subject,
+            {"epsilon": cfg.epsilon, "gamma": cfg.gamma, "choice": cfg.constants,
+             "lam": w["lam"], "delta": w["delta"], "z": w["z"]},
+            {"max_loss": cfg.epsilon},
+            {"loss_at_witness": w["value_mp"], "whole": d["whole"]},
+            None,
+            "density (10) with these (alpha, beta): a shift |delta| <= alpha and dilation "
+            "|lambda| <= beta (both allowed by S >= LS and beta-smoothness) whose output-"
+            "density log-ratio at z exceeds epsilon",
+        )
+    ev = {k: d[k] for k in ("alpha", "beta", "sliding", "dilation", "whole", "whole_upper",
+                            "loss_bound", "verdict", "certified", "source", "precision")}
+    ev["witness_whole"] = d["witness_whole"]
+    return [
+        Finding(
+            id="certify.admissibility",
+            claim=f"the constants '{cfg.constants}' make g + (S/alpha)Z, Z ~ (10), "
+            f"epsilon-DP at gamma = {cfg.gamma:g} for any beta-smooth upper bound S >= LS",
+            reference=f"{REF}, Section 2.3, Algorithm 3, eq. (10); Nissim, Raskhodnikova & "
+            "Smith 2007",
+            method=Method.EXACT_LOSS,
+            verdict=verdict,
+            scope=f"epsilon = {cfg.epsilon:g}, gamma = {cfg.gamma:g}: sup over |lambda| <= beta, "
+            f"|delta| <= alpha and all z; {d['precision']}",
+            evidence=ev,
+            counterexample=cx,
+            seed=cfg.seed,
+            subject=ctx.subject,
+        )
+    ]
+
+
+def _public_change(change: dict[str, Any], show: bool) -> dict[str, Any]:
+    """The neighbour's edit without the replaced record's value (confidential)."""
+    return dict(change) if show else {k: v for k, v in change.items() if k != "old"}
+
+
+def exact_loss(ctx: Any) -> list[Finding]:
+    """Certified privacy loss on the worst replace-one neighbours found around the data
+    (:func:`audit.privacy.exact_loss.worst_neighbour`), re-certified on exact reference
+    location/scale; figure: the loss L(y) over the output range for the worst pair."""
+    cfg = ctx.cfg
+    mech = _mechanism(ctx)
+    quick = cfg.quick
+    res = worst_neighbour(
+        mech,
+        ctx.xs,
+        max_evals=40 if quick else 160,
+        time_budget_s=30.0 if quick else 150.0,
+        refine=2 if quick else 4,
+        certify_top=2 if quick else 3,
+        reference=True,
+    )
+    ctx.shared["worst_pairs"] = [t.change for t in res.top]
+    ctx.shared["neighbour_search"] = res
+    worst = res.worst
+    ev: dict[str, Any] = {
+        "relation": res.relation,
+        "epsilon_up_worst": res.epsilon_up,
+        "claimed_epsilon": res.claimed_epsilon,
+        "pairs_evaluated": res.n_pairs,
+        "location_scale_calls": res.n_location_scale,
+        "skipped": res.skipped,
+        "truncated": res.truncated,
+        "search_scope": res.scope,
+        "rounding": "up (the reported loss is never below the real value at y*)",
+    }
+    if worst is not None and worst.certified is not None:
+        k = worst.certified.kernel
+        ev["worst_change"] = _public_change(worst.change, cfg.show_confidential)
+        ev["worst_y_star_relative"] = (
+            k.y_star if isinstance(k.y_star, str) else "interior")
+        ev["worst_certified"] = k.certified
+        ev["kernel_vs_reference_agreement"] = worst.certified.agreement
+        ev["kernel_vs_reference_within_tolerance"] = worst.certified.within_tolerance
+        ev["reference_epsilon_up"] = (
+            worst.certified.reference.epsilon_up if worst.certified.reference else None)
+        ev["top"] = [
+            {"change": _public_change(t.change, cfg.show_confidential),
+             "epsilon_up": t.epsilon_up} for t in res.top
+        ]
+        if k.curve:
+            ys = [p[0] for p in k.curve]
+            ls = [p[1] for p in k.curve]
+            ctx.figures.append({
+                "id": "certify.exact-loss",
+                "title": "Privacy loss log p_X(y) - log p_X'(y) over the output y, worst "
+                "neighbour found",
+                "kind": "line",
+                "series": [{"label": "L(y), worst pair", "x": ys, "y": ls}],
+                "xlabel": "released value y",
+                "ylabel": "log-density ratio (nats)",
+                "hlines": [{"y": cfg.epsilon, "label": "+epsilon"},
+                           {"y": -cfg.epsilon, "label": "-epsilon"}],
+                "caption": f"Certified sup |L| = {res.epsilon_up:.6g} (rounded up) vs claimed "
+                f"epsilon {cfg.epsilon:g}; {res.n_pairs} neighbours evaluated.",
+            })
+    verdict = Verdict.REFUTED if res.violates else (
+        Verdict.VERIFIED if worst is not None and res.epsilon_up <= cfg.epsilon
+        else Verdict.INCONCLUSIVE)
+    cx = None
+    if verdict is Verdict.REFUTED and worst is not None:
+        cx = counterexample_document(
+            "certify.exact-loss",
+            ctx.subject,
+            {"source": cfg.source, "data_sha256": ctx.sha, "lower": cfg.lower,
+             "upper": cfg.upper, "epsilon": cfg.epsilon, "gamma": cfg.gamma,
+             "constants": cfg.constants, "bound": cfg.bound,
+             "rank": worst.change.get("rank"), "new": worst.change.get("new")},
+            {"max_loss": cfg.epsilon},
+            {"certified_loss_up": res.epsilon_up},
+            None,
+            "replace the record of the given rank (0-based, sorted data) by 'new': the "
+            "release's output densities on X and X' differ by more than epsilon",
+        )
+    return [
+        Finding(
+            id="certify.exact-loss",
+            claim="on the worst replace-one neighbours found, the release's privacy loss "
+            "sup_y |log p_X(y) - log p_X'(y)| is at most epsilon",
+            reference=f"{REF}, eqs. (9)-(10); Definition of epsilon-DP",
+            method=Method.EXACT_LOSS,
+            verdict=verdict,
+            scope=res.scope,
+            evidence=ev,
+            counterexample=cx,
+            seed=cfg.seed,
+            subject=ctx.subject,
+        )
+    ]
+
+
+@replayer("certify.exact-loss")
+def _replay_exact_loss(inp: dict) -> tuple[bool, Any, Any, str]:
+    """Reload the data by its source, check its digest, apply the change and recompute the
+    certified loss of the pair."""
+    from audit.privacy.exact_loss import dataset_pair_loss
+    from audit.privacy.neighbours import replace
+
+    xs = _reload(inp)
+    mech = GiniRelease(float(inp["lower"]), float(inp["upper"]), float(inp["epsilon"]),
+                       float(inp["gamma"]), inp["constants"], inp["bound"])
+    second = replace(xs, int(inp["rank"]), float(inp["new"]))
+    r = dataset_pair_loss(mech, xs, second)
+    eps = float(inp["epsilon"])
+    return (r.kernel.value_down > eps, f"loss <= {eps:g}", r.kernel.epsilon_up,
+            "certified pair loss recomputed now (rounded up)")
+
+
+def _reload(inp: dict) -> np.ndarray:
+    """The data a certify counterexample refers to, checked against its SHA-256."""
+    from audit import datasets
+    from audit.certify import canonical_sha256
+
+    src = inp["source"]
+    if "sample" in src:
+        x = datasets.load_sample(src["sample"])
+    else:
+        x = datasets.load_csv_column(src["file"], src.get("column"))
+    xs = np.sort(np.asarray(x, dtype=np.float64))
+    if canonical_sha256(xs) != inp["data_sha256"]:
+        raise ValueError("the data at the recorded source no longer has the recorded SHA-256")
+    return xs
+
+
+@replayer("certify.admissibility")
+def _replay_admissibility(inp: dict) -> tuple[bool, Any, Any, str]:
+    """Recompute the log-density ratio at the stored (lambda, delta, z) at 60 digits and
+    check that (lambda, delta) is admissible for the constants (|lambda| <= beta,
+    |delta| <= alpha)."""
+    from kernels.release import noise_constants
+
+    c = noise_constants(inp["epsilon"], inp["gamma"], inp["choice"])
+    lam, delta, z = float(inp["lam"]), float(inp["delta"]), float(inp["z"])
+    inside = abs(lam) <= c.beta and abs(delta) <= c.alpha
+    v = loss_at(inp["gamma"], lam, delta, z)
+    eps = float(inp["epsilon"])
+    return (inside and abs(v) > eps, f"|loss| <= {eps:g}", mpmath.nstr(v, 20),
+            f"|lambda| <= beta = {c.beta:.6g}, |delta| <= alpha = {c.alpha:.6g}: {inside}")
+
+
 def steps() -> list[tuple[str, str, Callable[[Any], list[Finding]]]]:
     """The privacy links, in order."""
     return [
+        ("admissibility", "admissibility of the noise constants (density (10))", admissibility),
+        ("exact-loss", "exact privacy loss on the worst neighbours found", exact_loss),
         ("float", "float64 sampler: departures from density (10)", float_sampler),
     ]
