@@ -1207,6 +1207,118 @@ def no_alignment_finding(budget_s: float, timeout_s: float = 10.0) -> Finding:
                    time.perf_counter() - t0, SUBJECT)
 
 
+# =============================================================================================
+# Algorithm 2's stopping rule (line 16): how many answers it guarantees / allows
+# =============================================================================================
+
+STOP_MIN_TEXT = ("Algorithm 2 (input k: 'minimum number of above-threshold queries the algorithm "
+                 "is able to output'): line 16 never stops the run before k above-threshold "
+                 "answers")
+STOP_TWICE_TEXT = ("Section 6.1: with eps_2 = eps_1/2, if the queries are far above the threshold "
+                   "Adaptive-SVT-with-Gap finds twice as many (2k) of them as the non-adaptive "
+                   "version (k)")
+
+
+def _stop_query(k: int, a_t: int, a_m: int, last: str, want: str) -> tuple[str, float]:
+    """Counts (a_t top, a_m middle answers) before the last output, then ``last``; no break
+    after the earlier outputs (the budget only grows, so 'not broken after the previous output'
+    covers every earlier one), break after the last.  want="few": fewer than k answers in
+    total (a violation of STOP_MIN_TEXT); symbolic theta in (0, 1), eps = 1."""
+    th = z3.Real("theta")
+    par = {"theta": th}
+    e0, e1, e2 = asvt_budgets(par, Size(1, k))
+    prev = e0 + e2 * a_t + e1 * a_m
+    now = prev + {"T": e2, "M": e1, "B": 0}[last]
+    cons = [th > 0, th < 1, prev <= 1 - e1, now > 1 - e1]
+    total = a_t + a_m + (last != "B")
+    if want == "few" and total >= k:
+        return "skip", 0.0  # enough answers whatever theta is
+    r, _m, dt = _solve(cons, 10.0, False)
+    return r, dt
+
+
+def stopping_findings(budget_s: float, kmax: int = 8) -> list[Finding]:
+    t0 = time.perf_counter()
+    done, unsat, skipped, secs = [], 0, 0, 0.0
+    for k in range(1, kmax + 1):
+        if time.perf_counter() - t0 > budget_s and done:
+            break
+        ok = True
+        for a_t in range(0, 2 * k + 1):
+            for a_m in range(0, k + 1):
+                for last in ("T", "M", "B"):
+                    r, dt = _stop_query(k, a_t, a_m, last, "few")
+                    secs += dt
+                    unsat += r == "unsat"
+                    skipped += r == "skip"
+                    ok &= r in ("unsat", "skip")
+        if not ok:
+            break
+        done.append(k)
+    f1 = Finding("freegap.align.asvt-stopping.at-least-k", STOP_MIN_TEXT, _THM4, Method.SMT,
+                 Verdict.VERIFIED if done else Verdict.INCONCLUSIVE,
+                 f"every count of top/middle answers before the break, k = 1..{done[-1]}, "
+                 "symbolic theta in (0,1), exact arithmetic (the printed float test can stop "
+                 "one answer early -- see kernels/freegap.py)" if done else "no k completed",
+                 {"k_checked": done, "unsat_queries": unsat,
+                  "cases_with_k_answers_already": skipped, "solver_time_s": round(secs, 3)},
+                 None, None, time.perf_counter() - t0, SUBJECT)
+    # "twice as many": 2k top-branch answers need no break after 2k - 1 of them
+    t1 = time.perf_counter()
+    per_k = {}
+    for k in range(1, kmax + 1):
+        th = z3.Real("theta")
+        e0, e1, e2 = asvt_budgets({"theta": th}, Size(1, k))
+        r_2k, _m, _d = _solve([th > 0, th < 1, e0 + e2 * (2 * k - 1) <= 1 - e1], 10.0, False)
+        r_2k1, _m, _d = _solve([th > 0, th < 1, e0 + e2 * (2 * k - 2) > 1 - e1], 10.0, False)
+        per_k[f"k={k}"] = {"2k top answers possible": r_2k == "sat",
+                           "2k-1 top answers always possible": r_2k1 == "unsat"}
+    inputs = {"k": 2, "theta": Q(1, 2), "epsilon": Q(1), "sigma": Q(1)}
+    still, expected, actual, detail = replay_twice_as_many(inputs)
+    cx = counterexample_document("freegap.align.asvt-stopping.twice-as-many", SUBJECT, inputs,
+                                 expected, actual, None, detail)
+    refuted = still and not any(v["2k top answers possible"] for v in per_k.values())
+    f2 = Finding("freegap.align.asvt-stopping.twice-as-many", STOP_TWICE_TEXT,
+                 f"{REF}, Section 6.1 (after Theorem 4), Algorithm 2 line 16", Method.SMT,
+                 Verdict.REFUTED if refuted else Verdict.ERROR,
+                 f"Z3, symbolic theta in (0,1), k = 1..{kmax}: at most 2k - 1 top-branch answers "
+                 "(k = 1: one answer, as many as the non-adaptive version); kernel replay k = 2",
+                 {"per_k": per_k, "replay": detail}, cx, None, time.perf_counter() - t1, SUBJECT)
+    return [f1, f2]
+
+
+@replayer("freegap.align.asvt-stopping.twice-as-many")
+def replay_twice_as_many(inputs: dict) -> tuple[bool, Any, Any, str]:
+    """A stream of 2k + 2 queries far above the threshold (zero noise) through the kernel core,
+    adaptive and not."""
+    k = int(inputs["k"])
+    fn = _kernel_fn(f"{_K}:adaptive_svt_with_gap_core")
+    q = [1000.0] * (2 * k + 2)
+    z = [0.0] * len(q)
+    args = (q, 0.0, 0.0, z, z, float(inputs["epsilon"]), k, float(inputs["theta"]))
+    if fn is None:
+        par = {"T": Q(0), "theta": Q(inputs["theta"]), "sigma": Q(inputs["sigma"]),
+               "eps": Q(inputs["epsilon"])}
+        ad = mirror_asvt(q, 0, 0, z, z, par["eps"], k, par["theta"], sigma=par["sigma"])
+        na = mirror_asvt(q, 0, 0, z, z, par["eps"], k, par["theta"], adaptive=False)
+        src = "exact mirror"
+    else:
+        ad = fn(*args, adaptive=True, sigma=float(inputs["sigma"]))
+        na = fn(*args, adaptive=False)
+        src = "kernels.freegap.adaptive_svt_with_gap_core"
+    n_ad = sum(t != "bottom" for t, _g, _b in ad)
+    n_na = sum(t != "bottom" for t, _g, _b in na)
+    return n_ad < 2 * n_na, 2 * n_na, n_ad, (f"{src}, k = {k}, {len(q)} queries far above T: "
+                                             f"non-adaptive answers {n_na}, adaptive {n_ad} "
+                                             f"(tags {[t for t, _g, _b in ad]})")
+
+
+@claim("freegap.align.asvt-stopping", "Algorithm 2's stopping rule: at least k answers; "
+       "'twice as many' -- Z3", "prove", paper=PAPER)
+def claim_stopping(budget_s: float, seed: int) -> list[Finding]:
+    return stopping_findings(budget_s)
+
+
 CORRECT = ("noisy-max", "noisy-max-monotone", "top-k-gap", "top-k-gap-monotone", "svt",
            "svt-gap", "adaptive-svt", "adaptive-svt-ge", "adaptive-svt-monotone")
 BROKEN = tuple(k for k in MECHANISMS if k.startswith("broken."))

@@ -717,6 +717,101 @@ def sec62_findings(budget_s: float) -> list[Finding]:
 
 
 # =============================================================================================
+# Appendix A.1: probability of ties with discrete Laplace noise
+# =============================================================================================
+
+A1_SUM_TEXT = ("Appendix A.1: with u = e^{-eps gamma}, sum_l u^|l| u^|l+m| = u^m (1/(1-u^2) + m + "
+               "u^2/(1-u^2)) = u^m (1/(1-u^2) + m) (the printed chain of equalities)")
+A1_BOUND_TEXT = ("Appendix A.1 / Section 5.1: two independent discrete Laplace (scale 1/eps, base "
+                 "gamma) noises tie with probability <= gamma eps (1 + e^-1), so a tie among n "
+                 "queries has probability <= eps gamma n^2")
+REF_A1 = f"{REF}, Section 5.1 (Implementation issues), Appendix A.1"
+
+
+def _tie_sum_exact(u: Q, m: int, terms: int = 400) -> Q:
+    """sum_{|l| <= terms} u^|l| u^|l+m| with Fractions (tail < 2 u^(2 terms)/(1-u))."""
+    return sum((u ** abs(ell) * u ** abs(ell + m) for ell in range(-terms - m, terms + 1)), Q(0))
+
+
+def a1_findings() -> list[Finding]:
+    t0 = time.perf_counter()
+    u = sp.Symbol("u", positive=True)  # e^{-eps gamma} in (0, 1)
+    ell = sp.Symbol("l", integer=True)
+    per_m, ok_line1 = {}, True
+    for m in range(0, 5):
+        # the three ranges of the appendix, summed by sympy (geometric series, |u| < 1)
+        s1 = sp.summation(u ** (-ell) * u ** (-(ell + m)), (ell, -sp.oo, -m))
+        s2 = sp.summation(u ** (-ell) * u ** (ell + m), (ell, -m + 1, 0))
+        s3 = sp.summation(u**ell * u ** (ell + m), (ell, 1, sp.oo))
+        # sympy guards the geometric series with |u| < 1 (true here): take that branch
+        total = sum((p.replace(lambda e: isinstance(e, sp.Piecewise), lambda e: e.args[0][0])
+                     for p in (s1, s2, s3)), sp.Integer(0))
+        line1 = u**m * (1 / (1 - u**2) + m + u**2 / (1 - u**2))
+        line2 = u**m * (1 / (1 - u**2) + m)
+        per_m[f"m={m}"] = {"sum": str(sp.factor(total)), "line1_ok": _zero(total - line1),
+                           "line2_minus_sum": str(sp.factor(line2 - total))}
+        ok_line1 &= per_m[f"m={m}"]["line1_ok"]
+    inputs = {"u": Q(1, 2), "m": 0}
+    still, expected, actual, detail = replay_a1_sum(inputs)
+    cx = counterexample_document("freegap.deriv.a1-tie-sum", SUBJECT, inputs, expected, actual,
+                                 None, detail)
+    out = [_finding("freegap.deriv.a1-tie-sum", A1_SUM_TEXT, REF_A1,
+                    Verdict.REFUTED if still and ok_line1 else Verdict.ERROR,
+                    "the second equality drops u^(m+2)/(1-u^2) > 0 (every m, 0 < u < 1); the "
+                    "first equality checked symbolically for m = 0..4; exact instance u = 1/2, "
+                    "m = 0", {"per_m": per_m}, cx, t0)]
+    # the final bound survives with the corrected sum:
+    # C (1+u^2)/(1-u^2) = (1-u)(1+u^2)/(1+u)^3 <= 1-u <= x, and C m u^m <= x^2 m e^{-xm} <= x/e
+    t0 = time.perf_counter()
+    c = ((1 - u) / (1 + u)) ** 2
+    step1 = sp.factor(sp.simplify(c * (1 + u**2) / (1 - u**2)))
+    poly = sp.expand((1 + u) ** 3 - (1 + u**2))
+    coeffs_nonneg = all(cf >= 0 for cf in sp.Poly(poly, u).all_coeffs())
+    ok1 = _zero(step1 - (1 - u) * (1 + u**2) / (1 + u) ** 3) and coeffs_nonneg
+    x = sp.Symbol("x", positive=True)
+    ok2 = sp.maximum(x * sp.exp(-x), x, sp.Interval(0, sp.oo)) == sp.exp(-1)
+    import mpmath as mp
+
+    worst = mp.mpf(0)  # max over x, m of P(tie)/(x (1 + 1/e)) with the exact sum
+    for xv in (mp.mpf(10) ** (-e) for e in range(1, 12)):
+        uv = mp.exp(-xv)
+        cv = ((1 - uv) / (1 + uv)) ** 2
+        for m in (0, 1, 2, 5, 10, 100, 1000, 10**6, 10**9):
+            pv = cv * uv**m * ((1 + uv**2) / (1 - uv**2) + m)
+            worst = max(worst, pv / (xv * (1 + mp.e ** -1)))
+    union = sp.simplify(sp.Rational(1, 2) * (1 + sp.exp(-1)) - 1) < 0  # n(n-1)/2 pairs
+    ok = ok1 and ok2 and bool(union)
+    out.append(_finding("freegap.deriv.a1-tie-bound", A1_BOUND_TEXT, REF_A1,
+                        Verdict.VERIFIED if ok else Verdict.REFUTED,
+                        "symbolic in u = e^{-eps gamma} in (0,1) (every m >= 0): the printed "
+                        "slip is harmless -- with the correct sum C (1+u^2)/(1-u^2) = "
+                        "(1-u)(1+u^2)/(1+u)^3 <= 1-u <= eps gamma since (1+u)^3 - (1+u^2) = "
+                        "3u + 2u^2 + u^3 >= 0; the m-term is bounded as printed (x e^-x <= 1/e);"
+                        " union over n(n-1)/2 pairs: (1+1/e)/2 < 1",
+                        {"correct_first_term": str(step1), "(1+u)^3-(1+u^2)": str(poly),
+                         "max_ratio_to_bound_on_grid": float(worst)},
+                        None if ok else counterexample_document(
+                            "freegap.deriv.a1-tie-bound", SUBJECT, {}, "bound", "fails", None),
+                        t0))
+    return out
+
+
+@replayer("freegap.deriv.a1-tie-sum")
+def replay_a1_sum(inputs: dict) -> tuple[bool, Any, Any, str]:
+    """Exact partial sum (Fractions) of the series vs the appendix's two expressions."""
+    u, m = Q(inputs["u"]), int(inputs["m"])
+    exact = _tie_sum_exact(u, m)
+    line1 = u**m * ((1 + u**2) / (1 - u**2) + m)
+    line2 = u**m * (1 / (1 - u**2) + m)
+    tail = 4 * u ** (2 * 400) / (1 - u)
+    fails = abs(exact - line1) <= tail < abs(exact - line2)
+    return fails, line1, line2, (f"u = {u}, m = {m}: sum over |l| <= 400 of u^|l| u^|l+m| "
+                                 f"(Fractions, tail < {float(tail):.1e}) = {float(exact)!r} = "
+                                 f"the first printed line {line1}; the second printed line gives "
+                                 f"{line2}")
+
+
+# =============================================================================================
 # claims
 # =============================================================================================
 
@@ -756,6 +851,12 @@ def claim_cor1(budget_s: float, seed: int) -> list[Finding]:
 def claim_lemma5(budget_s: float, seed: int) -> list[Finding]:
     return _guard(lambda: lemma5_findings(budget_s), "freegap.deriv.lemma5-tail", LEMMA5_TEXT,
                   REF_L5)
+
+
+@claim("freegap.deriv-a1", "Appendix A.1: tie probability with discrete Laplace noise",
+       "prove", paper=PAPER)
+def claim_a1(budget_s: float, seed: int) -> list[Finding]:
+    return _guard(a1_findings, "freegap.deriv.a1-tie-sum", A1_SUM_TEXT, REF_A1)
 
 
 @claim("freegap.deriv-sec62", "Section 6.2 variance ratio, limits 4/5 and 1/2, allocation",

@@ -117,10 +117,21 @@ def test_cli_replay_of_a_broken_variant(tmp_path, capsys) -> None:
     assert "STILL FAILS" in capsys.readouterr().out
 
 
+def test_stopping_rule_findings() -> None:
+    f_min, f_twice = A.stopping_findings(30.0, kmax=4)
+    assert f_min.verdict.value == "verified" and f_min.evidence["k_checked"] == [1, 2, 3, 4]
+    assert f_min.evidence["unsat_queries"] > 0
+    assert f_twice.verdict.value == "refuted"
+    still, expected, actual, detail = A.replay_twice_as_many({"k": 3, "theta": Q(1, 5),
+                                                              "epsilon": Q(1), "sigma": Q(1)})
+    assert still and (expected, actual) == (6, 5) and "kernels.freegap" in detail
+
+
 def test_registry() -> None:
     keys = {c.key for c in load_all()}
     assert {"freegap.align.noisy-max", "freegap.align.top-k-gap", "freegap.align.svt",
-            "freegap.align.adaptive-svt", "freegap.align.broken"} <= keys
+            "freegap.align.adaptive-svt", "freegap.align.broken",
+            "freegap.align.asvt-stopping"} <= keys
     for key in MECHANISMS:
         assert f"freegap.align.{key}" in REPLAYERS
 

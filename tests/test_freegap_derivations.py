@@ -181,14 +181,36 @@ def test_sec62_verified_and_matches_kernel() -> None:
             assert abs(vg / (va + vg) - fg.svt_measure_ratio_printed(k, monotone=mono)) < 1e-12
 
 
+# ------------------------------------------------------------------------------- Appendix A.1
+
+
+def test_a1_tie_sum_refuted_and_bound_verified() -> None:
+    fs = _by_id(F.a1_findings())
+    f = fs["freegap.deriv.a1-tie-sum"]
+    assert f.verdict.value == "refuted"
+    assert all(v["line1_ok"] for v in f.evidence["per_m"].values())
+    assert from_jsonable(f.counterexample["expected"]) == Q(5, 3)
+    assert from_jsonable(f.counterexample["actual"]) == Q(4, 3)
+    still, *_ = F.replay_a1_sum({"u": Q(9, 10), "m": 3})
+    assert still
+    assert fs["freegap.deriv.a1-tie-bound"].verdict.value == "verified"
+    # the per-pair bound, numerically with the exact series, discrete Laplace pmf
+    x = 0.01
+    u = np.exp(-x)
+    c = ((1 - u) / (1 + u)) ** 2
+    for m in range(0, 2000, 7):
+        assert c * u**m * ((1 + u * u) / (1 - u * u) + m) <= x * (1 + np.exp(-1))
+
+
 # ------------------------------------------------------------------------------- registry
 
 
 def test_claims_and_replayers_registered(tmp_path, capsys) -> None:
     keys = {c.key for c in load_all()}
     assert {"freegap.deriv-thm3", "freegap.deriv-linear-time", "freegap.deriv-cor1",
-            "freegap.deriv-lemma5", "freegap.deriv-sec62"} <= keys
-    for fid in ("freegap.deriv.thm3-appendix-inverse", "freegap.deriv.lemma5-application"):
+            "freegap.deriv-lemma5", "freegap.deriv-sec62", "freegap.deriv-a1"} <= keys
+    for fid in ("freegap.deriv.thm3-appendix-inverse", "freegap.deriv.lemma5-application",
+                "freegap.deriv.a1-tie-sum"):
         assert fid in REPLAYERS
     f = _by_id(F.appendix_a2_findings(4))["freegap.deriv.thm3-appendix-inverse"]
     p = tmp_path / "cx.json"
