@@ -333,7 +333,7 @@ def _posterior(ctx: _Ctx) -> list[Finding]:
     pg = posterior_grid(g_tilde, scale, noise, level=level)
     diff = max(abs(pe.mean - pg.mean), abs(pe.interval[0] - pg.interval[0]),
                abs(pe.interval[1] - pg.interval[1]))
-    m = 300 if cfg.quick else 1000
+    m = 200 if cfg.quick else 1000
     gs = ctx.rng.uniform(0.0, 1.0, m)
     gts = gs + scale * noise.sample(ctx.rng, m)
     hits = 0

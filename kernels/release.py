@@ -346,7 +346,8 @@ def posterior_exact(
     """Closed-form posterior: P(g <= t | g~) = [F(g~/s) - F((g~-t)/s)] / [F(g~/s) - F((g~-1)/s)].
 
     (F the noise cdf, s the scale.)  The central interval solves the cdf for (1 -+ level)/2
-    by bisection (60 halvings of [0, 1]); the mean is int_0^1 (1 - cdf) by the trapezoid
+    by bisection (both ends together, from brackets on the grid of the mean, to float
+    resolution); the mean is int_0^1 (1 - cdf) by the trapezoid
     rule on a grid refined around g~.  Used as the reference for the two samplers below.
     Where the closed form cancels (g~ so far from [0, 1] that the two tail values agree to
     more than 6 digits, which happens with positive probability for gamma near 1) the cdf
@@ -387,23 +388,27 @@ def posterior_exact(
         def cdf(t: np.ndarray) -> np.ndarray:
             return tail_mass(t) / total
 
-    def quantile(q: float) -> float:
-        lo, hi = 0.0, 1.0
-        for _ in range(60):
-            mid = 0.5 * (lo + hi)
-            if cdf(np.array(mid)) < q:
-                lo = mid
-            else:
-                hi = mid
-        return 0.5 * (lo + hi)
-
     # E[g] = int_0^1 (1 - cdf(t)) dt, trapezoid on a grid that is uniform on [0, 1] and,
     # in addition, sinh-spaced around g~ on the noise scale (the posterior may be a spike)
     core = gt + sc * np.sinh(np.linspace(-12.0, 12.0, 4001))
     t = np.unique(np.clip(np.concatenate([np.linspace(0.0, 1.0, 4001), core]), 0.0, 1.0))
-    mean = float(np.trapezoid(1.0 - cdf(t), t))
+    ct = cdf(t)
+    mean = float(np.trapezoid(1.0 - ct, t))
     a = (1 - lv) / 2
-    return Posterior("exact", gt, sc, mean, (quantile(a), quantile(1 - a)), lv)
+    qs = np.array([a, 1 - a])
+    # both quantiles at once: bracket on the grid (cdf is non-decreasing), then bisect the
+    # brackets together until they stop shrinking (float resolution)
+    j = np.clip(np.searchsorted(ct, qs, side="left"), 1, t.size - 1)
+    lo, hi = t[j - 1].copy(), t[j].copy()
+    for _ in range(80):
+        mid = 0.5 * (lo + hi)
+        below = cdf(mid) < qs
+        lo = np.where(below, mid, lo)
+        hi = np.where(below, hi, mid)
+        if np.all(hi - lo <= 4 * np.spacing(np.maximum(hi, 1e-300))):
+            break
+    q_lo, q_hi = 0.5 * (lo + hi)
+    return Posterior("exact", gt, sc, mean, (float(q_lo), float(q_hi)), lv)
 
 
 def posterior_grid(

