@@ -257,3 +257,16 @@ def test_validation_names_bad_value():
         worst_neighbour(object(), [0.2, 0.5])  # type: ignore[arg-type]
     with pytest.raises(InputError, match="above the upper bound"):
         worst_neighbour(m, [0.2, 1.5])
+
+
+@pytest.mark.slow
+def test_cps_sample_search_within_budget():
+    """The built-in CPS sample (n = 61,395): the correct release's worst neighbour found
+    within the default budget stays far below epsilon, and the exact reference agrees."""
+    from audit.datasets import load_sample
+
+    x = load_sample()
+    r = worst_neighbour(GiniRelease(0.0, 100.0, 1.0), x)
+    assert r.epsilon_up <= 1.0 and not r.violates
+    assert r.worst.certified.reference is not None and r.worst.certified.within_tolerance
+    assert r.duration_s < 120

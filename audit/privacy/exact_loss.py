@@ -76,6 +76,7 @@ from kernels.validate import as_data, as_scalar, check_positive
 
 __all__ = [
     "DPS",
+    "REFERENCE_MAX_N",
     "REFERENCE_RTOL",
     "DatasetPairLoss",
     "NeighbourLoss",
@@ -93,6 +94,8 @@ __all__ = [
 DPS: tuple[int, int] = (30, 60)
 #: kernel float (location, scale) vs exact reference: stated relative tolerance
 REFERENCE_RTOL = 1e-9
+#: default: re-certify the worst pair on exact reference values up to this n (GiniRelease)
+REFERENCE_MAX_N = 100_000
 _AGREE_EXP = 25  # the two precisions must agree to 10^-25 (relative to max(1, |L|))
 _GRID_SPAN = 1e9  # |y - c| up to _GRID_SPAN * scale on the search grid
 
@@ -295,6 +298,14 @@ def _refine(mech: Any, lo: Any, hi: Any, sgn: int, a: Any, b: Any, a2: Any, b2: 
     except (ValueError, ZeroDivisionError):
         dlo = dhi = mpmath.mpf(0)
     if dlo > 0 and dhi < 0:
+        # Anderson-Bjorck (bracketing, superlinear) on dF; bisection if it leaves the bracket
+        try:
+            r = mpmath.findroot(dF, (lo, hi), solver="anderson", verify=False)
+            if lo <= r <= hi and abs(dF(r)) <= abs(dlo) * mpmath.mpf(10) ** -(
+                    mpmath.mp.dps // 2):
+                return r
+        except (ValueError, ZeroDivisionError):
+            pass
         for _ in range(400):
             mid = (lo + hi) / 2
             if hi - lo <= width_tol:
@@ -540,16 +551,24 @@ def _rel(x: float, ref: Any) -> float:
 
 def dataset_pair_loss(
     mech: LocationScaleMechanism, first: Any, second: Any, *, reference: bool = False,
-    dps: tuple[int, int] = DPS,
+    dps: tuple[int, int] = DPS, kernel_values: tuple[float, float, float, float] | None = None,
+    reference_first: tuple[Any, Any] | None = None,
 ) -> DatasetPairLoss:
     """:func:`pair_loss` on two data sets (the mechanism's own float location/scale), and
-    with ``reference=True`` (GiniRelease only) also on the exact reference values."""
-    a, b = mech.location_scale(first)
-    a2, b2 = mech.location_scale(second)
+    with ``reference=True`` (GiniRelease only) also on the exact reference values.
+
+    ``kernel_values`` = (a, b, a', b') already computed by the mechanism and
+    ``reference_first`` = the reference (a, b) of ``first`` skip recomputing them."""
+    if kernel_values is None:
+        a, b = mech.location_scale(first)
+        a2, b2 = mech.location_scale(second)
+    else:
+        a, b, a2, b2 = kernel_values
     k = pair_loss(mech, a, b, a2, b2, dps=dps)
     if not reference:
         return DatasetPairLoss(k)
-    ra, rb = reference_location_scale(mech, first)
+    ra, rb = reference_first if reference_first is not None else reference_location_scale(
+        mech, first)
     ra2, rb2 = reference_location_scale(mech, second)
     r = pair_loss(mech, ra, rb, ra2, rb2, dps=dps)
     agr = {"a": _rel(a, ra), "b": _rel(b, rb), "a2": _rel(a2, ra2), "b2": _rel(b2, rb2)}
@@ -640,7 +659,7 @@ def worst_neighbour(
     values: Sequence[float] = (),
     refine: int = 3,
     max_evals: int = 200,
-    time_budget_s: float | None = None,
+    time_budget_s: float | None = 60.0,
     certify_top: int = 3,
     reference: bool | None = None,
     dps: tuple[int, int] = DPS,
@@ -653,7 +672,8 @@ def worst_neighbour(
     neighbour evaluations (each one ``location_scale`` call) and ``time_budget_s`` the
     wall time of screening + optimisation; ``refine`` records (by screened loss) get a
     bounded scalar optimisation over the new value; ``certify_top`` best pairs are
-    certified with :func:`pair_loss`; ``reference`` (default: GiniRelease with n <= 5000)
+    certified with :func:`pair_loss` (the best pair of each distinct record);
+    ``reference`` (default: GiniRelease with n <= :data:`REFERENCE_MAX_N`)
     re-certifies the worst pair on exact reference values.
     """
     t0 = time.perf_counter()
@@ -734,28 +754,41 @@ def worst_neighbour(
         # local optimisation over the new value for the best few records / additions
         if refine and evaluated and max(e.screen for e in evaluated) < math.inf:
             targets = _refine_targets(evaluated, xs, lo, hi, rel, refine)
-            for label, lo_v, hi_v, make in targets:
+            for j, (label, lo_v, hi_v, make) in enumerate(targets):
+                # share what is left of max_evals between the remaining targets
+                left = max_evals - (n_ls - 1)
+                per = min(25, left // (len(targets) - j))
+                if per < 3:
+                    raise _Budget
 
                 def obj(v: float, make: Callable = make, label: dict = label) -> float:
                     s = evaluate(make(v), {**label, "new": float(v)})
                     return -s if math.isfinite(s) else (1e300 if s < 0 else -1e300)
 
                 minimize_scalar(obj, bounds=(lo_v, hi_v), method="bounded",
-                                options={"xatol": 1e-9 * (hi - lo), "maxiter": 40})
+                                options={"xatol": 1e-7 * (hi - lo), "maxiter": per})
     except _Budget:
         truncated = True
 
     n_pairs = len(evaluated)
-    ranked = sorted(evaluated, key=lambda e: e.screen, reverse=True)
+    # certify the best pair of each distinct record (op, rank), best first
+    ranked: list[NeighbourLoss] = []
+    groups: set[tuple] = set()
+    for e in sorted(evaluated, key=lambda e: e.screen, reverse=True):
+        g = (e.change["op"], e.change.get("rank"))
+        if g not in groups:
+            groups.add(g)
+            ranked.append(e)
     top: list[NeighbourLoss] = []
     use_ref = reference
     if use_ref is None:
         from audit.privacy.mechanisms import GiniRelease
 
-        use_ref = isinstance(mech, GiniRelease) and xs.size <= 5000
+        use_ref = isinstance(mech, GiniRelease) and xs.size <= REFERENCE_MAX_N
     for i, e in enumerate(ranked[:certify_top]):
         second = _apply(xs, e.change)
-        dpl = dataset_pair_loss(mech, xs, second, reference=bool(use_ref) and i == 0, dps=dps)
+        dpl = dataset_pair_loss(mech, xs, second, reference=bool(use_ref) and i == 0, dps=dps,
+                                kernel_values=(a, b, *e.location_scale))
         top.append(NeighbourLoss(e.change, e.screen, e.location_scale, dpl))
     top.sort(key=lambda e: e.epsilon_up, reverse=True)
     worst = top[0] if top else None
