@@ -217,7 +217,8 @@ def simulate_adaptive_answers(
     ``"printed"`` (4 sqrt 2/eps2, the non-monotone value).
 
     Per k: mean numbers of ⊤ answers (SVT; adaptive total / top / middle) with standard
-    errors, precision (answered items with count >= T), and the budget fraction left when the
+    errors (over runs, conditional on the item order, which is drawn once from ``rng``),
+    precision (answered items with count >= T), and the budget fraction left when the
     adaptive run is stopped after its k-th answer (Figure 4)."""
     if sigma_rule not in ("ours", "printed"):
         raise InvalidParameterError(f"sigma_rule must be 'ours' or 'printed', got {sigma_rule!r}")
