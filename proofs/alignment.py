@@ -481,10 +481,11 @@ def _asvt_order(pat: tuple, size: Size) -> list[int]:
 # the mechanism table
 # =============================================================================================
 
-_TOPK_SIZES = tuple(Size(n, k) for n in range(2, 6) for k in range(1, min(n, 4)))
-_MAX_SIZES = tuple(Size(n, 1) for n in range(2, 7))
-_SVT_SIZES = tuple(Size(m, 1, c) for m in range(1, 6) for c in range(1, min(m, 3) + 1))
-_ASVT_SIZES = tuple(Size(m, k) for m in range(1, 6) for k in range(1, 4))
+# sizes in increasing cost; a run covers them in order until its budget is spent
+_TOPK_SIZES = tuple(Size(n, k) for n in range(2, 8) for k in range(1, min(n, 5)))
+_MAX_SIZES = tuple(Size(n, 1) for n in range(2, 9))
+_SVT_SIZES = tuple(Size(m, 1, c) for m in range(1, 8) for c in range(1, min(m, 3) + 1))
+_ASVT_SIZES = tuple(Size(m, k) for m in range(1, 7) for k in range(1, 4))
 _ASVT_PAR = ("T", "sigma", "theta")
 
 _THM2 = f"{REF}, Algorithm 1, eq. (2), Lemma 2, Theorem 2"
