@@ -632,7 +632,12 @@ def lemma5_application_finding() -> Finding:
     still, expected, actual, detail = replay_l5_application(dict(L5_CASE))
     ev = {"detail": detail, "algorithm2_line7": "xi_i ~ Lap(2/eps2), eta_i ~ Lap(2/eps1): the "
           "query-noise rate to use in Lemma 5 is eps*/2 (eps* for footnote 6's monotone "
-          "variant, which uses Lap(1/eps*))"}
+          "variant, which uses Lap(1/eps*))",
+          "tail_used": "q_i >= gamma_i + T - t is the event eta_i - eta <= t, Lemma 5 gives "
+          "P(eta_i - eta >= -t): equal because the density of eta_i - eta is symmetric "
+          "(verified in freegap.deriv.lemma5-tail, both signs of z)",
+          "caveat": "coverage is over the noise of a fixed query, not conditional on the gap "
+          "having been released (for q_i = T the conditional coverage is 2 level - 1)"}
     cx = counterexample_document("freegap.deriv.lemma5-application", SUBJECT, dict(L5_CASE),
                                  expected, actual, {"abs": 1e-12}, detail)
     return _finding("freegap.deriv.lemma5-application", L5_APP_TEXT,
@@ -700,11 +705,16 @@ def sec62_findings(budget_s: float) -> list[Finding]:
         checks[f"{name}: optimal split"] = [str(c) for c in crit]
         checks[f"{name}: optimal split ok"] = any(_zero(sp.powsimp(c - r, force=True)) or
                                                   sp.simplify(c**3 - r**3) == 0 for c in crit)
+    # footnote 5: sigma = 4 sqrt(2)/eps2 (line 2) is two standard deviations of Lap(2/eps2)
+    e2 = sp.Symbol("epsilon_2", positive=True)
+    checks["footnote 5: 4 sqrt(2)/eps2 = 2 sd(Lap(2/eps2)) printed"] = _zero(
+        2 * sp.sqrt(_lap_var(2 / e2)) - 4 * sp.sqrt(2) / e2)
     oks = [v for key, v in checks.items() if key.endswith(("ok", "printed", "eps^2", "< 1"))]
     ok = all(bool(v) for v in oks)
     text = ("Section 6.2: with the 1 : (2k)^(2/3) split (1 : k^(2/3) monotone), Var(gamma_i) = "
             "8(1 + (2k)^(2/3))^3/eps^2, Var(beta_i)/Var(alpha_i) = (1 + cbrt(4k^2))^3/((1 + "
-            "cbrt(4k^2))^3 + k^2) < 1 -> 4/5 (monotone: (1 + cbrt(k^2))^3/(... + k^2) -> 1/2)")
+            "cbrt(4k^2))^3 + k^2) < 1 -> 4/5 (monotone: (1 + cbrt(k^2))^3/(... + k^2) -> 1/2); "
+            "footnote 5: sigma = 4 sqrt(2)/eps2 is 2 standard deviations of Lap(2/eps2)")
     return [_finding("freegap.deriv.sec62-variance-ratio", text, f"{REF}, Section 6.2",
                      Verdict.VERIFIED if ok else Verdict.REFUTED,
                      "symbolic k >= 1, eps > 0; Sparse-Vector-with-Gap at eps/2 with Algorithm "
