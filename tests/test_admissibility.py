@@ -159,6 +159,9 @@ def test_findings_and_replay(table):
     ok["lambda"], ok["delta"] = choice_constants(1.0, 1.01, "alg3")[::-1]
     assert replay_admissibility(ok)[0] is False
     Finding.from_dict(f.to_dict())  # JSON round trip
+    from proofs.registry import REPLAYERS
+
+    assert REPLAYERS[doc["check"]] is replay_admissibility  # ``dpaudit replay`` finds it
 
 
 def test_loss_at_matches_witness():

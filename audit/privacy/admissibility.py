@@ -747,3 +747,15 @@ def replay_admissibility(inputs: dict) -> tuple[bool, Any, Any, str]:
     still = feasible and v > eps
     return (still, f"<= {eps}", mpmath.nstr(v, 20),
             f"alpha={alpha!r}, beta={beta!r}; point feasible: {feasible}")
+
+
+def _register_replayers() -> None:
+    """Register :func:`replay_admissibility` for ``dpaudit replay`` under every choice's
+    check id (effective once this module is imported, e.g. via proofs.registry.MODULES)."""
+    from proofs.registry import replayer
+
+    for c in CHOICES:
+        replayer(_check_id(c))(replay_admissibility)
+
+
+_register_replayers()
