@@ -46,6 +46,7 @@ MODULES = (
     "proofs.freegap_claims",
     # replayers of dpaudit certify's counterexamples
     "audit.privacy.certify_links",
+    "audit.privacy.admissibility",
     "audit.certify",
 )
 
