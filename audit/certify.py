@@ -94,6 +94,7 @@ class CertifyConfig:
     seed: int = 0
     quick: bool = False
     show_confidential: bool = False
+    snap: bool = True  # audit the snapped release (kernels.release.snap), as released
 
 
 @dataclass
@@ -230,7 +231,7 @@ def _kernel_reference(ctx: _Ctx) -> list[Finding]:
 def _subsample_cases(ctx: _Ctx, count: int) -> list[list[Fraction]]:
     out = []
     for _ in range(count):
-        m = int(ctx.rng.integers(3, 6))
+        m = min(int(ctx.rng.integers(3, 6)), ctx.n)
         pick = ctx.rng.choice(ctx.n, size=m, replace=False)
         ys = sorted(Fraction(float(v)) for v in ctx.xs[pick])
         if sum(ys) == 0:
@@ -409,7 +410,8 @@ def _verdict(findings: list[Finding], ctx: _Ctx) -> dict[str, Any]:
     scope = (
         f"data sha256 {ctx.sha[:16]}... (n = {ctx.n:,}), L = {cfg.lower:g}, U = {cfg.upper:g}, "
         f"epsilon = {cfg.epsilon:g}, gamma = {cfg.gamma:g}, constants {cfg.constants}, bound "
-        f"{cfg.bound}; neighbour relation replace-one; the privacy proof (admissibility + "
+        f"{cfg.bound}, {'snapped' if cfg.snap else 'UNSNAPPED'} float64 output; neighbour "
+        "relation replace-one; the privacy proof (admissibility + "
         "S a beta-smooth upper bound on LS, checked against the exact reference on this data "
         "and the oracles on subsamples) covers every neighbour; the exact-loss search and the "
         "black-box tester corroborate it on the neighbours they searched"
@@ -476,6 +478,7 @@ def certify(
         "source": cfg.source, "n": ctx.n, "lower": cfg.lower, "upper": cfg.upper,
         "epsilon": cfg.epsilon, "gamma": cfg.gamma, "constants": cfg.constants,
         "bound": cfg.bound, "quick": cfg.quick, "relation": "replace-one",
+        "snapped_output": cfg.snap,
         "show_confidential": cfg.show_confidential, "data_sha256": sha,
     }
     return CertifyResult(findings, ctx.figures, _verdict(findings, ctx), params, subject)

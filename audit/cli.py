@@ -140,6 +140,11 @@ def _cmd_release(a: argparse.Namespace) -> int:
     if ub is not None:
         w(f" + upper bound {ub.epsilon:g} = {eps_total:g} total (sequential composition)")
     w("\n")
+    if r.snapped is not None:
+        w(
+            f"  output          clamped to [-{r.snapped.clamp:g}, {r.snapped.clamp:g}] and "
+            f"snapped to a grid of {r.snapped.step:.3g} (float safety, Mironov 2012)\n"
+        )
     w(f"\n  DP Gini index   {r.value:.6f}\n\n")
     w("  confidential diagnostics (computed from the data; do NOT publish):\n")
     w(
@@ -200,6 +205,12 @@ def _add_certify(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--seed", type=int, default=0, help="seed of the audit's own randomness")
     p.add_argument("--quick", action="store_true", help="smaller searches and sample sizes")
     p.add_argument(
+        "--no-snap",
+        action="store_true",
+        help="audit the plain float64 output g + scale*Z (not snapped to a grid): its "
+        "low-order bits leak, which the float-bits link detects",
+    )
+    p.add_argument(
         "--show-confidential",
         action="store_true",
         help="include the true Gini, S(X) and the replaced records' values in the report",
@@ -237,7 +248,7 @@ def _cmd_certify(a: argparse.Namespace) -> int:
     cfg = CertifyConfig(
         data=x, source=src, lower=lo, upper=hi, epsilon=a.epsilon, gamma=a.gamma,
         constants=a.constants, bound=a.bound, seed=a.seed, quick=a.quick,
-        show_confidential=a.show_confidential,
+        show_confidential=a.show_confidential, snap=not a.no_snap,
     )
     run_id = a.run_id or f"certify-seed{a.seed}"
     out_dir = Path(a.out) / run_id
@@ -258,7 +269,8 @@ def _cmd_certify(a: argparse.Namespace) -> int:
     state["subject"] = f"data:sha256:{sha}"
     state["params"] = {"source": src, "n": int(xs.size), "lower": lo, "upper": hi,
                        "epsilon": a.epsilon, "gamma": a.gamma, "constants": a.constants,
-                       "bound": a.bound, "quick": a.quick, "relation": "replace-one"}
+                       "bound": a.bound, "quick": a.quick, "relation": "replace-one",
+                       "snapped_output": not a.no_snap}
     _progress(
         f"dpaudit certify: n = {xs.size:,} (sha256 {sha[:16]}...), L = {lo:g}, U = {hi:g}, "
         f"epsilon = {a.epsilon:g}, gamma = {a.gamma:g}, {a.constants}/{a.bound}"

@@ -47,6 +47,7 @@ MODULES = (
     # replayers of dpaudit certify's counterexamples
     "audit.privacy.certify_links",
     "audit.privacy.admissibility",
+    "audit.privacy.calibration",
     "audit.certify",
 )
 

@@ -130,3 +130,22 @@ def test_section23_large_gamma_not_certified_with_replayable_counterexample(
     assert path.exists()
     code, out, _ = _run(["replay", str(path)], capsys)
     assert code == 1 and "STILL FAILS" in out
+
+
+def test_unsnapped_float_output_not_certified(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """--no-snap audits the plain float64 sum g + scale*Z.  On X = (1, 1, 2, 2) in [1, 2]
+    g(X) = 2/9 rounds to an odd multiple of 2^-53, so outputs in (-2, -1] are ties rounded
+    to even (last bit 0) — the float-bits link certifies an epsilon far above the claim.
+    The default (snapped) release on the same data is certified."""
+    f = _csv(tmp_path, np.array([1.0, 1.0, 2.0, 2.0]))
+    base = ["certify", str(f), "--lower", "1", "--upper", "2", "--quick"]
+    code, out, _ = _run([*base, "--no-snap", "--out", str(tmp_path / "a")], capsys)
+    assert code == 1 and "certify.float-bits" in out
+    rep = _report(tmp_path / "a")
+    fb = next(fd for fd in rep["findings"] if fd["id"] == "certify.float-bits")
+    assert fb["verdict"] == "refuted" and fb["evidence"]["epsilon_lower"] > 1.0
+    assert "mantissa bit" in fb["evidence"]["witness"]["event"]
+    code, out, _ = _run([*base, "--out", str(tmp_path / "b")], capsys)
+    assert code == EXIT_OK, out

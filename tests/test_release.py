@@ -84,7 +84,11 @@ def test_release_is_gini_plus_scaled_noise() -> None:
     assert r.noise == z
     assert r.smooth_sensitivity == ss.value
     assert r.scale == pytest.approx(ss.value / (0.5 / 8), rel=1e-15)
-    assert r.value == pytest.approx(r.gini + r.scale * z, rel=1e-15)
+    # snapped (default): clamp to [-B, B], nearest multiple of the grid step
+    assert r.snapped is not None
+    y = min(max(r.gini + r.scale * z, -r.snapped.clamp), r.snapped.clamp)
+    assert abs(r.value - y) <= r.snapped.step / 2
+    assert (r.value / r.snapped.step).is_integer()
     assert r.epsilon == 0.5 and r.constants.name == "alg3"
 
 
@@ -203,3 +207,21 @@ def test_posterior_exact_far_release_no_cancellation() -> None:
     with mpmath.workdps(40):
         assert abs(float(mpmath.quad(w, [0, lo]) / z) - 0.05) < 1e-9
         assert abs(float(mpmath.quad(w, [0, hi]) / z) - 0.95) < 1e-9
+
+
+def test_snap_grid_and_snap_exact() -> None:
+    """B is the power of two >= 1024/alpha, step = B 2^-40; snapping is exact rounding to
+    the grid (compared with Fraction arithmetic) and clamps at +-B."""
+    from fractions import Fraction
+
+    from kernels.release import snap, snap_grid
+
+    g = snap_grid(0.125)
+    assert g.clamp == 8192.0 and g.step == 8192.0 * 2.0**-40
+    rng = np.random.default_rng(3)
+    ys = np.concatenate([rng.standard_cauchy(2000), [1e300, -1e300, 8192.5, -0.0]])
+    out = snap(ys, g)
+    for y, o in zip(ys, out, strict=True):
+        yc = min(max(Fraction(float(y)), Fraction(-g.clamp)), Fraction(g.clamp))
+        k = yc / Fraction(g.step)
+        assert Fraction(float(o)) / Fraction(g.step) == round(k)

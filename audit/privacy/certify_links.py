@@ -114,7 +114,8 @@ def float_sampler(ctx: Any) -> list[Finding]:
 
 def _mechanism(ctx: Any) -> GiniRelease:
     cfg = ctx.cfg
-    return GiniRelease(cfg.lower, cfg.upper, cfg.epsilon, cfg.gamma, cfg.constants, cfg.bound)
+    return GiniRelease(cfg.lower, cfg.upper, cfg.epsilon, cfg.gamma, cfg.constants, cfg.bound,
+                       snap=cfg.snap)
 
 
 def admissibility(ctx: Any) -> list[Finding]:
@@ -300,13 +301,13 @@ class _Cached:
 
     def sample(self, d: np.ndarray, size: int, rng: np.random.Generator) -> np.ndarray:
         a, b = self.location_scale(d)
-        return a + b * self.mech.sample_noise(size, rng)
+        return self.mech.output(a, b, self.mech.sample_noise(size, rng))
 
 
-def _tester(quick: bool) -> BlackBoxTester:
+def _tester(quick: bool, float_grid: bool) -> BlackBoxTester:
     return BlackBoxTester(n_select=200_000 if quick else 1_000_000,
                           n_certify=1_000_000 if quick else 4_000_000,
-                          confidence=0.9, float_grid=True)
+                          confidence=0.9, float_grid=float_grid)
 
 
 def _pairs(ctx: Any) -> list[NeighbourPair]:
@@ -323,17 +324,25 @@ def _pairs(ctx: Any) -> list[NeighbourPair]:
             for c in changes[:3]]
 
 
-def blackbox(ctx: Any) -> list[Finding]:
-    """Sample the release itself on the worst pairs found (select on one sample set, certify
-    on a fresh one; thresholds, intervals and float64 bit-pattern events), report the
-    certified lower bound on epsilon at 90% confidence.  Figure: the distribution of
-    released values on X and on the worst neighbour."""
+#: (finding id, float-grid events?, claim, what the events are)
+_BB_KINDS = (
+    ("certify.blackbox", False,
+     "a black-box statistical tester sampling the release finds no epsilon above the claim "
+     "on the worst neighbours found",
+     "threshold/interval events on the released value"),
+    ("certify.float-bits", True,
+     "the float64 release does not leak through its bit pattern: no output event defined on "
+     "the float encoding (binade, last mantissa bits, float32-representability, repeated "
+     "values) certifies an epsilon above the claim (Mironov 2012-style attacks)",
+     "threshold/interval events plus float64 bit-pattern events"),
+)
+
+
+def _bb_finding(ctx: Any, fid: str, float_grid: bool, claim: str, what: str,
+                pairs: list[NeighbourPair], seed: int) -> Finding:
     cfg = ctx.cfg
-    mech = _Cached(_mechanism(ctx))
-    pairs = _pairs(ctx)
-    tester = _tester(cfg.quick)
-    seed = int(np.random.SeedSequence([cfg.seed, 6]).generate_state(1)[0])
-    res = tester.run(mech, pairs, np.random.default_rng(seed))
+    res = _tester(cfg.quick, float_grid).run(_Cached(_mechanism(ctx)), pairs,
+                                             np.random.default_rng(seed))
     w = res.witness
     witness = {k: w[k] for k in ("event", "direction", "counts", "p_first_interval",
                                  "p_second_interval", "pair_index", "epsilon_lower")
@@ -354,10 +363,56 @@ def blackbox(ctx: Any) -> list[Finding]:
         "events_tried_in_selection": det.get("events_tried_in_selection"),
         "bonferroni_factor": det.get("bonferroni_factor"),
         "tester_seed": seed,
-        "float_grid_events": True,
+        "float_grid_events": float_grid,
     }
-    # released-values figure (fresh draws; central 99% of the heavy-tailed law)
-    rng = np.random.default_rng(seed + 1)
+    cx = None
+    if res.violates:
+        cx = counterexample_document(
+            fid, ctx.subject,
+            {"source": cfg.source, "data_sha256": ctx.sha, "lower": cfg.lower,
+             "upper": cfg.upper, "epsilon": cfg.epsilon, "gamma": cfg.gamma,
+             "constants": cfg.constants, "bound": cfg.bound, "quick": cfg.quick,
+             "float_grid": float_grid, "snap": cfg.snap, "pairs": [p.change for p in pairs],
+             "tester_seed": seed},
+            {"epsilon_lower_at_most": cfg.epsilon},
+            {"epsilon_lower": res.epsilon_lower, "event": witness.get("event")},
+            None,
+            "the black-box tester certifies (90% confidence) a privacy loss above the claim"
+            + (" through the float64 encoding of the output" if float_grid else ""),
+        )
+    return Finding(
+        id=fid,
+        claim=claim,
+        reference="StatDP (Ding et al. 2018) / DP-Sniper (Bichsel et al. 2021) style; "
+        + ("Mironov 2012; " if float_grid else "") + f"{REF}, eq. (9)",
+        method=Method.EMPIRICAL,
+        verdict=Verdict.REFUTED if res.violates else Verdict.VERIFIED,
+        scope=f"{len(pairs)} replace-one pairs (the worst of the exact search), "
+        f"{det.get('n_select'):,} selection + {det.get('n_certify'):,} certification "
+        f"draws per data set, {what}, Clopper-Pearson at 90% with Bonferroni factor "
+        f"{det.get('bonferroni_factor')}; false-alarm rate <= 10% per run; not a proof of "
+        "privacy",
+        evidence=ev,
+        counterexample=cx,
+        seed=cfg.seed,
+        subject=ctx.subject,
+    )
+
+
+def blackbox(ctx: Any) -> list[Finding]:
+    """Sample the release itself on the worst pairs found (select on one sample set, certify
+    on a fresh one) twice: with events on the released value (``certify.blackbox``: the
+    real-number loss) and with float64 bit-pattern events added (``certify.float-bits``: the
+    float implementation).  Figure: the distribution of released values on X and on the
+    worst neighbour."""
+    pairs = _pairs(ctx)
+    out = []
+    for i, (fid, fg, claim, what) in enumerate(_BB_KINDS):
+        seed = int(np.random.SeedSequence([ctx.cfg.seed, 6, i]).generate_state(1)[0])
+        out.append(_bb_finding(ctx, fid, fg, claim, what, pairs, seed))
+    mech = _Cached(_mechanism(ctx))
+    rng = np.random.default_rng(int(np.random.SeedSequence([ctx.cfg.seed, 7])
+                                    .generate_state(1)[0]))
     ya = mech.sample(pairs[0].first, 200_000, rng)
     yb = mech.sample(pairs[0].second, 200_000, rng)
     lo, hi = np.quantile(np.concatenate([ya, yb]), [0.005, 0.995])
@@ -376,55 +431,25 @@ def blackbox(ctx: Any) -> list[Finding]:
         "caption": "200,000 draws each, central 99% shown; a confidential diagnostic "
         "(its centre is the true Gini index).",
     })
-    verdict = Verdict.REFUTED if res.violates else Verdict.VERIFIED
-    cx = None
-    if res.violates:
-        cx = counterexample_document(
-            "certify.blackbox", ctx.subject,
-            {"source": cfg.source, "data_sha256": ctx.sha, "lower": cfg.lower,
-             "upper": cfg.upper, "epsilon": cfg.epsilon, "gamma": cfg.gamma,
-             "constants": cfg.constants, "bound": cfg.bound, "quick": cfg.quick,
-             "pairs": [p.change for p in pairs], "tester_seed": seed},
-            {"epsilon_lower_at_most": cfg.epsilon},
-            {"epsilon_lower": res.epsilon_lower, "event": witness.get("event")},
-            None,
-            "the black-box tester certifies (90% confidence) a privacy loss above the claim",
-        )
-    return [
-        Finding(
-            id="certify.blackbox",
-            claim="a black-box statistical tester sampling the release finds no epsilon above "
-            "the claim on the worst neighbours found",
-            reference="StatDP (Ding et al. 2018) / DP-Sniper (Bichsel et al. 2021) style; "
-            f"{REF}, eq. (9)",
-            method=Method.EMPIRICAL,
-            verdict=verdict,
-            scope=f"{len(pairs)} replace-one pairs (the worst of the exact search), "
-            f"{det.get('n_select'):,} selection + {det.get('n_certify'):,} certification "
-            "draws per data set, threshold/interval/float64-bit events, Clopper-Pearson at "
-            f"90% with Bonferroni factor {det.get('bonferroni_factor')}; false-alarm rate "
-            "<= 10% per run; not a proof of privacy",
-            evidence=ev,
-            counterexample=cx,
-            seed=cfg.seed,
-            subject=ctx.subject,
-        )
-    ]
+    return out
 
 
-@replayer("certify.blackbox")
 def _replay_blackbox(inp: dict) -> tuple[bool, Any, Any, str]:
     """Re-run the tester with the stored seed on the stored pairs of the reloaded data."""
     xs = _reload(inp)
     mech = _Cached(GiniRelease(float(inp["lower"]), float(inp["upper"]),
                                float(inp["epsilon"]), float(inp["gamma"]), inp["constants"],
-                               inp["bound"]))
+                               inp["bound"], snap=bool(inp.get("snap", True))))
     pairs = [NeighbourPair(xs, replace(xs, int(c["rank"]), float(c["new"])), REPLACE_ONE, c)
              for c in inp["pairs"]]
-    res = _tester(bool(inp["quick"])).run(mech, pairs,
-                                          np.random.default_rng(int(inp["tester_seed"])))
+    res = _tester(bool(inp["quick"]), bool(inp["float_grid"])).run(
+        mech, pairs, np.random.default_rng(int(inp["tester_seed"])))
     return (res.violates, f"epsilon_lower <= {float(inp['epsilon']):g}", res.epsilon_lower,
             f"event: {res.witness.get('event')}")
+
+
+replayer("certify.blackbox")(_replay_blackbox)
+replayer("certify.float-bits")(_replay_blackbox)
 
 
 def _reload(inp: dict) -> np.ndarray:

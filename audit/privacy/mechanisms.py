@@ -16,6 +16,10 @@
     sensitivity instead of the smooth one (the classical mistake smooth sensitivity exists to
     fix: the scale itself leaks).
 
+  ``snap`` (default True, as :func:`kernels.release.release_gini`): the float output is
+  clamped and rounded to a coarse power-of-two grid; ``snap=False`` is the plain float64
+  sum, whose low-order bits leak (an audit target for the float-level testers).
+
 * :class:`LaplaceMechanism` — ``f(D) + Lap(sensitivity/epsilon)`` for a real query ``f``
   (default: the sum of records in [0, 1], sensitivity 1 under replace-one and add/remove).
   Used to calibrate the black-box tester (its true epsilon is known exactly).  Its
@@ -39,7 +43,7 @@ from audit.privacy.protocols import ADD_REMOVE_ONE, REPLACE_ONE
 from kernels.errors import InvalidParameterError
 from kernels.gini import gini_sorted
 from kernels.noise import laplace_logpdf, powerlaw, powerlaw_logpdf, sample_laplace
-from kernels.release import NoiseConstants, noise_constants
+from kernels.release import NoiseConstants, noise_constants, snap, snap_grid
 from kernels.sensitivity import local_sensitivity_bound, smooth_sensitivity
 from kernels.validate import as_data, as_incomes, check_epsilon, check_positive, check_rng
 
@@ -84,6 +88,7 @@ class GiniRelease:
     bound: str = "thm43"
     variant: GiniVariant = "correct"
     scale_factor: float = 0.1
+    snap: bool = True
     name: str = field(default="", compare=False)
     relation: str = field(default=REPLACE_ONE, init=False)
 
@@ -100,7 +105,10 @@ class GiniRelease:
             label = f"gini-release[{self.constants},{self.bound},gamma={self.gamma:g}]"
             if self.variant != "correct":
                 label += f"<BROKEN:{self.variant}>"
+            if not self.snap:
+                label += "<unsnapped float64 output>"
             object.__setattr__(self, "name", label)
+        object.__setattr__(self, "_grid", snap_grid(c.alpha) if self.snap else None)
 
     @property
     def noise_constants(self) -> NoiseConstants:
@@ -142,9 +150,18 @@ class GiniRelease:
             return sample_laplace(rng, 1.0, size)
         return powerlaw(self.gamma).sample(rng, size)
 
+    def output(self, location: float, scale: float, z: np.ndarray) -> np.ndarray:
+        """The released values for noise draws ``z``: the float sum location + scale*z,
+        snapped (:func:`kernels.release.snap`) unless ``snap=False``.  Snapping is
+        post-processing of the real-number output, so the exact-loss testers (which use
+        ``location_scale`` and the real-number densities) bound the snapped release too."""
+        y = location + scale * np.asarray(z, dtype=np.float64)
+        grid = self._grid  # type: ignore[attr-defined]
+        return y if grid is None else snap(y, grid)
+
     def sample(self, dataset: Any, size: int, rng: np.random.Generator) -> np.ndarray:
         loc, scale = self.location_scale(dataset)
-        return loc + scale * self.sample_noise(size, rng)
+        return self.output(loc, scale, self.sample_noise(size, rng))
 
 
 def _sum01(d: np.ndarray) -> float:
