@@ -60,10 +60,14 @@ Algorithm
    counts of the kept events are accumulated (2 x 10^7 float64 outputs per data set would
    otherwise be 160 MB).  Bounds as above.
 
-Power (measured in ``bench/blackbox_calibration.py`` and the tests): on
-``LaplaceMechanism(0.1)`` with D = [0, 0], D' = [0, 1] (true epsilon exactly 0.1) the
-default settings (2 x 10^5 selection, 2 x 10^6 certification samples per data set)
-certify about 0.097 at 90 % confidence, 2 x 10^7 samples about 0.099.
+Power and calibration (``bench/blackbox_calibration.py``; seeds 0-2, one core)
+-----------------------------------------------------------------------------
+``LaplaceMechanism(0.1)`` on D = [0, 0], D' = [0, 1] (true epsilon exactly 0.1), 10^6
+selection outputs per data set: epsilon_lower 0.091-0.097 with 2 x 10^5 certification
+outputs, 0.097-0.099 with 2 x 10^6 (the default, ~0.3 s), 0.097-0.099 with 2 x 10^7
+(~1.1 s).  Coverage: 0 of 40 runs exceeded the true epsilon (0.1 and 1.0), against the
+guaranteed <= 10 %.  Broken variants flagged: Laplace with half the scale (true 0.2):
+~0.195; Gaussian noise: 0.18-0.21; Gini variants: see ``tests/test_blackbox.py``.
 
 Float pitfalls (what the ``float-grid`` family found; Mironov 2012, "On significance of
 the least significant bits for differential privacy"; Haney et al. 2022, "Precision-based
@@ -73,25 +77,36 @@ The real-number analysis of ``f(D) + Lap(b)`` says epsilon = Delta / b.  Its flo
 implementation ``v + rng.laplace(0, b)`` (numpy: ``-b log(2 - 2U)``, U on a 2^-53 grid, then
 one rounded addition) is a different mechanism:
 
-* Sterbenz / grid effect (unbounded loss).  With D = [0, 0] (v = 0) and D' = [0, 1]
-  (v = 1), an output y in (0, 0.25) under D' is 1 + t with t in (-1, -0.75): that sum is
-  exact, so y is a multiple of 2^-53; under D it is t itself, a float with ulp 2^-55 or
-  finer.  The event {y in [2^-3, 2^-2), last 2 mantissa bits != 00} has probability
-  ~0.3 % under D and exactly 0 under D': the float mechanism is not epsilon-DP for any
-  epsilon.  The tester certifies a bound that grows like log(n) with the sample size
-  (about 6-7 with 10^6 samples, against the claim 0.1) - the signature of an unbounded loss.
+* Exact sums (unbounded loss).  With D = [0, 0] (v = 0) and D' = [0, 1] (v = 1), an output
+  y in (-2, -1] under D' is 1 + t with t in (-3, -2]: t is a multiple of 2^-51, the sum is
+  exact, so y's last mantissa bit (weight 2^-52) is always 0.  Under D, y = t itself, whose
+  last bit is 1 about half the time.  The event {y in (-2, -1], last mantissa bit 1} has
+  probability ~1.7 % under D and exactly 0 under D': the float mechanism is not
+  epsilon-DP for any epsilon.  The tester finds this event itself and certifies 7.0, 9.3,
+  11.6 with 2 x 10^5, 2 x 10^6, 2 x 10^7 certification samples (claim 0.1): the bound
+  grows by ~log(10) per decade, the signature of an unbounded loss.
+* The same holds for the DP Gini release as a plain float64 sum ``g + s Z``
+  (``GiniRelease(..., snap=False)``): on X = [0, 1, 1, 1, 1] (g = 0.25) vs
+  [1, 1, 1, 1, 1] (g = 0) the event {y in (-0.5, -0.25], last mantissa bit 1} is
+  impossible for g = 0.25 (again an exact sum); certified epsilon_lower ~6.7 (3 x 10^5
+  samples) to ~8.6 (2 x 10^6) against the claim 1 (real-number loss ~0.17).  The release
+  now snaps its output to a power-of-two grid by default (``kernels.release.snap``, after
+  Mironov); on the snapped release the float-grid family certifies only ~0.15, the
+  real-number loss, and does not flag it.
 * Ties-to-even bias (bounded but large).  In the binade [1, 2) the rounding of 1 + t
-  (t in [0, 1), one bit finer) breaks ties to even, so the last mantissa bit is 0 about
-  81 % of the time under D' against 61 % under D; {y in [1, 2), last bit 1} alone gives a
-  ratio of about e^0.7.
+  (t one bit finer than y) breaks ties to even, so the last mantissa bit is 0 about 81 % of
+  the time under D' against 61 % under D; {y in [1, 2), last bit 1} alone has a ratio of
+  about e^0.7.
 * Negative control: a huge location (f(D) = 10^15, f(D') = 10^15 + 1, scale 1) does *not*
   separate the grids: both locations lie on the output grid (ulp 0.125), a shift by 1 is 8
-  ulps, and every float-grid event has identical probabilities for D and D'; only the
-  real-number loss (epsilon = 1) remains, and the tester does not flag it.  A coarse float
-  grid leaks when the *noise* grid is coarser than the gap between locations (e.g. noise
+  ulps, and every float-grid event has the same probability under D and D'; only the
+  real-number loss (epsilon = 1) remains, and the tester certifies 0.994, not flagged.  A
+  coarse grid leaks when the *noise* grid is coarser than the gap between locations (noise
   drawn in float32 and added to a float64 query: {y representable in float32} has
   probability 1 under f(D) = 0 and ~0 under f(D') = 0.1), or when the sum is exact for one
-  location and rounded for the other, as above.
+  location and rounded for the other, as above.  The usual cure is Mironov's snapping
+  mechanism (clamp, then round the output to a power-of-two grid coarser than the noise
+  resolution), which the Gini release now uses; ``LaplaceMechanism`` here is unsnapped.
 
 These are properties of the float sampler, not of the paper's mechanism; the default event
 families (thresholds, intervals, patterns) are monotone or coarse in y and do not see them,
