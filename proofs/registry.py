@@ -44,6 +44,7 @@ MODULES = (
     "proofs.alignment",
     "proofs.freegap_derivations",
     "proofs.freegap_claims",
+    "proofs.freegap_blackbox",
     # replayers of dpaudit certify's counterexamples
     "audit.privacy.certify_links",
     "audit.privacy.admissibility",
