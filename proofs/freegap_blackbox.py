@@ -502,6 +502,89 @@ def exact_event_log_ratio(mech: Mechanism, pair: NeighbourPair, witness: dict[st
     return {"p_first": float(pa), "p_second": float(pb), "log_ratio": lr}
 
 
+# ============================================================================ event in words
+def _num(x: float) -> str:
+    return f"{x:.4g}"
+
+
+def _cond_text(name: str, op: str, a: float, b: float) -> str:
+    if op == "gt":
+        return f"{name} > {_num(a)}"
+    if op == "lt":
+        return f"{name} < {_num(a)}"
+    if op == "in":
+        return f"{_num(a)} < {name} <= {_num(b)}"
+    if op == "eq":
+        return f"{name} = {_num(a)}"
+    return f"{name} {'absent' if op == 'absent' else 'present'}"
+
+
+def event_in_words(mech: Mechanism, event_spec: dict[str, Any], n: int) -> str | None:
+    """The tester's event in the mechanism's own terms (query indices 1-based): for the
+    Sparse-Vector family the answer pattern (⊥, ⊤, ⊤mid / ⊤top for Algorithm 2's branches,
+    '-' = not reached, '·' = unconstrained) and conditions on the released values; for
+    Noisy Max / Top-K the selected indices (0-based, as output) and the gaps.  None if the
+    event is of a kind not handled here."""
+    preds = _preds(event_spec)
+    if preds is None:
+        return None
+    parts: list[str] = []
+    if isinstance(mech, _SVT_TYPES):
+        law, _, values, _ = _svt_structure(mech)
+        alg2 = law.top_scale is not None and math.isfinite(law.sigma)  # two ⊤ branches
+        sym = {0.0: "⊥", 1.0: "⊤mid" if alg2 else "⊤", 2.0: "⊤top"}
+        state: dict[int, str] = {}
+        vconds: list[Pred] = []
+        what = ("noisy answer released" if isinstance(mech, fm.SVTReleaseValue)
+                else "gap released")
+        for c, op, a, b in preds:
+            pos = c % n if values else c
+            is_code = (c >= n) or not values
+            if is_code and op == "eq" and a in sym:
+                state[pos] = sym[a]
+            elif op == "absent":
+                state[pos] = "-"
+            elif op == "present":
+                state.setdefault(pos, "reached")
+            elif is_code:
+                parts.append(_cond_text(f"answer code of query {pos + 1}", op, a, b))
+            else:
+                vconds.append((pos, op, a, b))
+        for pos, op, a, b in vconds:
+            zero = "" if state.get(pos, "").startswith("⊤") else " (0 if ⊥)"
+            parts.append(_cond_text(f"{what} for query {pos + 1}{zero}", op, a, b))
+        if state:
+            last = max(state)
+            if len(state) == 1:
+                (pos, st), = state.items()
+                head = (f"query {pos + 1} {'reached' if st == 'reached' else 'answered ' + st}"
+                        if st not in ("-",) else f"query {pos + 1} not reached (halted)")
+            else:
+                seq = " ".join(state.get(i, "·").replace("reached", "?")
+                               for i in range(last + 1))
+                head = f"answers to queries 1-{last + 1}: {seq}"
+                if "-" in seq.split():
+                    head += " (- = not reached: halted)"
+                if "·" in seq:
+                    head += " (· = any)"
+            parts.insert(0, head)
+        return " and ".join(parts) if parts else "any output"
+    k = 1
+    if isinstance(mech, fm.TopKWithGap):
+        k = mech.k
+    elif isinstance(mech, fm.TopKWithGapHalfNoise):
+        k = int(mech.params["k"])
+    for c, op, a, b in preds:
+        if c < k:
+            name = "selected index" if k == 1 else f"index j_{c + 1}"
+        elif isinstance(mech, fm.NoisyMaxWithValue):
+            name = "released noisy maximum"
+        else:
+            name = f"gap g_{c - k + 1}"
+        parts.append(_cond_text(name, op, a, b))
+    return " and ".join(parts) if parts else "any output"
+
+
 # ============================================================================ one run
 def run_target(target: Target, n_select: int, n_certify: int, seed: int, *,
                exact: bool = True) -> dict[str, Any]:
@@ -530,6 +613,7 @@ def run_target(target: Target, n_select: int, n_certify: int, seed: int, *,
         "confidence": res.confidence,
         "flagged": bool(res.violates),
         "event": w["event"],
+        "event_in_words": event_in_words(mech, w["event_spec"], len(target.pairs[pi][0])),
         "event_spec": w["event_spec"],
         "direction": w["direction"],
         "direction_index": int(w["direction_index"]),
@@ -589,7 +673,8 @@ def _scope(row: dict[str, Any], target: Target) -> str:
 
 def _evidence(row: dict[str, Any]) -> dict[str, Any]:
     keep = ("epsilon_lower", "epsilon_lower_raw", "epsilon_point", "claimed_epsilon",
-            "confidence", "flagged", "event", "event_spec", "direction", "pair", "counts",
+            "confidence", "flagged", "event", "event_in_words", "event_spec", "direction",
+            "pair", "counts",
             "p_first_interval", "p_second_interval", "exact_log_ratio", "exact_p_first",
             "exact_p_second", "exact_note", "sound", "catalogue_event",
             "catalogue_exact_log_ratio", "true_cost", "true_epsilon", "n_select", "n_certify",
@@ -610,13 +695,16 @@ def _counterexample(row: dict[str, Any], target: Target) -> dict[str, Any]:
                          "confidence": CONFIDENCE, "certify": "best"},
               "tester_seed": row["tester_seed"]}
     actual = {"epsilon_lower": row["epsilon_lower"], "event": row["event"],
+              "event_in_words": row.get("event_in_words"),
               "pair": row["pair"], "direction": row["direction"], "counts": row["counts"]}
     return counterexample_document(
         CHECK, _subject(target), inputs, {"epsilon_lower_at_most": row["claimed_epsilon"]},
         actual, None,
         f"the black-box tester certifies (at {CONFIDENCE:.0%} confidence) epsilon >= "
         f"{row['epsilon_lower']:.4f} > claimed {row['claimed_epsilon']:g} with the event "
-        f"'{row['event']}' on q = {row['pair']['q']} vs q' = {row['pair']['q_prime']}",
+        f"'{row.get('event_in_words') or row['event']}' on q = {row['pair']['q']} vs q' = "
+        f"{row['pair']['q_prime']} (counts {row['counts']['first']} vs "
+        f"{row['counts']['second']} of {row['counts']['n']:,})",
     )
 
 
@@ -697,8 +785,9 @@ def summary_finding(rows: list[dict[str, Any]], seed: int, sizes: tuple[int, int
     }
     table = [{k: r.get(k) for k in ("key", "mechanism", "broken", "flagged", "epsilon_lower",
                                      "exact_log_ratio", "catalogue_exact_log_ratio",
-                                     "claimed_epsilon", "event", "catalogue_event", "pair",
-                                     "counts", "tester_seed", "sound")}
+                                     "claimed_epsilon", "event", "event_in_words",
+                                     "catalogue_event", "pair", "counts", "tester_seed",
+                                     "sound")}
              for r in rows]
     lines = [f"{r['key']}: eps_lower {r['epsilon_lower']:.3f} (exact "
              f"{_fmt_exact(r.get('exact_log_ratio'))}) vs claimed {r['claimed_epsilon']:g}"

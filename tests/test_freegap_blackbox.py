@@ -167,6 +167,22 @@ def test_exact_matches_catalogue_witness_events():
         assert abs(fm.event_log_ratio(pa, pb) - lr) < 1e-9
 
 
+def test_event_in_words():
+    svt = fbb.build_mechanism(next(t for t in TARGETS if t.key == "svt-with-gap").spec)
+    spec = {"kind": "gt", "column": 4, "a": 0.5,
+            "pattern": [[4, "present", _NAN], [5, "eq", 0.0], [6, "eq", 0.0], [7, "eq", 0.0],
+                        [8, "eq", 0.0], [9, "eq", 1.0]]}
+    assert fbb.event_in_words(svt, spec, 5) == (
+        "answers to queries 1-5: ⊥ ⊥ ⊥ ⊥ ⊤ and gap released for query 5 > 0.5")
+    top = fbb.build_mechanism(next(t for t in TARGETS if t.key == "top-k-with-gap").spec)
+    assert fbb.event_in_words(top, {"kind": "gt", "column": 1, "a": 3.0,
+                                    "pattern": [[0, "eq", 0.0]]}, 2) == (
+        "gap g_1 > 3 and selected index = 0")
+    lee = fm.mechanism_for_variant("svt_lee_clifton")
+    assert fbb.event_in_words(lee, {"kind": "eq", "column": 4, "a": 1.0}, 5) == (
+        "query 5 answered ⊤")
+
+
 # ------------------------------------------------------------------------ false alarms / power
 @pytest.mark.parametrize("target", CORRECT, ids=lambda t: t.key)
 def test_correct_mechanisms_not_flagged(target, rows_seed0):
@@ -187,6 +203,7 @@ def test_broken_variants_flagged(target, rows_seed0):
         assert r["flagged"], (target.key, r["epsilon_lower"], r["event"])
         assert r["epsilon_lower"] > r["claimed_epsilon"]
         assert r["event"] and r["counts"]["n"] == SMALL[1]
+        assert r["event_in_words"]
 
 
 @pytest.mark.parametrize("target", TARGETS, ids=lambda t: t.key)
