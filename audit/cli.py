@@ -463,12 +463,23 @@ def _cmd_claims(a: argparse.Namespace) -> int:
         _progress(
             f"  [{i:>2}/{len(claims)}] {c.key:<34} {counts}  ({time.perf_counter() - t0:.1f} s)"
         )
-        rep = build_report(a.command, subject, a.seed, findings, params, started, i == len(claims))
+        rep = build_report(a.command, subject, a.seed, findings, params, started,
+                           i == len(claims), figures=_claim_figures(findings) or None)
         write_report(out_dir, rep)
     # claims is non-empty, so rep is the complete report written after the last claim
     print(render_summary_table(rep))
     print(f"report: {out_dir / 'report.json'}  {out_dir / 'report.md'}")
     return EXIT_FINDINGS if rep["summary"]["error"] else EXIT_OK
+
+
+def _claim_figures(findings: list) -> list[dict]:
+    """Figures a claim attached to its evidence (``evidence["figures"]``), first per id."""
+    seen: dict[str, dict] = {}
+    for f in findings:
+        for fig in f.evidence.get("figures", []) or []:
+            if isinstance(fig, dict) and fig.get("id") not in seen:
+                seen[fig["id"]] = fig
+    return list(seen.values())
 
 
 def _progress(text: str) -> None:

@@ -40,6 +40,7 @@ MODULES = (
     "proofs.derivations",
     "proofs.subsets",
     "proofs.claims",
+    "proofs.privacy_claims",
     # Ding, Wang, Zhang & Kifer (free-gap Noisy-Max / Sparse Vector)
     "proofs.alignment",
     "proofs.freegap_derivations",
