@@ -62,3 +62,29 @@ def test_regress_reproduces_committed_verdicts(
     main(["regress", "--kernels", kernels, "--out", str(tmp_path), "--run-id", "r"])
     capsys.readouterr()
     assert _verdicts(tmp_path / "r") == _verdicts(EXAMPLES / run_id)
+
+
+@pytest.mark.parametrize(
+    "command, key, budget",
+    [
+        ("prove", "freegap.deriv-linear-time", "10"),
+        ("prove", "freegap.deriv-sec62", "10"),
+        ("prove", "freegap.deriv-a1", "10"),
+        ("prove", "freegap.align.noisy-max", "5"),
+        ("prove", "freegap.align.broken", "10"),
+        ("search", "freegap.alg2-stopping-rule", "10"),
+        ("search", "freegap.broken-witnesses", "10"),
+    ],
+)
+def test_freegap_claims_reproduce_committed_verdicts(
+    command: str, key: str, budget: str, tmp_path: Path, capsys: pytest.CaptureFixture
+) -> None:
+    """Ding et al.'s claims (committed as reports/examples/{prove,search}-freegap)."""
+    committed = _verdicts(EXAMPLES / f"{command}-freegap")
+    assert main([command, "--paper", "ding-et-al-free-gap", "--only", key, "--budget", budget,
+                 "--out", str(tmp_path), "--run-id", "r"]) == 0
+    capsys.readouterr()
+    now = _verdicts(tmp_path / "r")
+    assert now, key
+    for fid, verdict in now.items():
+        assert committed[fid] == verdict, (fid, committed[fid], verdict)
