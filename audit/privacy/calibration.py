@@ -56,7 +56,7 @@ import numpy as np
 from audit.findings import Finding, Method, Verdict, counterexample_document
 from audit.privacy.blackbox import BlackBoxTester
 from audit.privacy.exact_loss import dataset_pair_loss
-from audit.privacy.mechanisms import GiniRelease, LaplaceMechanism
+from audit.privacy.mechanisms import CachedLocationScale, GiniRelease, LaplaceMechanism
 from audit.privacy.neighbours import replace
 from audit.privacy.protocols import REPLACE_ONE, NeighbourPair
 from proofs.registry import replayer
@@ -134,24 +134,7 @@ CALIBRATION_RUNS: tuple[CalibrationRun, ...] = (
 )
 
 
-class _Cached:
-    """Location/scale computed once per data set (sampling law unchanged)."""
-
-    def __init__(self, mech: Any) -> None:
-        self.mech = mech
-        self.name = mech.name
-        self.claimed_epsilon = mech.claimed_epsilon
-        self.relation = mech.relation
-        self._ls: dict[bytes, tuple[float, float]] = {}
-
-    def sample(self, d: np.ndarray, size: int, rng: np.random.Generator) -> np.ndarray:
-        if not isinstance(self.mech, GiniRelease):
-            return self.mech.sample(d, size, rng)
-        key = np.asarray(d, dtype=np.float64).tobytes()
-        if key not in self._ls:
-            self._ls[key] = self.mech.location_scale(d)
-        a, b = self._ls[key]
-        return self.mech.output(a, b, self.mech.sample_noise(size, rng))
+_Cached = CachedLocationScale  # short local name
 
 
 def _tester(run: CalibrationRun, quick: bool) -> BlackBoxTester:

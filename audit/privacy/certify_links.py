@@ -27,7 +27,7 @@ from audit.findings import Finding, Method, Verdict, counterexample_document
 from audit.privacy.admissibility import admissible, loss_at
 from audit.privacy.blackbox import BlackBoxTester
 from audit.privacy.exact_loss import worst_neighbour
-from audit.privacy.mechanisms import GiniRelease
+from audit.privacy.mechanisms import CachedLocationScale, GiniRelease
 from audit.privacy.neighbours import replace
 from audit.privacy.protocols import REPLACE_ONE, NeighbourPair
 from proofs.registry import replayer
@@ -280,28 +280,7 @@ def _replay_exact_loss(inp: dict) -> tuple[bool, Any, Any, str]:
             "certified pair loss recomputed now (rounded up)")
 
 
-class _Cached:
-    """The release with its (location, scale) computed once per data set: the black-box
-    tester calls ``sample`` once per chunk, and the smooth sensitivity of 61,395 records
-    costs ~0.1-4 s.  Output law unchanged: location + scale * Z, Z from the release's own
-    sampler."""
-
-    def __init__(self, mech: GiniRelease) -> None:
-        self.mech = mech
-        self.name = mech.name
-        self.claimed_epsilon = mech.claimed_epsilon
-        self.relation = mech.relation
-        self._cache: dict[bytes, tuple[float, float]] = {}
-
-    def location_scale(self, d: np.ndarray) -> tuple[float, float]:
-        key = np.ascontiguousarray(d, dtype=np.float64).tobytes()
-        if key not in self._cache:
-            self._cache[key] = self.mech.location_scale(d)
-        return self._cache[key]
-
-    def sample(self, d: np.ndarray, size: int, rng: np.random.Generator) -> np.ndarray:
-        a, b = self.location_scale(d)
-        return self.mech.output(a, b, self.mech.sample_noise(size, rng))
+_Cached = CachedLocationScale  # short local name
 
 
 def _tester(quick: bool, float_grid: bool) -> BlackBoxTester:

@@ -62,7 +62,7 @@ import mpmath
 import numpy as np
 from scipy.optimize import minimize_scalar
 
-from audit.privacy.admissibility import sup_loss_fixed
+from audit.privacy.admissibility import _check_dps, sup_loss_fixed
 from audit.privacy.neighbours import AddRemoveOne, ReplaceOne, replace
 from audit.privacy.protocols import (
     ADD_REMOVE_ONE,
@@ -478,18 +478,6 @@ def pair_loss(
         curve=curve, analytic_check=analytic, dps=tuple(dps),  # type: ignore[arg-type]
         duration_s=time.perf_counter() - t0,
     )
-
-
-def _check_dps(dps: Any) -> None:
-    ok = (
-        isinstance(dps, tuple) and len(dps) == 2
-        and all(isinstance(d, int) and not isinstance(d, bool) for d in dps)
-        and 20 <= dps[0] < dps[1]
-    )
-    if not ok:
-        raise InvalidParameterError(
-            f"dps must be a pair of integers (low, high) with 20 <= low < high, got {dps!r}"
-        )
 
 
 # -------------------------------------------------------------- exact reference values

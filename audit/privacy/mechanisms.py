@@ -48,6 +48,7 @@ from kernels.sensitivity import local_sensitivity_bound, smooth_sensitivity
 from kernels.validate import as_data, as_incomes, check_epsilon, check_positive, check_rng
 
 __all__ = [
+    "CachedLocationScale",
     "GINI_VARIANTS",
     "GiniRelease",
     "LaplaceMechanism",
@@ -243,3 +244,31 @@ class LaplaceMechanism:
         if self.noise == "laplace":
             return v + rng.laplace(0.0, self.scale, size)
         return v + rng.normal(0.0, self.scale * math.sqrt(2.0), size)
+
+
+class CachedLocationScale:
+    """A :class:`GiniRelease` with its (location, scale) computed once per data set.
+
+    Testers call ``sample`` once per chunk of draws, and the smooth sensitivity of 61,395
+    records costs 0.1-4 s; the sampling law is unchanged (``mech.output`` of the release's
+    own noise draws, snapped or not as the release is).  Other mechanisms pass through.
+    """
+
+    def __init__(self, mech: Any) -> None:
+        self.mech = mech
+        self.name = mech.name
+        self.claimed_epsilon = mech.claimed_epsilon
+        self.relation = mech.relation
+        self._cache: dict[bytes, tuple[float, float]] = {}
+
+    def location_scale(self, d: Any) -> tuple[float, float]:
+        key = np.ascontiguousarray(d, dtype=np.float64).tobytes()
+        if key not in self._cache:
+            self._cache[key] = self.mech.location_scale(d)
+        return self._cache[key]
+
+    def sample(self, d: Any, size: int, rng: np.random.Generator) -> np.ndarray:
+        if not isinstance(self.mech, GiniRelease):
+            return self.mech.sample(d, size, rng)
+        a, b = self.location_scale(d)
+        return self.mech.output(a, b, self.mech.sample_noise(size, rng))
