@@ -10,9 +10,11 @@ variants of ``kernels/freegap_broken.py``.
   runs (the slow test: 0 of 35 at the full 2 x 10^5 / 10^6 with seeds 0-4).
 * Power.  Each broken variant is flagged on its catalogue witness pair for seeds 0, 1, 2 at
   the same smallest sample size.
-* Soundness.  The tester's raw lower bound never exceeds the exact log-ratio (mpmath
-  quadrature) of the event it certified; the exact evaluator itself agrees with Monte-Carlo
-  frequencies of the samplers (5 SE) and sums to 1 over a partition.
+* Soundness and coverage.  Against the exact log-ratio (mpmath quadrature) of the event the
+  tester certified: the bound at level 1 - 2e-7 never exceeds it (a failure = a bug); the
+  90% bound may, in <= 10% of runs by design (observed 0 of 42 here; 3 of 70 in the slow
+  test).  The exact evaluator itself agrees with Monte-Carlo frequencies of the samplers
+  (5 SE), sums to 1 over a partition and reproduces the catalogue witnesses.
 * The claim: one Finding per mechanism with the documented verdicts, a bars figure, and a
   replayer that reproduces a refutation bit for bit from the stored seed.
 """
@@ -41,10 +43,18 @@ CORRECT = [t for t in TARGETS if not t.broken]
 BROKEN = [t for t in TARGETS if t.broken]
 
 
+SEEDS = (0, 1, 2)
+
+
 @pytest.fixture(scope="module")
-def rows_seed0() -> dict[str, dict[str, Any]]:
-    """Every target at the smallest sizes, seed 0, with the exact cross-check."""
-    return {t.key: fbb.run_target(t, *SMALL, 0) for t in TARGETS}
+def rows_by_seed() -> dict[int, dict[str, dict[str, Any]]]:
+    """Every target at the smallest sizes, seeds 0-2, with the exact cross-check."""
+    return {s: {t.key: fbb.run_target(t, *SMALL, s) for t in TARGETS} for s in SEEDS}
+
+
+@pytest.fixture(scope="module")
+def rows_seed0(rows_by_seed) -> dict[str, dict[str, Any]]:
+    return rows_by_seed[0]
 
 
 # ------------------------------------------------------------------------------ the targets
@@ -185,21 +195,17 @@ def test_event_in_words():
 
 # ------------------------------------------------------------------------ false alarms / power
 @pytest.mark.parametrize("target", CORRECT, ids=lambda t: t.key)
-def test_correct_mechanisms_not_flagged(target, rows_seed0):
+def test_correct_mechanisms_not_flagged(target, rows_by_seed):
     """Seeds 0, 1, 2 at 2 x 10^4 / 10^5 draws: never flagged (nominal <= 10% per run)."""
-    rows = [rows_seed0[target.key]] + [fbb.run_target(target, *SMALL, s, exact=False)
-                                       for s in (1, 2)]
-    for r in rows:
+    for r in (rows_by_seed[s][target.key] for s in SEEDS):
         assert not r["flagged"], (target.key, r["epsilon_lower"], r["event"])
         assert r["epsilon_lower"] <= r["claimed_epsilon"]
 
 
 @pytest.mark.parametrize("target", BROKEN, ids=lambda t: t.key)
-def test_broken_variants_flagged(target, rows_seed0):
+def test_broken_variants_flagged(target, rows_by_seed):
     """Seeds 0, 1, 2 at 2 x 10^4 / 10^5 draws: always flagged on the witness pair."""
-    rows = [rows_seed0[target.key]] + [fbb.run_target(target, *SMALL, s, exact=False)
-                                       for s in (1, 2)]
-    for r in rows:
+    for r in (rows_by_seed[s][target.key] for s in SEEDS):
         assert r["flagged"], (target.key, r["epsilon_lower"], r["event"])
         assert r["epsilon_lower"] > r["claimed_epsilon"]
         assert r["event"] and r["counts"]["n"] == SMALL[1]
@@ -207,20 +213,37 @@ def test_broken_variants_flagged(target, rows_seed0):
 
 
 @pytest.mark.parametrize("target", TARGETS, ids=lambda t: t.key)
-def test_lower_bound_never_exceeds_exact_log_ratio(target, rows_seed0):
-    r = rows_seed0[target.key]
-    if target.key == "top-k-with-gap-monotone":  # k = 2: no exact evaluation
-        assert r["exact_log_ratio"] is None and r["sound"] is None
-        return
-    assert r["exact_log_ratio"] is not None, target.key
-    assert r["sound"] is True
-    assert r["epsilon_lower_raw"] <= r["exact_log_ratio"] + fbb.EXACT_TOL
-    if not target.broken:  # the exact value of any event is <= the proved epsilon
-        assert r["exact_log_ratio"] <= r["claimed_epsilon"] + fbb.EXACT_TOL
-    else:
-        te = r["true_epsilon"]
-        if te is not None:
-            assert r["exact_log_ratio"] <= te + fbb.EXACT_TOL
+def test_strict_lower_bound_never_exceeds_exact_log_ratio(target, rows_by_seed):
+    """Soundness (a failure = a bug, probability <= 2e-7 otherwise): the bound at level
+    1 - 2e-7 from the certified counts <= the exact log-ratio of the certified event."""
+    for s in SEEDS:
+        r = rows_by_seed[s][target.key]
+        if target.key == "top-k-with-gap-monotone":  # k = 2: no exact evaluation
+            assert r["exact_log_ratio"] is None and r["sound"] is None
+            continue
+        assert r["exact_log_ratio"] is not None, target.key
+        assert r["sound"] is True
+        assert r["epsilon_lower_strict"] <= r["epsilon_lower_raw"]
+        assert r["epsilon_lower_strict"] <= r["exact_log_ratio"] + fbb.EXACT_TOL
+        if not target.broken:  # the exact value of any event is <= the proved epsilon
+            assert r["exact_log_ratio"] <= r["claimed_epsilon"] + fbb.EXACT_TOL
+        else:
+            te = r["true_epsilon"]
+            if te is not None:
+                assert r["exact_log_ratio"] <= te + fbb.EXACT_TOL
+            assert r["exact_confirms_violation"] is True
+
+
+def test_coverage_of_the_90_percent_bound(rows_by_seed):
+    """epsilon_lower (90%) <= exact log-ratio of its event fails in <= 10% of runs by
+    design; over 3 seeds x 14 exactly checkable runs the count must be plausible at that
+    rate (binomial tail >= 1e-3; observed: 0 of 42)."""
+    from scipy import stats
+
+    rows = [r for s in SEEDS for r in rows_by_seed[s].values() if r["covered"] is not None]
+    assert len(rows) == 3 * (len(TARGETS) - 1)
+    misses = sum(not r["covered"] for r in rows)
+    assert stats.binom.sf(misses - 1, len(rows), 0.1) >= 1e-3
 
 
 # ------------------------------------------------------------------------------ the claim
@@ -260,7 +283,8 @@ def test_claim_findings(claim_findings):
         if t.broken:
             assert f.verdict is Verdict.REFUTED
             assert f.counterexample["check"] == fbb.CHECK
-            assert "claimed 1-DP" in f.claim
+            assert f.claim.startswith(f"{t.spec['variant']} is 1-DP")
+            assert "false alarm with probability <= 10%" in f.scope
             assert f.evidence["catalogue_event"]
         else:
             assert f.verdict is Verdict.VERIFIED and f.counterexample is None
@@ -304,15 +328,38 @@ def test_unexpected_outcomes_get_the_opposite_verdict(rows_seed0):
     rows[0]["flagged"] = True
     s = fbb.summary_finding(rows, 0, SMALL, 1.0, 0.0)
     assert s.verdict is Verdict.INCONCLUSIVE and s.evidence["false_alarms"] == [TARGETS[0].key]
+    # one 90% overshoot is within the nominal rate; a strict (soundness) failure is not
+    rows = [dict(rows_seed0[t.key]) for t in TARGETS]
+    rows[-1]["covered"] = False
+    s = fbb.summary_finding(rows, 0, SMALL, 1.0, 0.0)
+    assert s.verdict is Verdict.VERIFIED and s.evidence["epsilon_lower_above_exact"]
+    f = fbb.finding_for(rows[-1], TARGETS[-1], 0)
+    assert f.verdict is Verdict.REFUTED and "exact" in f.evidence["coverage_note"]
+    rows[-1]["sound"] = False
+    s = fbb.summary_finding(rows, 0, SMALL, 1.0, 0.0)
+    assert s.verdict is Verdict.INCONCLUSIVE and s.evidence["unsound"] == [TARGETS[-1].key]
+    rows = [dict(rows_seed0[t.key], covered=False) for t in TARGETS]
+    s = fbb.summary_finding(rows, 0, SMALL, 1.0, 0.0)
+    assert s.verdict is Verdict.INCONCLUSIVE  # 14 of 14 overshoots: miscalibrated
 
 
 # ------------------------------------------------------------------------------ slow
 @pytest.mark.slow
-@pytest.mark.parametrize("seed", range(5))
-def test_full_size_false_alarms_and_power(seed):
+def test_full_size_false_alarms_power_and_coverage():
     """Full sizes (2 x 10^5 / 10^6), seeds 0-4: no false alarm, every variant flagged,
-    every exact cross-check sound."""
-    for t in TARGETS:
-        r = fbb.run_target(t, fbb.N_SELECT_FULL, fbb.N_CERTIFY_FULL, seed)
-        assert r["flagged"] is t.broken, (t.key, seed, r["epsilon_lower"])
-        assert r["sound"] in (True, None)
+    every strict check sound, 90% overshoots plausible at the nominal rate (observed: 3 of
+    70 - seed 1 svt_no_threshold_noise, 2 noisy_max_with_value, 3 adaptive_svt_wrong_stop,
+    each by <= 0.01 with the rarer count 2-2.4 standard errors low; the largest correct
+    epsilon_lower 0.984, Top-K-with-Gap at seed 2, exact log-ratio of its event 0.998)."""
+    from scipy import stats
+
+    rows = []
+    for seed in range(5):
+        for t in TARGETS:
+            r = fbb.run_target(t, fbb.N_SELECT_FULL, fbb.N_CERTIFY_FULL, seed)
+            assert r["flagged"] is t.broken, (t.key, seed, r["epsilon_lower"])
+            assert r["sound"] in (True, None), (t.key, seed)
+            rows.append(r)
+    checked = [r for r in rows if r["covered"] is not None]
+    misses = sum(not r["covered"] for r in checked)
+    assert stats.binom.sf(misses - 1, len(checked), 0.1) >= 1e-3
