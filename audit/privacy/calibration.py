@@ -193,10 +193,11 @@ def _finding(run: CalibrationRun, r: dict[str, Any], seed: int, quick: bool) -> 
             None, "the testers disagree with the known answer for this run",
         )
     expect = "flags it" if run.broken else "does not flag it"
+    tail = ("(the real-number exact loss does not bound a float implementation)"
+            if run.float_grid else "and its certified lower bound never exceeds the exact loss")
     return Finding(
         id=f"calibration.{run.key}",
-        claim=f"on '{run.description}' ({run.truth}) the black-box tester {expect}, and its "
-        "certified lower bound never exceeds the exact loss",
+        claim=f"on '{run.description}' ({run.truth}) the black-box tester {expect} {tail}",
         reference="DESIGN.md 'Privacy testing'; StatDP / DP-Sniper; Mironov 2012 (float runs)",
         method=Method.EMPIRICAL,
         verdict=verdict,
