@@ -4,6 +4,9 @@ Exit codes: 0 success (regress: nothing refuted; replay: the counterexample no l
 fails); 1 a check was refuted / the counterexample still fails (or an unexpected internal
 error, reported with a traceback); 2 bad input or usage (one-line message naming the
 problem, nothing written); 130 interrupted (the last complete report is kept).
+``certify``: 0 CERTIFIED, 1 NOT CERTIFIED, 2 bad input, 3 INCONCLUSIVE (a link could not
+decide or crashed), 130 interrupted.  ``calibrate``: 0 when every run agrees with its known
+answer, 1 otherwise.
 """
 
 from __future__ import annotations
