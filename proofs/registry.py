@@ -46,6 +46,7 @@ MODULES = (
     "proofs.freegap_derivations",
     "proofs.freegap_claims",
     "proofs.freegap_blackbox",
+    "proofs.freegap_float",
     # replayers of dpaudit certify's counterexamples
     "audit.privacy.certify_links",
     "audit.privacy.admissibility",
