@@ -125,7 +125,11 @@ def as_data(x: Any, name: str = "x", *, min_n: int = 2) -> np.ndarray:
         arr = np.asarray(x)
     except Exception as exc:  # pragma: no cover - numpy raises many types
         raise NotNumericError(f"{name} could not be read as numbers: {exc}") from exc
-    if arr.dtype == bool or arr.dtype.kind not in "iuf":
+    if arr.dtype == bool or (
+        arr.dtype == object and any(isinstance(v, (bool, np.bool_)) for v in arr.ravel())
+    ):
+        raise NotNumericError(f"{name} must contain real numbers, not booleans: {_describe(x)}")
+    if arr.dtype.kind not in "iuf":
         # Object arrays of Fractions/Decimals are accepted if they convert cleanly.
         try:
             arr = np.asarray(arr, dtype=np.float64)

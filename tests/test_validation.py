@@ -118,3 +118,14 @@ def test_gini_functions_reject_like_kernels() -> None:
             fn([0, 0])
         with pytest.raises(E.NonFiniteError):
             fn([1, float("nan")])
+
+
+@pytest.mark.parametrize("bad", [[True, False, True], np.array([1, 0, 1], dtype=bool),
+                                 np.array([1.0, True, 2.0], dtype=object)])
+def test_booleans_are_not_incomes(bad) -> None:
+    """Booleans used to be converted silently to 0/1 incomes."""
+    from kernels.errors import NotNumericError
+    from kernels.gini import gini
+
+    with pytest.raises(NotNumericError, match="boolean"):
+        gini(bad)
