@@ -59,6 +59,21 @@ Sampler output encodings (all 2-D float64 arrays, one row per run):
   0..n-1 the released value per query (NaN = not reached, 0.0 = ⊥, the gap for ⊤), columns
   n..2n-1 the branch code (NaN = not reached, 0 = ⊥, 1 = middle branch (budget eps1),
   2 = top branch (budget eps2)).
+
+Snapped output (opt-in, ours; not in the paper).  In float64 the released gaps leak through
+their last mantissa bits (``proofs/freegap_float.py``, claim ``freegap.float-bits``: e.g.
+with all answers 1 every noisy answer fl(1 + eta) is a multiple of 2^-53, so a gap in
+[1/4, 1/2) always ends in bit 0).  The samplers of Top-K-with-Gap, SVT-with-Gap and
+Adaptive-SVT-with-Gap therefore take a keyword-only ``snap`` (a
+:class:`kernels.release.SnapGrid`, e.g. from :func:`gap_snap_grid`): the released real
+numbers (the gaps only - never the indices, branch codes, the 0.0 of ⊥ or the NaN of "not
+reached") are clamped to [-B, B] and rounded to the grid ``step = B 2^-40``
+(:func:`snap_gaps`, reusing :func:`kernels.release.snap`; Mironov 2012).  The default
+``snap=None`` is the paper's mechanism as printed.  Clamping and rounding are
+post-processing of the real-number output, so every real-number privacy claim is unchanged;
+that the float64 snapped output behaves like the snapped real-number one is a mitigation with
+a stated slack (see :func:`kernels.release.snap`), checked empirically by
+``freegap.float-bits.<mechanism>-snapped``, not proved.
 """
 
 from __future__ import annotations
@@ -72,6 +87,8 @@ import numpy as np
 from scipy import optimize
 
 from kernels.errors import InvalidKError, InvalidParameterError, NonFiniteError, NotNumericError
+from kernels.release import SNAP_HEADROOM_BITS, SnapGrid
+from kernels.release import snap as _release_snap
 from kernels.validate import _describe, as_scalar, check_epsilon, check_rng
 
 __all__ = [
@@ -90,6 +107,7 @@ __all__ = [
     "blue_variance_ratio",
     "gap_lower_confidence_bound",
     "gap_lower_tail_prob",
+    "gap_snap_grid",
     "noisy_max_core",
     "recommended_theta",
     "sample_adaptive_svt_with_gap",
@@ -97,6 +115,7 @@ __all__ = [
     "sample_sparse_vector",
     "sample_svt_with_gap",
     "sample_top_k_with_gap",
+    "snap_gaps",
     "sparse_vector_core",
     "svt_gap_blue_joint",
     "svt_gap_combine",
@@ -191,6 +210,62 @@ def _check_level(level: Any) -> float:
     return lv
 
 
+# ------------------------------------------------------------------------------ snapping
+#: the clamp covers this many noise scales beyond the public bound on the answers
+GAP_SNAP_TAIL_SCALES = 64.0
+
+
+def _is_power_of_two(x: float) -> bool:
+    return math.isfinite(x) and x > 0 and math.frexp(x)[0] == 0.5
+
+
+def gap_snap_grid(noise_scale: Any, query_bound: Any = 0.0) -> SnapGrid:
+    """Data-independent snapping grid for the released gaps of a free-gap mechanism.
+
+    ``B = 2^ceil(log2(2 query_bound + 64 noise_scale))`` and ``step = 2^SNAP_HEADROOM_BITS
+    ulp(B) = B 2^-40`` (as :func:`kernels.release.snap_grid`).  ``noise_scale`` is the largest
+    Laplace scale of the mechanism (query, threshold or top-branch noise) and
+    ``query_bound`` a *public* bound on |q_i| (and |T|); both must be fixed before seeing the
+    data.  Why this B: a gap is (q_i - q_j) + (noise difference) with |q_i - q_j| <= 2
+    query_bound (|q_i - T| likewise), and a difference of two Laplace(b) draws exceeds 64 b in
+    absolute value with probability below e^-31, so clamping rarely binds (when it does it is
+    still post-processing: it only costs accuracy).  The intermediate sums q_i + eta_i stay
+    below ~B as well, so their float rounding error (<= ulp(B)) is at most step / 4096: the
+    float artefacts move cell boundaries only by a tiny fraction of a cell.  Answers far above
+    the stated bound make the clamp bind and the headroom shrink - pass a real bound."""
+    b = as_scalar(noise_scale, "noise_scale")
+    m = as_scalar(query_bound, "query_bound")
+    if b <= 0:
+        raise InvalidParameterError(f"noise_scale must be > 0, got {_describe(noise_scale)}")
+    if m < 0:
+        raise InvalidParameterError(f"query_bound must be >= 0, got {_describe(query_bound)}")
+    clamp = 2.0 ** math.ceil(math.log2(2.0 * m + GAP_SNAP_TAIL_SCALES * b))
+    return SnapGrid(clamp, math.ulp(clamp) * 2.0**SNAP_HEADROOM_BITS)
+
+
+def _check_snap(grid: Any) -> SnapGrid | None:
+    if grid is None:
+        return None
+    if not isinstance(grid, SnapGrid):
+        raise InvalidParameterError(
+            f"snap must be None or a kernels.release.SnapGrid, got {_describe(grid)}")
+    if not (_is_power_of_two(grid.clamp) and _is_power_of_two(grid.step)
+            and grid.step < grid.clamp):
+        raise InvalidParameterError(
+            f"snap grid needs power-of-two clamp > step, got clamp {grid.clamp!r}, "
+            f"step {grid.step!r}")
+    return grid
+
+
+def snap_gaps(values: Any, grid: SnapGrid) -> np.ndarray:
+    """Released real numbers clamped to [-B, B] and rounded to multiples of ``grid.step``
+    (:func:`kernels.release.snap`); NaN stays NaN and 0.0 stays 0.0.  Apply it to gap
+    columns only (indices and branch codes are not real-number releases)."""
+    g = _check_snap(grid)
+    assert g is not None
+    return _release_snap(values, g)
+
+
 # ------------------------------------------------------------------------------ Noisy Max
 def noisy_max_core(q: Any, eta: Any) -> int:
     """Noisy Max (Dwork & Roth 2014, Report Noisy Max; Algorithm 1 with k = 1 without the gap):
@@ -277,23 +352,32 @@ def sample_top_k_with_gap(
     size: int,
     *,
     monotone: bool = False,
+    snap: SnapGrid | None = None,
 ) -> np.ndarray:
     """``size`` runs of eps-DP Noisy-Top-K-with-Gap (Algorithm 1, Theorem 2).
 
     Noise Lap(:func:`top_k_noise_scale`) = Lap(2k/eps), or Lap(k/eps) for monotone (counting)
     queries.  Draws: ``eta = rng.laplace(0, b, size=(size, n))`` (one call).  Output (size, 2k):
-    indices j_1..j_k then gaps g_1..g_k."""
+    indices j_1..j_k then gaps g_1..g_k.
+
+    ``snap`` (keyword-only, default None = the paper's mechanism as printed): a grid (e.g.
+    ``gap_snap_grid(b, query_bound)``) to which the gaps - not the indices - are clamped and
+    rounded (:func:`snap_gaps`): a deviation from the paper that closes the float64 low-bit
+    leak (module docstring); post-processing, so Theorem 2 still applies."""
     qa = _as_vector(q, "q", min_n=2)
     kk = _check_int(k, "k", low=1, high=qa.size - 1)
     b = top_k_noise_scale(kk, epsilon, monotone=monotone)
     rng = check_rng(rng)
     m = _check_size(size)
+    grid = _check_snap(snap)
     eta = rng.laplace(0.0, b, size=(m, qa.size))
     out = np.empty((m, 2 * kk), dtype=np.float64)
     for a, z in _chunks(m, qa.size):
         order, vals = _top_k_rows(qa[None, :] + eta[a:z], kk)
         out[a:z, :kk] = order[:, :kk]
         out[a:z, kk:] = vals[:, :-1] - vals[:, 1:]
+    if grid is not None:
+        out[:, kk:] = snap_gaps(out[:, kk:], grid)
     return out
 
 
@@ -530,6 +614,7 @@ def sample_adaptive_svt_with_gap(
     sigma: float | None = None,
     monotone: bool = False,
     adaptive: bool = True,
+    snap: SnapGrid | None = None,
 ) -> np.ndarray:
     """``size`` runs of Algorithm 2 (Theorem 4: eps-DP).
 
@@ -539,14 +624,24 @@ def sample_adaptive_svt_with_gap(
     ``adaptive=False`` gives Sparse-Vector-with-Gap.  Stopping rule evaluated exactly.
     Draws, in this order: ``eta`` (size,), ``xi`` (size, n), ``eta_q`` (size, n) - all three
     even when ``adaptive=False`` (so the two variants can be coupled on the same draws).
-    Output (size, 2n): gap/0/NaN values then branch codes (module docstring)."""
+    Output (size, 2n): gap/0/NaN values then branch codes (module docstring).
+
+    ``snap`` (keyword-only, default None = the paper's mechanism as printed): a grid (e.g.
+    :func:`gap_snap_grid` of the largest noise scale) to which the value block is clamped and
+    rounded (:func:`snap_gaps`; NaN and the 0.0 of ⊥ unchanged, branch codes untouched): a
+    deviation from the paper that closes the float64 low-bit leak (module docstring);
+    post-processing, so Theorem 4 still applies."""
     qa, t, eps, kk, rng, m, th = _svt_prep(q, T, epsilon, k, "k", rng, size, theta, monotone)
+    grid = _check_snap(snap)
     bud = adaptive_budgets(eps, kk, th, monotone=monotone, sigma=sigma)
     mult = 1.0 if monotone else 2.0
     eta = rng.laplace(0.0, 1.0 / bud.eps0, size=m)
     xi = rng.laplace(0.0, mult / bud.eps2, size=(m, qa.size))
     eta_q = rng.laplace(0.0, mult / bud.eps1, size=(m, qa.size))
-    return adaptive_from_noise(qa, t, eta, xi, eta_q, kk, bud.sigma if adaptive else math.inf)
+    out = adaptive_from_noise(qa, t, eta, xi, eta_q, kk, bud.sigma if adaptive else math.inf)
+    if grid is not None:
+        out[:, : qa.size] = snap_gaps(out[:, : qa.size], grid)
+    return out
 
 
 def adaptive_from_noise(
@@ -599,13 +694,15 @@ def sample_svt_with_gap(
     *,
     theta: float | None = None,
     monotone: bool = False,
+    snap: SnapGrid | None = None,
 ) -> np.ndarray:
     """Sparse-Vector-with-Gap (Wang et al. 2019; Algorithm 2 with sigma = inf): threshold
     Lap(1/eps0), query noise Lap(2/eps1) = Lap(2k/((1 - theta) eps)) (Lap(1/eps1) monotone),
     at most k ⊤ answers, each with its gap.  Same draws and encoding as
-    :func:`sample_adaptive_svt_with_gap` with ``adaptive=False``."""
+    :func:`sample_adaptive_svt_with_gap` with ``adaptive=False``; ``snap`` as there
+    (default None: unsnapped, as printed)."""
     return sample_adaptive_svt_with_gap(
-        q, T, epsilon, k, rng, size, theta=theta, monotone=monotone, adaptive=False
+        q, T, epsilon, k, rng, size, theta=theta, monotone=monotone, adaptive=False, snap=snap
     )
 
 

@@ -36,6 +36,7 @@ from audit.privacy.protocols import ADD_REMOVE_ONE, REPLACE_ONE
 from kernels import freegap as fg
 from kernels import freegap_broken as fb
 from kernels.errors import InvalidParameterError
+from kernels.release import SnapGrid
 
 __all__ = [
     "AdaptiveSVTWithGap",
@@ -326,13 +327,27 @@ class NoisyMax:
 
 @dataclass(frozen=True)
 class TopKWithGap:
-    """eps-DP Noisy-Top-K-with-Gap (Algorithm 1, Theorem 2); output (size, 2k)."""
+    """eps-DP Noisy-Top-K-with-Gap (Algorithm 1, Theorem 2); output (size, 2k).
+
+    ``snap=True`` (opt-in; default False = the paper's mechanism as printed) clamps and
+    rounds the released gaps to :meth:`snap_grid` (:func:`kernels.freegap.gap_snap_grid` of
+    the Laplace scale and the public bound ``snap_query_bound`` on |q_i|): post-processing
+    that closes the float64 low-bit leak of ``freegap.float-bits``."""
 
     k: int
     epsilon: float
     monotone: bool = False
     name: str = field(default="top-k-with-gap", compare=False)
     true_epsilon: float | None = field(default=None, init=False)
+    snap: bool = False
+    snap_query_bound: float = 0.0
+
+    def snap_grid(self) -> SnapGrid | None:
+        """The public grid of the snapped output (None when ``snap`` is False)."""
+        if not self.snap:
+            return None
+        b = fg.top_k_noise_scale(self.k, self.epsilon, monotone=self.monotone)
+        return fg.gap_snap_grid(b, self.snap_query_bound)
 
     @property
     def claimed_epsilon(self) -> float:
@@ -344,7 +359,8 @@ class TopKWithGap:
 
     def sample(self, dataset: Any, size: int, rng: np.random.Generator) -> np.ndarray:
         return fg.sample_top_k_with_gap(
-            dataset, self.k, self.epsilon, rng, size, monotone=self.monotone
+            dataset, self.k, self.epsilon, rng, size, monotone=self.monotone,
+            snap=self.snap_grid(),
         )
 
 
@@ -388,7 +404,13 @@ class SparseVector:
 @dataclass(frozen=True)
 class AdaptiveSVTWithGap:
     """eps-DP Adaptive-Sparse-Vector-with-Gap (Algorithm 2, Theorem 4); ``adaptive=False``
-    is Sparse-Vector-with-Gap.  Output (size, 2n): values then branch codes."""
+    is Sparse-Vector-with-Gap.  Output (size, 2n): values then branch codes.
+
+    ``snap=True`` (opt-in; default False = the paper's mechanism as printed) clamps and
+    rounds the released values (not the branch codes; NaN stays NaN) to :meth:`snap_grid`
+    (:func:`kernels.freegap.gap_snap_grid` of the largest Laplace scale - threshold, middle
+    or top branch - and the public bound ``snap_query_bound`` on |q_i| and |T|):
+    post-processing that closes the float64 low-bit leak of ``freegap.float-bits``."""
 
     T: float
     epsilon: float
@@ -399,6 +421,18 @@ class AdaptiveSVTWithGap:
     adaptive: bool = True
     name: str = field(default="adaptive-svt-with-gap", compare=False)
     true_epsilon: float | None = field(default=None, init=False)
+    snap: bool = False
+    snap_query_bound: float = 0.0
+
+    def snap_grid(self) -> SnapGrid | None:
+        """The public grid of the snapped output (None when ``snap`` is False)."""
+        if not self.snap:
+            return None
+        law = self.svt_law()
+        scales = [law.threshold_scale, law.query_scale]
+        if law.top_scale is not None:
+            scales.append(law.top_scale)
+        return fg.gap_snap_grid(max(scales), max(self.snap_query_bound, abs(float(self.T))))
 
     @property
     def claimed_epsilon(self) -> float:
@@ -426,6 +460,7 @@ class AdaptiveSVTWithGap:
         return fg.sample_adaptive_svt_with_gap(
             dataset, self.T, self.epsilon, self.k, rng, size, theta=self.theta,
             sigma=self.sigma, monotone=self.monotone, adaptive=self.adaptive,
+            snap=self.snap_grid(),
         )
 
 
