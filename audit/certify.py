@@ -33,6 +33,7 @@ Confidential figures (the true Gini, S(X), LS, the records) are kept out of find
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import importlib
 import math
@@ -49,8 +50,14 @@ from audit.findings import Finding, Method, Verdict, counterexample_document
 from kernels.errors import InvalidParameterError
 from kernels.gini import gini_sorted
 from kernels.noise import powerlaw
-from kernels.release import CONSTANT_CHOICES, noise_constants, posterior_exact, posterior_grid
-from kernels.sensitivity import BOUNDS, smooth_sensitivity
+from kernels.release import (
+    CONSTANT_CHOICES,
+    NoiseConstants,
+    noise_constants,
+    posterior_exact,
+    posterior_grid,
+)
+from kernels.sensitivity import BOUNDS, SmoothSensitivity, smooth_sensitivity
 from kernels.validate import as_incomes, check_epsilon, check_gamma
 from proofs.registry import replayer
 
@@ -61,6 +68,7 @@ __all__ = [
     "STEPS",
     "canonical_sha256",
     "certify",
+    "reload_data",
 ]
 
 REF = "Lan & Reiter 2025"
@@ -99,9 +107,11 @@ class CertifyConfig:
 
 @dataclass
 class CertifyResult:
+    """Findings and figures so far; ``certification`` is None until every link has run."""
+
     findings: list[Finding]
     figures: list[dict[str, Any]]
-    certification: dict[str, Any]
+    certification: dict[str, Any] | None
     parameters: dict[str, Any]
     subject: str
 
@@ -114,11 +124,29 @@ class _Ctx:
     subject: str
     rng: np.random.Generator
     figures: list[dict[str, Any]] = field(default_factory=list)
-    shared: dict[str, Any] = field(default_factory=dict)
+    shared: dict[str, Any] = field(default_factory=dict)  # results one link hands to the next
 
     @property
     def n(self) -> int:
         return int(self.xs.size)
+
+    @functools.cached_property
+    def constants(self) -> NoiseConstants:
+        """(alpha, beta) of the configured rule (validated by :func:`_validate`)."""
+        cfg = self.cfg
+        return noise_constants(cfg.epsilon, cfg.gamma, cfg.constants)  # type: ignore[arg-type]
+
+    @functools.cached_property
+    def smooth(self) -> SmoothSensitivity:
+        """The kernel's beta-smooth sensitivity of this data (computed once)."""
+        cfg = self.cfg
+        return smooth_sensitivity(self.xs, cfg.lower, cfg.upper, self.constants.beta,
+                                  bound=cfg.bound)  # type: ignore[arg-type]
+
+    @property
+    def noise_scale(self) -> float:
+        """S(X)/alpha, the release's noise scale on this data (confidential)."""
+        return self.smooth.value / self.constants.alpha
 
 
 def _validate(cfg: CertifyConfig) -> np.ndarray:
@@ -138,7 +166,7 @@ def _validate(cfg: CertifyConfig) -> np.ndarray:
 
 # --------------------------------------------------------------------------- the links
 def _input_finding(ctx: _Ctx) -> list[Finding]:
-    c = noise_constants(ctx.cfg.epsilon, ctx.cfg.gamma, ctx.cfg.constants)  # type: ignore[arg-type]
+    c = ctx.constants
     ev = {
         "n": ctx.n,
         "lower": ctx.cfg.lower,
@@ -174,15 +202,14 @@ def _data_ref(ctx: _Ctx) -> dict[str, Any]:
 
 def _kernel_reference(ctx: _Ctx) -> list[Finding]:
     cfg = ctx.cfg
-    c = noise_constants(cfg.epsilon, cfg.gamma, cfg.constants)  # type: ignore[arg-type]
+    c = ctx.constants
     g_kernel = gini_sorted(ctx.xs)
     g_exact = reference.gini_eq2(ctx.xs)
-    ss = smooth_sensitivity(ctx.xs, cfg.lower, cfg.upper, c.beta, bound=cfg.bound)  # type: ignore[arg-type]
+    ss = ctx.smooth
     sref = reference.smooth_sensitivity(ctx.xs, cfg.lower, cfg.upper, c.beta, bound=cfg.bound)  # type: ignore[arg-type]
     s_exact = float(sref.value)
     rel_g = abs(g_kernel - float(g_exact)) / max(float(g_exact), 1e-300)
     rel_s = (ss.value - s_exact) / s_exact
-    ctx.shared.update(gini=g_kernel, S=ss.value, scale=ss.value / c.alpha, constants=c)
     ok = rel_g <= RTOL and abs(rel_s) <= RTOL
     ev: dict[str, Any] = {
         "gini_relative_error": rel_g,
@@ -247,7 +274,7 @@ def _bounds_subsamples(ctx: _Ctx) -> list[Finding]:
     L, U = Fraction(cfg.lower), Fraction(cfg.upper)
     count = 15 if cfg.quick else 60
     cases = _subsample_cases(ctx, count)
-    c = noise_constants(cfg.epsilon, cfg.gamma, cfg.constants)  # type: ignore[arg-type]
+    c = ctx.constants
     checked = 0
     worst_margin = math.inf
     for ys in cases:
@@ -321,13 +348,9 @@ def _posterior(ctx: _Ctx) -> list[Finding]:
     from scipy import stats
 
     cfg = ctx.cfg
-    scale = ctx.shared.get("scale")
-    if scale is None:
-        c = noise_constants(cfg.epsilon, cfg.gamma, cfg.constants)  # type: ignore[arg-type]
-        scale = smooth_sensitivity(ctx.xs, cfg.lower, cfg.upper, c.beta,
-                                   bound=cfg.bound).value / c.alpha  # type: ignore[arg-type]
+    scale = ctx.noise_scale
     noise = powerlaw(cfg.gamma)
-    g = ctx.shared.get("gini", gini_sorted(ctx.xs))
+    g = gini_sorted(ctx.xs)
     g_tilde = g + scale * float(noise.sample(ctx.rng, 1)[0])
     level = 0.9
     pe = posterior_exact(g_tilde, scale, noise, level=level)
@@ -433,17 +456,29 @@ def _verdict(findings: list[Finding], ctx: _Ctx) -> dict[str, Any]:
 def certify(
     cfg: CertifyConfig,
     progress: Progress | None = None,
-    on_finding: Callable[[list[Finding], list[dict[str, Any]]], None] | None = None,
+    on_finding: Callable[[CertifyResult], None] | None = None,
 ) -> CertifyResult:
     """Run every link of the certificate (module docstring) and return the findings, the
     figures and the verdict.  Raises an ``InputError`` subclass on bad input *before* any
-    check runs.  ``on_finding(findings_so_far, figures_so_far)`` is called after each link
-    (the CLI rewrites the report there, so an interrupted run keeps the last complete one)."""
+    check runs.  ``on_finding(partial_result)`` is called after each link with the findings
+    and figures so far (``certification`` None); the CLI rewrites the report there, so an
+    interrupted run keeps the last complete one."""
     xs = _validate(cfg)
     sha = canonical_sha256(xs)
     subject = f"data:sha256:{sha}"
     ctx = _Ctx(cfg, xs, sha, subject, np.random.default_rng(cfg.seed))
+    params = {
+        "source": cfg.source, "n": ctx.n, "lower": cfg.lower, "upper": cfg.upper,
+        "epsilon": cfg.epsilon, "gamma": cfg.gamma, "constants": cfg.constants,
+        "bound": cfg.bound, "quick": cfg.quick, "relation": "replace-one",
+        "snapped_output": cfg.snap,
+        "show_confidential": cfg.show_confidential, "data_sha256": sha,
+    }
     say = progress or (lambda _s: None)
+    say(f"dpaudit certify: n = {ctx.n:,} (sha256 {sha[:16]}...), L = {cfg.lower:g}, "
+        f"U = {cfg.upper:g}, epsilon = {cfg.epsilon:g}, gamma = {cfg.gamma:g}, "
+        f"{cfg.constants}/{cfg.bound}" + (", quick" if cfg.quick else "")
+        + ("" if cfg.snap else ", UNSNAPPED output"))
     try:
         links = importlib.import_module("audit.privacy.certify_links")
         privacy_steps = links.steps()
@@ -454,7 +489,7 @@ def certify(
     steps = STEPS + privacy_steps + POST_STEPS
     findings: list[Finding] = []
     for i, (key, title, fn) in enumerate(steps, 1):
-        say(f"[{i}/{len(steps)}] {title} ...")
+        say(f"  [{i}/{len(steps)}] {title} ...")
         t0 = time.perf_counter()
         try:
             got = fn(ctx)
@@ -471,31 +506,35 @@ def certify(
             if f.duration_s == 0.0:
                 f.duration_s = dt / len(got)
         findings.extend(got)
-        say(f"      {', '.join(f'{f.id} {f.verdict.value}' for f in got)}  ({dt:.1f} s)")
+        say(f"        {', '.join(f'{f.id} {f.verdict.value}' for f in got)}  ({dt:.1f} s)")
         if on_finding is not None:
-            on_finding(findings, ctx.figures)
-    params = {
-        "source": cfg.source, "n": ctx.n, "lower": cfg.lower, "upper": cfg.upper,
-        "epsilon": cfg.epsilon, "gamma": cfg.gamma, "constants": cfg.constants,
-        "bound": cfg.bound, "quick": cfg.quick, "relation": "replace-one",
-        "snapped_output": cfg.snap,
-        "show_confidential": cfg.show_confidential, "data_sha256": sha,
-    }
+            on_finding(CertifyResult(findings, ctx.figures, None, params, subject))
     return CertifyResult(findings, ctx.figures, _verdict(findings, ctx), params, subject)
 
 
 # --------------------------------------------------------------------------- replayers
-def _reload(inp: dict) -> np.ndarray:
-    from audit.privacy.certify_links import _reload as reload_data
+def reload_data(inp: dict) -> np.ndarray:
+    """The data a certify counterexample refers to (``inp["source"]``: a built-in sample or
+    a CSV file and column), sorted, checked against ``inp["data_sha256"]``."""
+    from audit import datasets
 
-    return reload_data(inp)
+    src = inp["source"]
+    if "sample" in src:
+        x = datasets.load_sample(src["sample"])
+    else:
+        x = datasets.load_csv_column(src["file"], src.get("column"))
+    xs = np.sort(np.asarray(x, dtype=np.float64))
+    if canonical_sha256(xs) != inp["data_sha256"]:
+        raise ValueError("the data at the recorded source no longer has the recorded SHA-256")
+    return xs
 
 
 @replayer("certify.kernel-vs-reference")
 def _replay_kernel(inp: dict) -> tuple[bool, Any, Any, str]:
     """Reload the data (digest checked) and recompute both relative errors now."""
-    xs = _reload(inp)
-    g_rel = abs(gini_sorted(xs) - float(reference.gini_eq2(xs))) / float(reference.gini_eq2(xs))
+    xs = reload_data(inp)
+    g_exact = float(reference.gini_eq2(xs))
+    g_rel = abs(gini_sorted(xs) - g_exact) / g_exact
     ss = smooth_sensitivity(xs, inp["lower"], inp["upper"], inp["beta"], bound=inp["bound"])
     ref = float(reference.smooth_sensitivity(xs, inp["lower"], inp["upper"], inp["beta"],
                                              bound=inp["bound"]).value)
@@ -529,7 +568,7 @@ def _replay_bounds(inp: dict) -> tuple[bool, Any, Any, str]:
 @replayer("certify.posterior")
 def _replay_posterior(inp: dict) -> tuple[bool, Any, Any, str]:
     """Re-run the posterior link on the reloaded data with the stored seed and settings."""
-    xs = _reload(inp)
+    xs = reload_data(inp)
     cfg = CertifyConfig(xs, inp["source"], inp["lower"], inp["upper"], inp["epsilon"],
                         inp["gamma"], inp["constants"], inp["bound"], int(inp["seed"]),
                         bool(inp["quick"]))

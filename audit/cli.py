@@ -256,30 +256,14 @@ def _cmd_certify(a: argparse.Namespace) -> int:
     run_id = a.run_id or f"certify-seed{a.seed}"
     out_dir = Path(a.out) / run_id
     started = datetime.now(UTC).isoformat(timespec="seconds")
-    state: dict = {}
 
-    def partial(findings: list, figures: list) -> None:
-        rep = build_report(
-            "certify", state["subject"], a.seed, findings, state["params"], started, False,
-            figures=list(figures),
-        )
-        write_report(out_dir, rep)
+    def partial(so_far) -> None:
+        write_report(out_dir, build_report(
+            "certify", so_far.subject, a.seed, so_far.findings, so_far.parameters, started,
+            False, figures=list(so_far.figures),
+        ))
 
-    from audit.certify import _validate, canonical_sha256  # validation before anything is written
-
-    xs = _validate(cfg)
-    sha = canonical_sha256(xs)
-    state["subject"] = f"data:sha256:{sha}"
-    state["params"] = {"source": src, "n": int(xs.size), "lower": lo, "upper": hi,
-                       "epsilon": a.epsilon, "gamma": a.gamma, "constants": a.constants,
-                       "bound": a.bound, "quick": a.quick, "relation": "replace-one",
-                       "snapped_output": not a.no_snap}
-    _progress(
-        f"dpaudit certify: n = {xs.size:,} (sha256 {sha[:16]}...), L = {lo:g}, U = {hi:g}, "
-        f"epsilon = {a.epsilon:g}, gamma = {a.gamma:g}, {a.constants}/{a.bound}"
-        + (", quick" if a.quick else "")
-    )
-    res = certify(cfg, progress=lambda t: _progress("  " + t), on_finding=partial)
+    res = certify(cfg, progress=_progress, on_finding=partial)
     rep = build_report(
         "certify", res.subject, a.seed, res.findings, res.parameters, started, True,
         figures=res.figures, certification=res.certification,

@@ -134,7 +134,6 @@ CALIBRATION_RUNS: tuple[CalibrationRun, ...] = (
 )
 
 
-_Cached = CachedLocationScale  # short local name
 
 
 def _tester(run: CalibrationRun, quick: bool) -> BlackBoxTester:
@@ -148,7 +147,7 @@ def run_one(run: CalibrationRun, seed: int, quick: bool = False) -> dict[str, An
     mech = run.make()
     pair = run.pair()
     t0 = time.perf_counter()
-    bb = _tester(run, quick).run(_Cached(mech), [pair], np.random.default_rng(seed))
+    bb = _tester(run, quick).run(CachedLocationScale(mech), [pair], np.random.default_rng(seed))
     t_bb = time.perf_counter() - t0
     exact = dataset_pair_loss(mech, pair.first, pair.second).kernel
     return {

@@ -23,6 +23,7 @@ import mpmath
 import numpy as np
 
 from audit import reference
+from audit.certify import reload_data
 from audit.findings import Finding, Method, Verdict, counterexample_document
 from audit.privacy.admissibility import admissible, loss_at
 from audit.privacy.blackbox import BlackBoxTester
@@ -71,14 +72,7 @@ def float_sampler(ctx: Any) -> list[Finding]:
     rounding g + scale Z (Mironov 2012) are tested empirically by the black-box link.
     """
     cfg = ctx.cfg
-    scale = ctx.shared.get("scale")
-    if scale is None:
-        from kernels.release import noise_constants
-        from kernels.sensitivity import smooth_sensitivity
-
-        c = noise_constants(cfg.epsilon, cfg.gamma, cfg.constants)
-        scale = smooth_sensitivity(ctx.xs, cfg.lower, cfg.upper, c.beta, bound=cfg.bound).value
-        scale /= c.alpha
+    scale = ctx.noise_scale
     redraw = _tail_mass(DBL_MAX, cfg.gamma)
     overflow = _tail_mass(DBL_MAX / max(scale, 1e-300), cfg.gamma) if scale > 1 else 0.0
     delta = max(redraw, overflow)
@@ -186,7 +180,6 @@ def exact_loss(ctx: Any) -> list[Finding]:
         reference=True,
     )
     ctx.shared["worst_pairs"] = [t.change for t in res.top]
-    ctx.shared["neighbour_search"] = res
     worst = res.worst
     ev: dict[str, Any] = {
         "relation": res.relation,
@@ -270,7 +263,7 @@ def _replay_exact_loss(inp: dict) -> tuple[bool, Any, Any, str]:
     certified loss of the pair."""
     from audit.privacy.exact_loss import dataset_pair_loss
 
-    xs = _reload(inp)
+    xs = reload_data(inp)
     mech = GiniRelease(float(inp["lower"]), float(inp["upper"]), float(inp["epsilon"]),
                        float(inp["gamma"]), inp["constants"], inp["bound"])
     second = replace(xs, int(inp["rank"]), float(inp["new"]))
@@ -280,7 +273,6 @@ def _replay_exact_loss(inp: dict) -> tuple[bool, Any, Any, str]:
             "certified pair loss recomputed now (rounded up)")
 
 
-_Cached = CachedLocationScale  # short local name
 
 
 def _tester(quick: bool, float_grid: bool) -> BlackBoxTester:
@@ -320,7 +312,7 @@ _BB_KINDS = (
 def _bb_finding(ctx: Any, fid: str, float_grid: bool, claim: str, what: str,
                 pairs: list[NeighbourPair], seed: int) -> Finding:
     cfg = ctx.cfg
-    res = _tester(cfg.quick, float_grid).run(_Cached(_mechanism(ctx)), pairs,
+    res = _tester(cfg.quick, float_grid).run(CachedLocationScale(_mechanism(ctx)), pairs,
                                              np.random.default_rng(seed))
     w = res.witness
     witness = {k: w[k] for k in ("event", "direction", "counts", "p_first_interval",
@@ -389,7 +381,7 @@ def blackbox(ctx: Any) -> list[Finding]:
     for i, (fid, fg, claim, what) in enumerate(_BB_KINDS):
         seed = int(np.random.SeedSequence([ctx.cfg.seed, 6, i]).generate_state(1)[0])
         out.append(_bb_finding(ctx, fid, fg, claim, what, pairs, seed))
-    mech = _Cached(_mechanism(ctx))
+    mech = CachedLocationScale(_mechanism(ctx))
     rng = np.random.default_rng(int(np.random.SeedSequence([ctx.cfg.seed, 7])
                                     .generate_state(1)[0]))
     ya = mech.sample(pairs[0].first, 200_000, rng)
@@ -415,8 +407,8 @@ def blackbox(ctx: Any) -> list[Finding]:
 
 def _replay_blackbox(inp: dict) -> tuple[bool, Any, Any, str]:
     """Re-run the tester with the stored seed on the stored pairs of the reloaded data."""
-    xs = _reload(inp)
-    mech = _Cached(GiniRelease(float(inp["lower"]), float(inp["upper"]),
+    xs = reload_data(inp)
+    mech = CachedLocationScale(GiniRelease(float(inp["lower"]), float(inp["upper"]),
                                float(inp["epsilon"]), float(inp["gamma"]), inp["constants"],
                                inp["bound"], snap=bool(inp.get("snap", True))))
     pairs = [NeighbourPair(xs, replace(xs, int(c["rank"]), float(c["new"])), REPLACE_ONE, c)
@@ -429,22 +421,6 @@ def _replay_blackbox(inp: dict) -> tuple[bool, Any, Any, str]:
 
 replayer("certify.blackbox")(_replay_blackbox)
 replayer("certify.float-bits")(_replay_blackbox)
-
-
-def _reload(inp: dict) -> np.ndarray:
-    """The data a certify counterexample refers to, checked against its SHA-256."""
-    from audit import datasets
-    from audit.certify import canonical_sha256
-
-    src = inp["source"]
-    if "sample" in src:
-        x = datasets.load_sample(src["sample"])
-    else:
-        x = datasets.load_csv_column(src["file"], src.get("column"))
-    xs = np.sort(np.asarray(x, dtype=np.float64))
-    if canonical_sha256(xs) != inp["data_sha256"]:
-        raise ValueError("the data at the recorded source no longer has the recorded SHA-256")
-    return xs
 
 
 @replayer("certify.admissibility")
