@@ -89,7 +89,7 @@ from scipy import optimize
 from kernels.errors import InvalidKError, InvalidParameterError, NonFiniteError, NotNumericError
 from kernels.release import SNAP_HEADROOM_BITS, SnapGrid
 from kernels.release import snap as _release_snap
-from kernels.validate import _describe, as_scalar, check_epsilon, check_rng
+from kernels.validate import _describe, as_data, as_scalar, check_epsilon, check_rng
 
 __all__ = [
     "BOTTOM",
@@ -135,36 +135,7 @@ Stopping = Literal["exact", "float-printed"]
 # ------------------------------------------------------------------------------ validation
 def _as_vector(x: Any, name: str, *, min_n: int = 1) -> np.ndarray:
     """A float64 copy of 1-D finite real data (order kept); named errors otherwise."""
-    if isinstance(x, (str, bytes)) or x is None:
-        raise NotNumericError(f"{name} must be a sequence of numbers, got {_describe(x)}")
-    try:
-        arr = np.asarray(x)
-    except Exception as exc:  # pragma: no cover - numpy raises many types
-        raise NotNumericError(f"{name} could not be read as numbers: {exc}") from exc
-    if arr.dtype == bool:
-        raise NotNumericError(f"{name} must contain real numbers, not booleans: {_describe(x)}")
-    if arr.dtype.kind not in "iuf":
-        try:
-            arr = np.asarray(arr, dtype=np.float64)
-        except (TypeError, ValueError) as exc:
-            sample = arr.ravel()[:3].tolist() if arr.size else arr.tolist()
-            raise NotNumericError(
-                f"{name} must contain only real numbers, got dtype {arr.dtype} "
-                f"(first values {sample!r})"
-            ) from exc
-    if arr.ndim != 1:
-        raise NotNumericError(f"{name} must be 1-dimensional, got shape {arr.shape}")
-    out = np.array(arr, dtype=np.float64, copy=True)
-    bad = ~np.isfinite(out)
-    if bad.any():
-        i = int(np.flatnonzero(bad)[0])
-        raise NonFiniteError(
-            f"{name} must be finite, got {float(out[i])!r} at position {i} "
-            f"({int(bad.sum())} non-finite)"
-        )
-    if out.size < min_n:
-        raise InvalidParameterError(f"{name} needs at least {min_n} values, got {out.size}")
-    return out
+    return as_data(x, name, min_n=min_n, sort=False)
 
 
 def _as_noise(x: Any, n: int, name: str) -> np.ndarray:

@@ -112,14 +112,15 @@ def check_k(k: Any, n: int, *, name: str = "k", low: int = 0, high: int | None =
     return kk
 
 
-def as_data(x: Any, name: str = "x", *, min_n: int = 2) -> np.ndarray:
-    """A fresh, sorted float64 copy of 1-D numeric data; never mutates ``x``.
+def as_data(x: Any, name: str = "x", *, min_n: int = 2, sort: bool = True) -> np.ndarray:
+    """A fresh float64 copy of 1-D numeric data, sorted unless ``sort=False`` (query-answer
+    vectors keep their order); never mutates ``x``.
 
-    Rejects non-numeric content (:class:`NotNumericError`), NaN/inf
+    Rejects non-numeric content and booleans (:class:`NotNumericError`), NaN/inf
     (:class:`NonFiniteError`, with the first offending position and value) and
     fewer than ``min_n`` records (:class:`TooFewRecordsError`).
     """
-    if isinstance(x, (str, bytes)):
+    if isinstance(x, (str, bytes)) or x is None:
         raise NotNumericError(f"{name} must be a sequence of numbers, got {_describe(x)}")
     try:
         arr = np.asarray(x)
@@ -146,11 +147,13 @@ def as_data(x: Any, name: str = "x", *, min_n: int = 2) -> np.ndarray:
     if bad.any():
         i = int(np.flatnonzero(bad)[0])
         raise NonFiniteError(
-            f"{name} must be finite, got {out[i]!r} at position {i} ({int(bad.sum())} non-finite)"
+            f"{name} must be finite, got {float(out[i])!r} at position {i} "
+            f"({int(bad.sum())} non-finite)"
         )
     if out.size < min_n:
         raise TooFewRecordsError(f"{name} needs at least {min_n} records, got n = {out.size}")
-    out.sort()
+    if sort:
+        out.sort()
     return out
 
 
