@@ -174,7 +174,7 @@ def counterexample_document(
     """A small, replayable JSON document that ``dpaudit replay FILE`` re-runs.
 
     ``check_id`` names the check (normally the Finding id), ``subject`` what was checked
-    (e.g. ``"kernels:kernels.api"``), ``inputs`` the minimal input that fails, ``expected`` /
+    (e.g. ``"kernels:kernels.gini.api"``), ``inputs`` the minimal input that fails, ``expected`` /
     ``actual`` what the reference and the subject gave, ``tolerance`` the comparison tolerance
     (or None for exact comparison).  All values are converted with :func:`to_jsonable`.
     """

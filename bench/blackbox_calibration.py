@@ -30,8 +30,9 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from audit.privacy.blackbox import BlackBoxTester  # noqa: E402
-from audit.privacy.mechanisms import GiniRelease, LaplaceMechanism  # noqa: E402
-from audit.privacy.protocols import REPLACE_ONE, NeighbourPair  # noqa: E402
+from audit.privacy.mechanisms import LaplaceMechanism  # noqa: E402
+from audit.protocols import REPLACE_ONE, NeighbourPair  # noqa: E402
+from proofs.gini.mechanisms import GiniRelease  # noqa: E402
 
 LAPLACE_PAIR = NeighbourPair(np.array([0.0, 0.0]), np.array([0.0, 1.0]), REPLACE_ONE,
                              {"op": "replace", "index": 1, "old": 0.0, "new": 1.0})

@@ -18,7 +18,7 @@ import time
 
 import numpy as np
 
-from kernels.sensitivity import _combine, smooth_sensitivity
+from kernels.gini.sensitivity import _combine, smooth_sensitivity
 
 
 class _Timeout(Exception):

@@ -1,6 +1,6 @@
-"""Test-side name for the brute-force oracles of :mod:`audit.oracles` (kept for brevity)."""
+"""Test-side name for the brute-force oracles of :mod:`proofs.gini.oracles` (kept for brevity)."""
 
-from audit.oracles import (  # noqa: F401
+from proofs.gini.oracles import (  # noqa: F401
     Q,
     ball_lower_bound_A,
     extremes_bruteforce,

@@ -1,4 +1,4 @@
 """Privacy testers: exact privacy loss, noise admissibility, black-box statistical testing.
 
-See :mod:`audit.privacy.protocols` for the shared protocols.
+See :mod:`audit.protocols` for the shared protocols.
 """

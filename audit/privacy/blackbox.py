@@ -90,7 +90,7 @@ one rounded addition) is a different mechanism:
   [1, 1, 1, 1, 1] (g = 0) the event {y in (-0.5, -0.25], last mantissa bit 1} is
   impossible for g = 0.25 (again an exact sum); certified epsilon_lower ~6.7 (3 x 10^5
   samples) to ~8.6 (2 x 10^6) against the claim 1 (real-number loss ~0.17).  The release
-  now snaps its output to a power-of-two grid by default (``kernels.release.snap``, after
+  now snaps its output to a power-of-two grid by default (``kernels.gini.release.snap``, after
   Mironov); on the snapped release the float-grid family certifies only ~0.15, the
   real-number loss, and does not flag it.
 * Ties-to-even bias (bounded but large).  In the binade [1, 2) the rounding of 1 + t
@@ -126,7 +126,7 @@ from typing import Any, Literal
 import numpy as np
 from scipy import special
 
-from audit.privacy.protocols import RELATIONS, Mechanism, NeighbourPair, TestResult
+from audit.protocols import RELATIONS, Mechanism, NeighbourPair, TestResult
 from kernels.errors import InputError, InvalidParameterError
 from kernels.validate import check_rng
 
@@ -679,7 +679,7 @@ class _Pick:
 
 @dataclass(frozen=True)
 class BlackBoxTester:
-    """Select-then-certify black-box tester for any :class:`~audit.privacy.protocols.Mechanism`.
+    """Select-then-certify black-box tester for any :class:`~audit.protocols.Mechanism`.
 
     Verdict guarantee: with probability >= ``confidence`` over the tester's sampling, the
     mechanism's true epsilon on this relation is >= ``epsilon_lower`` (the maximum over the

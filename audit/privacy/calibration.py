@@ -56,12 +56,11 @@ import numpy as np
 from audit.findings import Finding, Method, Verdict, counterexample_document
 from audit.privacy.blackbox import BlackBoxTester
 from audit.privacy.exact_loss import dataset_pair_loss
-from audit.privacy.mechanisms import CachedLocationScale, GiniRelease, LaplaceMechanism
+from audit.privacy.mechanisms import CachedLocationScale, LaplaceMechanism
 from audit.privacy.neighbours import replace
-from audit.privacy.protocols import REPLACE_ONE, NeighbourPair
-from proofs.registry import replayer
+from audit.protocols import REPLACE_ONE, NeighbourPair
 
-__all__ = ["CALIBRATION_RUNS", "CalibrationRun", "run_calibration", "run_one"]
+__all__ = ["GENERIC_RUNS", "CalibrationRun", "all_runs", "run_calibration", "run_one"]
 
 
 @dataclass(frozen=True)
@@ -83,9 +82,8 @@ class CalibrationRun:
                              {"op": "replace", "rank": self.rank, "new": self.new})
 
 
-_GINI8 = (1.13, 1.17, 1.39, 1.4, 1.52, 1.76, 1.79, 1.85)
-
-CALIBRATION_RUNS: tuple[CalibrationRun, ...] = (
+#: the engine's own runs (mechanisms that name no paper); subjects add theirs
+GENERIC_RUNS: tuple[CalibrationRun, ...] = (
     CalibrationRun("laplace-0.1", "Laplace mechanism, epsilon = 0.1, sum query (sensitivity 1)",
                    lambda: LaplaceMechanism(0.1), (0.0, 0.0), 1, 1.0, False,
                    "epsilon = 0.1 exactly on this pair", n_certify=20_000_000),
@@ -95,42 +93,11 @@ CALIBRATION_RUNS: tuple[CalibrationRun, ...] = (
     CalibrationRun("laplace-gaussian", "BROKEN: Gaussian noise of the Laplace variance",
                    lambda: LaplaceMechanism(0.1, noise="gaussian"), (0.0, 0.0), 1, 1.0, True,
                    "no finite pure epsilon (log-ratio linear in y)"),
-    CalibrationRun("gini-correct-4", "DP Gini release, alg3, gamma = 2, epsilon = 1, [1, 2]",
-                   lambda: GiniRelease(1.0, 2.0, 1.0), (1.0, 1.0, 2.0, 2.0), 0, 2.0, False,
-                   "proved epsilon-DP (admissibility + smooth sensitivity)"),
-    CalibrationRun("gini-correct-8", "DP Gini release, alg3, gamma = 2, epsilon = 1, [1, 2]",
-                   lambda: GiniRelease(1.0, 2.0, 1.0), _GINI8, 5, 1.0, False,
-                   "proved epsilon-DP (admissibility + smooth sensitivity)"),
-    CalibrationRun("gini-wrong-scale", "BROKEN: Gini release with a 10x too small noise scale",
-                   lambda: GiniRelease(0.0, 1.0, 1.0, variant="wrong-scale"),
-                   (0.05, 0.05, 0.05), 0, 1.0, True,
-                   "exact loss 1.033 epsilon on this pair"),
-    CalibrationRun("gini-laplace-noise", "BROKEN: Gini release with Laplace noise",
-                   lambda: GiniRelease(1.0, 2.0, 1.0, variant="laplace-noise"), _GINI8, 5, 1.0,
-                   True, "unbounded loss (scales differ by e^beta; tails linear in y)"),
-    CalibrationRun("gini-local-sensitivity",
-                   "BROKEN: Gini release scaled by the local-sensitivity bound, epsilon = 0.1",
-                   lambda: GiniRelease(1.0, 2.0, 0.1, variant="local-sensitivity"),
-                   (1.0, 1.0, 2.0, 2.0), 2, 1.0, True, "exact loss 6.29 epsilon on this pair"),
     CalibrationRun("float-laplace-0.1",
                    "FLOAT: numpy float64 Laplace sampler, epsilon = 0.1, bit-level events",
                    lambda: LaplaceMechanism(0.1), (0.0, 0.0), 1, 1.0, True,
                    "real-number epsilon 0.1; float outputs on different grids: unbounded",
                    float_grid=True, n_certify=2_000_000),
-    CalibrationRun("float-gini-release",
-                   "FLOAT: DP Gini release (correct constants) as computed in float64, "
-                   "bit-level events",
-                   lambda: GiniRelease(1.0, 2.0, 1.0, snap=False), (1.0, 1.0, 2.0, 2.0), 0, 2.0,
-                   True, "real-number loss 0.168 epsilon; in float64, g(X) = 2/9 rounds to an odd "
-                   "multiple of 2^-53, so every output g + t in (-2, -1] (t on the 2^-52 grid) "
-                   "is a tie rounded to even: last mantissa bit always 0 under X, ~43% ones "
-                   "under X' (g = 1/7): unbounded", float_grid=True, n_certify=2_000_000),
-    CalibrationRun("float-gini-snapped",
-                   "FLOAT: the same release with its output snapped (kernels.release.snap, "
-                   "the default), bit-level events",
-                   lambda: GiniRelease(1.0, 2.0, 1.0), (1.0, 1.0, 2.0, 2.0), 0, 2.0, False,
-                   "clamped to [-B, B] and rounded to a 2^-40 B grid: low-order bits carry no "
-                   "information about g", float_grid=True, n_certify=10_000_000),
 )
 
 
@@ -220,7 +187,7 @@ def run_calibration(seed: int = 0, quick: bool = False,
     loss over the claimed epsilon, per run)."""
     findings = []
     rows = []
-    for i, run in enumerate(CALIBRATION_RUNS):
+    for i, run in enumerate(all_runs()):
         t0 = time.perf_counter()
         r = run_one(run, seed + i, quick)
         f = _finding(run, r, seed + i, quick)
@@ -253,11 +220,27 @@ def run_calibration(seed: int = 0, quick: bool = False,
 
 def _replay(inp: dict) -> tuple[bool, Any, Any, str]:
     """Re-run the stored calibration run with its seed; still fails while refuted."""
-    run = next(r for r in CALIBRATION_RUNS if r.key == inp["run"])
+    run = next(r for r in all_runs() if r.key == inp["run"])
     r = run_one(run, int(inp["seed"]), bool(inp["quick"]))
     f = _finding(run, r, int(inp["seed"]), bool(inp["quick"]))
     return f.verdict is Verdict.REFUTED, "testers agree with the known answer", r, run.truth
 
 
-for _run in CALIBRATION_RUNS:
-    replayer(f"calibration.{_run.key}")(_replay)
+def all_runs() -> list[CalibrationRun]:
+    """The engine's runs (the Laplace ones first, the float one last) with every installed
+    subject's runs in between (its ``calibration`` hook), in a fixed order; registers a
+    replayer for each.  A subject whose hook fails to load is skipped (``dpaudit subjects``
+    names it)."""
+    from audit import registry
+
+    runs = list(GENERIC_RUNS[:3])
+    for s in registry.subjects().values():
+        if s.calibration:
+            try:
+                runs.extend(registry.resolve(s.calibration)())
+            except registry.SubjectLoadError:
+                continue
+    runs.extend(GENERIC_RUNS[3:])
+    for r in runs:
+        registry.REPLAYERS[f"calibration.{r.key}"] = _replay
+    return runs

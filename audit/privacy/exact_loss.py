@@ -1,7 +1,7 @@
 """Exact (numerically certified) privacy loss of location-scale mechanisms, and a search for
 the worst neighbour of a given data set.
 
-A :class:`audit.privacy.protocols.LocationScaleMechanism` outputs y = a + b Z on X and
+A :class:`audit.protocols.LocationScaleMechanism` outputs y = a + b Z on X and
 y = a' + b' Z on a neighbour X', Z with log-density l (for the DP Gini release of Lan &
 Reiter 2025, eq. (9): a = g(X) (eq. 2), b = S(X)/alpha (eq. 8), l the log of density (10)).
 The privacy loss of the pair is
@@ -33,7 +33,7 @@ How it is computed (:func:`pair_loss`):
 What is and is not proved: the value at y* is certified to ~25 digits; that y* is the global
 maximiser rests on the grid (no extremum narrower than the grid spacing ~1e-3 relative
 is missed for the smooth densities here).  For density (10) an independent semi-analytic
-value (:func:`audit.privacy.admissibility.sup_loss_fixed`, the unique root of the
+value (:func:`audit.privacy.powerlaw_loss.sup_loss_fixed`, the unique root of the
 derivative) is reported as ``analytic_check``.
 
 The neighbour search (:func:`worst_neighbour`) screens the neighbours of
@@ -42,9 +42,9 @@ whose relation is add-remove-one) with a fast float loss (closed forms per famil
 bounded scalar optimiser (scipy ``minimize_scalar``, method "bounded") over the new value v
 in [L, x_i] and [x_i, U] for the best few records, within ``max_evals`` mechanism
 evaluations and an optional time budget, and certifies the best ``certify_top`` pairs with
-:func:`pair_loss`.  For :class:`audit.privacy.mechanisms.GiniRelease` the location and
-scale can also be recomputed exactly (``audit.reference``: eq. (2) in Fractions, the smooth
-sensitivity (8) at 50 digits) and the loss re-certified on those: both are reported, with
+:func:`pair_loss`.  For a mechanism with an ``exact_location_scale`` method (e.g. the Gini release: eq. (2)
+in Fractions, the smooth sensitivity at 50 digits) the location and scale are also
+recomputed exactly and the loss re-certified on those: both are reported, with
 the kernel-vs-reference agreement and its tolerance.  Pairs whose neighbour leaves the
 mechanism's domain (e.g. all records 0: Gini undefined) are skipped and counted.
 """
@@ -62,9 +62,9 @@ import mpmath
 import numpy as np
 from scipy.optimize import minimize_scalar
 
-from audit.privacy.admissibility import _check_dps, sup_loss_fixed
 from audit.privacy.neighbours import AddRemoveOne, ReplaceOne, replace
-from audit.privacy.protocols import (
+from audit.privacy.powerlaw_loss import _check_dps, sup_loss_fixed
+from audit.protocols import (
     ADD_REMOVE_ONE,
     RELATIONS,
     REPLACE_ONE,
@@ -94,7 +94,7 @@ __all__ = [
 DPS: tuple[int, int] = (30, 60)
 #: kernel float (location, scale) vs exact reference: stated relative tolerance
 REFERENCE_RTOL = 1e-9
-#: default: re-certify the worst pair on exact reference values up to this n (GiniRelease)
+#: default: re-certify the worst pair on exact reference values up to this n (mechanisms with exact_location_scale)
 REFERENCE_MAX_N = 100_000
 _AGREE_EXP = 25  # the two precisions must agree to 10^-25 (relative to max(1, |L|))
 _GRID_SPAN = 1e9  # |y - c| up to _GRID_SPAN * scale on the search grid
@@ -145,7 +145,7 @@ def noise_family(mech: Any) -> tuple[str, float | None]:
 def screen_loss(mech: Any, a: float, b: float, a2: float, b2: float) -> float:
     """Fast float sup_y |L(y)| (for screening and the optimiser; not certified).
 
-    Closed forms: density (10) via :func:`audit.privacy.admissibility.sup_loss_fixed`
+    Closed forms: density (10) via :func:`audit.privacy.powerlaw_loss.sup_loss_fixed`
     (sup L = S(lam, |d|), sup -L = S(-lam, e^{-lam}|d|), lam = log(b'/b), d = (a - a')/b);
     Laplace |a - a'|/b if b = b' else inf; Gaussian 0 if equal else inf; otherwise the
     float grid maximum.
@@ -481,31 +481,17 @@ def pair_loss(
 
 
 # -------------------------------------------------------------- exact reference values
-def reference_location_scale(mech: Any, dataset: Any) -> tuple[Fraction, Any]:
-    """(g(X) exactly, S(X)/alpha at 50 digits) for a :class:`GiniRelease` (any variant),
-    from :mod:`audit.reference`: eq. (2) in Fractions and the smooth sensitivity (8) with
-    the release's beta, bound and variant (A^(0) for "local-sensitivity", times
-    ``scale_factor`` for "wrong-scale"); alpha and beta are the floats the kernel uses,
-    converted exactly."""
-    from audit import reference
-    from audit.privacy.mechanisms import GiniRelease
-
-    if not isinstance(mech, GiniRelease):
+def reference_location_scale(mech: Any, dataset: Any) -> tuple[Any, Any]:
+    """The mechanism's exact (location, scale) on ``dataset``, from its own
+    ``exact_location_scale`` method (a Fraction or a >= 50-digit mpf each); mechanisms
+    without one have no exact reference values."""
+    fn = getattr(mech, "exact_location_scale", None)
+    if fn is None:
         raise InvalidParameterError(
-            f"exact reference values exist only for GiniRelease, got {type(mech).__name__}"
+            f"exact reference values need a mechanism with exact_location_scale, got "
+            f"{type(mech).__name__}"
         )
-    c = mech.noise_constants
-    a = reference.gini_eq2(dataset)
-    ss = reference.smooth_sensitivity(dataset, mech.lower, mech.upper, c.beta, bound=mech.bound)
-    with mpmath.workdps(60):
-        s = ss.value
-        if mech.variant == "local-sensitivity":
-            s = _mpf(ss.A[0])
-        b = s / mpmath.mpf(c.alpha)
-        if mech.variant == "wrong-scale":
-            b = b * mpmath.mpf(mech.scale_factor)
-        b = +b
-    return a, b
+    return fn(dataset)
 
 
 @dataclass(frozen=True)
@@ -543,7 +529,7 @@ def dataset_pair_loss(
     reference_first: tuple[Any, Any] | None = None,
 ) -> DatasetPairLoss:
     """:func:`pair_loss` on two data sets (the mechanism's own float location/scale), and
-    with ``reference=True`` (GiniRelease only) also on the exact reference values.
+    with ``reference=True`` (mechanisms with ``exact_location_scale``) also on the exact reference values.
 
     ``kernel_values`` = (a, b, a', b') already computed by the mechanism and
     ``reference_first`` = the reference (a, b) of ``first`` skip recomputing them."""
@@ -654,14 +640,14 @@ def worst_neighbour(
 ) -> NeighbourSearch:
     """Search the neighbours of ``dataset`` for the largest privacy loss of ``mech``.
 
-    ``relation`` defaults to the mechanism's own and must equal it (a GiniRelease is
+    ``relation`` defaults to the mechanism's own and must equal it (a mechanism may explain
     replace-one only: add-remove-one is refused).  ``lower``/``upper`` default to the
     mechanism's bounds (required otherwise).  ``max_evals`` bounds the number of
     neighbour evaluations (each one ``location_scale`` call) and ``time_budget_s`` the
     wall time of screening + optimisation; ``refine`` records (by screened loss) get a
     bounded scalar optimisation over the new value; ``certify_top`` best pairs are
     certified with :func:`pair_loss` (the best pair of each distinct record);
-    ``reference`` (default: GiniRelease with n <= :data:`REFERENCE_MAX_N`)
+    ``reference`` (default: a mechanism with exact_location_scale and n <= :data:`REFERENCE_MAX_N`)
     re-certifies the worst pair on exact reference values.
     """
     t0 = time.perf_counter()
@@ -674,16 +660,10 @@ def worst_neighbour(
     if rel not in RELATIONS:
         raise InvalidParameterError(f"relation must be one of {RELATIONS}, got {relation!r}")
     if rel != mech.relation:
-        from audit.privacy.mechanisms import GiniRelease
-
-        if isinstance(mech, GiniRelease):
-            raise InvalidParameterError(
-                f"relation {rel!r} refused: GiniRelease is defined for replace-one neighbours "
-                "only (fixed n; its smooth sensitivity is over size-n data sets)"
-            )
+        note = getattr(mech, "relation_note", "")
         raise InvalidParameterError(
             f"relation {rel!r} refused: mechanism {mech.name!r} claims its epsilon under "
-            f"{mech.relation!r}"
+            f"{mech.relation!r}" + (f" ({note})" if note else "")
         )
     for name, v, lo_ in (("max_evals", max_evals, 1), ("refine", refine, 0),
                          ("certify_top", certify_top, 1)):
@@ -770,9 +750,7 @@ def worst_neighbour(
     top: list[NeighbourLoss] = []
     use_ref = reference
     if use_ref is None:
-        from audit.privacy.mechanisms import GiniRelease
-
-        use_ref = isinstance(mech, GiniRelease) and xs.size <= REFERENCE_MAX_N
+        use_ref = hasattr(mech, "exact_location_scale") and xs.size <= REFERENCE_MAX_N
     for i, e in enumerate(ranked[:certify_top]):
         second = _apply(xs, e.change)
         dpl = dataset_pair_loss(mech, xs, second, reference=bool(use_ref) and i == 0, dps=dps,

@@ -1,4 +1,4 @@
-"""Neighbour generators (shape: :class:`audit.privacy.protocols.NeighbourGenerator`).
+"""Neighbour generators (shape: :class:`audit.protocols.NeighbourGenerator`).
 
 * :class:`ReplaceOne` — replace one record of X (size n, values in [L, U]) by another value
   in [L, U].  Which records and which new values: the records at a few order statistics
@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from audit.privacy.protocols import ADD_REMOVE_ONE, REPLACE_ONE, NeighbourPair
+from audit.protocols import ADD_REMOVE_ONE, REPLACE_ONE, NeighbourPair
 from kernels.validate import as_data, check_bounds
 
 __all__ = ["AddRemoveOne", "ReplaceOne", "candidate_indices", "replace"]

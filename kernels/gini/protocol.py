@@ -1,0 +1,58 @@
+"""The Gini kernel protocol: what a module must provide to be audited by ``dpaudit regress``
+against Lan & Reiter (2025).
+
+A *kernel module* is any importable Python module defining some of the functions below
+at module level, with these exact names and signatures (floats in, floats out; ``x`` is
+a 1-D sequence of incomes, unsorted allowed; ``k`` an int in 0..n; ``L < U`` the public
+bounds).  Checks that need a function the module does not define are reported as
+``inconclusive`` ("not provided"), never as passed.
+
+Optional module attributes: ``DPAUDIT_NAME`` (display name) and ``DPAUDIT_MAX_N`` (the
+largest data set the implementation can handle in reasonable time; slow reference
+transcriptions set it).
+
+Implementations shipped: ``kernels.gini.api`` (ours, the default) and
+``kernels.gini.printed`` (the paper's algorithms as printed).  A third party writes an
+adapter module with these names and passes ``--kernels package.module``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+import numpy as np
+
+__all__ = ["PROTOCOL", "KernelModule"]
+
+#: name -> signature and meaning (also the documentation of the protocol)
+PROTOCOL: dict[str, str] = {
+    "gini": "gini(x) -> float: Gini index, Lan & Reiter eq. (2)",
+    "gini_eq1": "gini_eq1(x) -> float: Gini index, eq. (1)",
+    "min_mean": "min_mean(x, k, L, U) -> float: min mean after replacing k records",
+    "max_mean": "max_mean(x, k, L, U) -> float: max mean after replacing k records",
+    "min_gini": "min_gini(x, k, L, U) -> float: min eq.-(2) Gini after replacing k records",
+    "max_gini": "max_gini(x, k, L, U) -> float: max eq.-(2) Gini after replacing k records",
+    "bound_A": "bound_A(x, k, L, U) -> float: Theorem 4.3 bound on A^(k)(x) (eq. 23)",
+    "bound_A_iq": "bound_A_iq(x, k, L, U) -> float: Theorem 4.4 bound on A^(k)(x) (eq. 24)",
+    "smooth_sensitivity": "smooth_sensitivity(x, L, U, beta) -> float: max_k e^{-beta k} A^(k)",
+    "noise_pdf": "noise_pdf(z, gamma) -> array: density (10), normalised",
+    "noise_cdf": "noise_cdf(z, gamma) -> array: cdf of density (10)",
+    "sample_noise": "sample_noise(rng, gamma, size) -> array: draws from density (10)",
+    "release_scale": "release_scale(x, L, U, epsilon, gamma) -> float: S(X)/alpha, alg3 constants",
+}
+
+
+class KernelModule(Protocol):  # pragma: no cover - typing only
+    def gini(self, x: Any) -> float: ...
+    def gini_eq1(self, x: Any) -> float: ...
+    def min_mean(self, x: Any, k: int, L: float, U: float) -> float: ...
+    def max_mean(self, x: Any, k: int, L: float, U: float) -> float: ...
+    def min_gini(self, x: Any, k: int, L: float, U: float) -> float: ...
+    def max_gini(self, x: Any, k: int, L: float, U: float) -> float: ...
+    def bound_A(self, x: Any, k: int, L: float, U: float) -> float: ...
+    def bound_A_iq(self, x: Any, k: int, L: float, U: float) -> float: ...
+    def smooth_sensitivity(self, x: Any, L: float, U: float, beta: float) -> float: ...
+    def noise_pdf(self, z: Any, gamma: float) -> np.ndarray: ...
+    def noise_cdf(self, z: Any, gamma: float) -> np.ndarray: ...
+    def sample_noise(self, rng: np.random.Generator, gamma: float, size: int) -> np.ndarray: ...
+    def release_scale(self, x: Any, L: float, U: float, epsilon: float, gamma: float) -> float: ...

@@ -1,0 +1,450 @@
+"""The privacy links of ``dpaudit certify`` (see :mod:`proofs.gini.certify` for the chain).
+
+* ``certify.admissibility`` — the chosen (alpha, beta) for density (10) at this (epsilon,
+  gamma): worst sliding, dilation and whole-mechanism loss (:mod:`proofs.gini.admissibility`).
+* ``certify.exact-loss`` — exact privacy loss on the worst replace-one neighbours found
+  around the data (:mod:`audit.privacy.exact_loss`), with the loss-curve figure.
+* ``certify.blackbox`` — the black-box statistical tester (:mod:`audit.privacy.blackbox`)
+  sampling the release itself on the worst pairs, with the released-values figure.
+* ``certify.float-sampler`` — what the float64 sampler really draws, and how much
+  probability mass departs from the real-number law of density (10).
+
+Every link returns Findings and figures through the certify context; nothing prints.
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+from collections.abc import Callable
+from typing import Any
+
+import mpmath
+import numpy as np
+
+from audit.findings import Finding, Method, Verdict, counterexample_document
+from audit.privacy.blackbox import BlackBoxTester
+from audit.privacy.exact_loss import worst_neighbour
+from audit.privacy.mechanisms import CachedLocationScale
+from audit.privacy.neighbours import replace
+from audit.protocols import REPLACE_ONE, NeighbourPair
+from audit.registry import replayer
+from proofs.gini import reference
+from proofs.gini.admissibility import admissible, loss_at
+from proofs.gini.certify import reload_data
+from proofs.gini.mechanisms import GiniRelease
+
+__all__ = [
+    "FLOAT_DELTA_NEGLIGIBLE",
+    "admissibility",
+    "blackbox",
+    "exact_loss",
+    "float_sampler",
+    "steps",
+]
+
+REF = "Lan & Reiter 2025"
+DBL_MAX = sys.float_info.max
+#: a departure from the real-number law below this probability is reported as negligible
+FLOAT_DELTA_NEGLIGIBLE = 2.0**-64
+
+
+def _tail_mass(t: float, gamma: float) -> float:
+    """P(|Z| > t) under density (10), mpmath reference (certified at two precisions),
+    converted to float rounding UP (it is used as a failure probability delta)."""
+    v = 2 * reference.powerlaw_sf(t, gamma)
+    f = float(v)
+    if mpmath.mpf(f) < v:
+        f = math.nextafter(f, math.inf)
+    return f
+
+
+def float_sampler(ctx: Any) -> list[Finding]:
+    """How the float64 release departs from the real-number mechanism, with the mass of
+    each departure computed exactly (mpmath reference survival function).
+
+    The sampler (``kernels.gini.noise.sample_powerlaw``) draws |Z| = exp((log G1 - log G2)/gamma)
+    with G1 ~ Gamma(1/gamma), G2 ~ Gamma(1 - 1/gamma) and *redraws* non-finite magnitudes:
+    it samples density (10) conditioned on |Z| <= DBL_MAX.  The release then computes
+    fl(g + fl(scale * Z)), which overflows to +-inf when |scale Z| > DBL_MAX.  Both events
+    have the same probability for X and X' only if their scales agree, so each is a
+    delta-like failure probability of the pure epsilon-DP guarantee; this link reports
+    them (rounded up) and calls them negligible below 2^-64.  The low-order-bit effects of
+    rounding g + scale Z (Mironov 2012) are tested empirically by the black-box link.
+    """
+    cfg = ctx.cfg
+    scale = ctx.noise_scale
+    redraw = _tail_mass(DBL_MAX, cfg.gamma)
+    overflow = _tail_mass(DBL_MAX / max(scale, 1e-300), cfg.gamma) if scale > 1 else 0.0
+    delta = max(redraw, overflow)
+    ok = delta <= FLOAT_DELTA_NEGLIGIBLE
+    return [
+        Finding(
+            id="certify.float-sampler",
+            claim="the float64 sampler draws density (10) and the float release "
+            "g + scale*Z equals the real-number mechanism except on negligible mass",
+            reference=f"{REF}, eq. (10); kernels/noise.py sample_powerlaw; Mironov 2012",
+            method=Method.EXACT_LOSS,
+            verdict=Verdict.VERIFIED if ok else Verdict.INCONCLUSIVE,
+            scope=f"gamma = {cfg.gamma:g}, noise scale of this data; masses from the mpmath "
+            "survival function (two precisions), rounded up; threshold 2^-64",
+            evidence={
+                "sampler": "|Z| = exp((log G1 - log G2)/gamma), G1 ~ Gamma(1/gamma), "
+                "G2 ~ Gamma(1-1/gamma), uniform sign; non-finite magnitudes and G2 == 0 "
+                "redrawn (conditions on |Z| <= DBL_MAX)",
+                "release_arithmetic": "fl(g + fl(scale * Z)) in IEEE-754 binary64, "
+                "round-to-nearest-even",
+                "mass_redrawn_P(|Z|>DBL_MAX)_rounded_up": redraw,
+                "mass_overflow_P(|scale*Z|>DBL_MAX)_rounded_up": overflow,
+                "delta_equivalent": delta,
+                "negligible_threshold": FLOAT_DELTA_NEGLIGIBLE,
+                "consequence": "pure epsilon-DP holds for the float release up to a failure "
+                f"probability delta <= {delta:.3g}" if not ok else "negligible",
+            },
+            seed=cfg.seed,
+            subject=ctx.subject,
+        )
+    ]
+
+
+def _mechanism(ctx: Any) -> GiniRelease:
+    cfg = ctx.cfg
+    return GiniRelease(cfg.lower, cfg.upper, cfg.epsilon, cfg.gamma, cfg.constants, cfg.bound,
+                       snap=cfg.snap)
+
+
+def admissibility(ctx: Any) -> list[Finding]:
+    """Worst sliding / dilation / whole-mechanism loss of density (10) with this release's
+    (alpha, beta) (:func:`proofs.gini.admissibility.admissible`): the privacy argument for
+    every neighbour pair, given that S is a beta-smooth upper bound on LS."""
+    cfg = ctx.cfg
+    d = admissible(cfg.epsilon, cfg.gamma, cfg.constants)
+    ok = d["dp"] is True
+    verdict = Verdict.VERIFIED if ok else (
+        Verdict.REFUTED if d["dp"] is False else Verdict.INCONCLUSIVE)
+    cx = None
+    if verdict is Verdict.REFUTED:
+        w = d["witness_whole"]
+        cx = counterexample_document(
+            "certify.admissibility",
+            ctx.subject,
+            {"epsilon": cfg.epsilon, "gamma": cfg.gamma, "choice": cfg.constants,
+             "lam": w["lam"], "delta": w["delta"], "z": w["z"]},
+            {"max_loss": cfg.epsilon},
+            {"loss_at_witness": w["value_mp"], "whole": d["whole"]},
+            None,
+            "density (10) with these (alpha, beta): a shift |delta| <= alpha and dilation "
+            "|lambda| <= beta (both allowed by S >= LS and beta-smoothness) whose output-"
+            "density log-ratio at z exceeds epsilon",
+        )
+    ev = {k: d[k] for k in ("alpha", "beta", "sliding", "dilation", "whole", "whole_upper",
+                            "loss_bound", "verdict", "certified", "source", "precision")}
+    ev["witness_whole"] = d["witness_whole"]
+    return [
+        Finding(
+            id="certify.admissibility",
+            claim=f"the constants '{cfg.constants}' make g + (S/alpha)Z, Z ~ (10), "
+            f"epsilon-DP at gamma = {cfg.gamma:g} for any beta-smooth upper bound S >= LS",
+            reference=f"{REF}, Section 2.3, Algorithm 3, eq. (10); Nissim, Raskhodnikova & "
+            "Smith 2007",
+            method=Method.EXACT_LOSS,
+            verdict=verdict,
+            scope=f"epsilon = {cfg.epsilon:g}, gamma = {cfg.gamma:g}: sup over |lambda| <= beta, "
+            f"|delta| <= alpha and all z; {d['precision']}",
+            evidence=ev,
+            counterexample=cx,
+            seed=cfg.seed,
+            subject=ctx.subject,
+        )
+    ]
+
+
+def _public_change(change: dict[str, Any], show: bool) -> dict[str, Any]:
+    """The neighbour's edit without the replaced record's value (confidential)."""
+    return dict(change) if show else {k: v for k, v in change.items() if k != "old"}
+
+
+def exact_loss(ctx: Any) -> list[Finding]:
+    """Certified privacy loss on the worst replace-one neighbours found around the data
+    (:func:`audit.privacy.exact_loss.worst_neighbour`), re-certified on exact reference
+    location/scale; figure: the loss L(y) over the output range for the worst pair."""
+    cfg = ctx.cfg
+    mech = _mechanism(ctx)
+    quick = cfg.quick
+    res = worst_neighbour(
+        mech,
+        ctx.xs,
+        max_evals=40 if quick else 160,
+        time_budget_s=30.0 if quick else 150.0,
+        refine=2 if quick else 4,
+        certify_top=2 if quick else 3,
+        reference=True,
+    )
+    ctx.shared["worst_pairs"] = [t.change for t in res.top]
+    worst = res.worst
+    ev: dict[str, Any] = {
+        "relation": res.relation,
+        "epsilon_up_worst": res.epsilon_up,
+        "claimed_epsilon": res.claimed_epsilon,
+        "pairs_evaluated": res.n_pairs,
+        "location_scale_calls": res.n_location_scale,
+        "skipped": res.skipped,
+        "truncated": res.truncated,
+        "search_scope": res.scope,
+        "rounding": "up (the reported loss is never below the real value at y*)",
+    }
+    if worst is not None and worst.certified is not None:
+        k = worst.certified.kernel
+        ev["worst_change"] = _public_change(worst.change, cfg.show_confidential)
+        ev["worst_y_star_relative"] = (
+            k.y_star if isinstance(k.y_star, str) else "interior")
+        ev["worst_certified"] = k.certified
+        ev["kernel_vs_reference_agreement"] = worst.certified.agreement
+        ev["kernel_vs_reference_within_tolerance"] = worst.certified.within_tolerance
+        ev["reference_epsilon_up"] = (
+            worst.certified.reference.epsilon_up if worst.certified.reference else None)
+        ev["top"] = [
+            {"change": _public_change(t.change, cfg.show_confidential),
+             "epsilon_up": t.epsilon_up} for t in res.top
+        ]
+        if k.curve:
+            ys = [p[0] for p in k.curve]
+            ls = [p[1] for p in k.curve]
+            ctx.figures.append({
+                "id": "certify.exact-loss",
+                "title": "Privacy loss log p_X(y) - log p_X'(y) over the output y, worst "
+                "neighbour found",
+                "kind": "line",
+                "series": [{"label": "L(y), worst pair", "x": ys, "y": ls}],
+                "xlabel": "released value y",
+                "ylabel": "log-density ratio (nats)",
+                "hlines": [{"y": cfg.epsilon, "label": "+epsilon"},
+                           {"y": -cfg.epsilon, "label": "-epsilon"}],
+                "caption": f"Certified sup |L| = {res.epsilon_up:.6g} (rounded up) vs claimed "
+                f"epsilon {cfg.epsilon:g}; {res.n_pairs} neighbours evaluated.",
+            })
+    verdict = Verdict.REFUTED if res.violates else (
+        Verdict.VERIFIED if worst is not None and res.epsilon_up <= cfg.epsilon
+        else Verdict.INCONCLUSIVE)
+    cx = None
+    if verdict is Verdict.REFUTED and worst is not None:
+        cx = counterexample_document(
+            "certify.exact-loss",
+            ctx.subject,
+            {"source": cfg.source, "data_sha256": ctx.sha, "lower": cfg.lower,
+             "upper": cfg.upper, "epsilon": cfg.epsilon, "gamma": cfg.gamma,
+             "constants": cfg.constants, "bound": cfg.bound,
+             "rank": worst.change.get("rank"), "new": worst.change.get("new")},
+            {"max_loss": cfg.epsilon},
+            {"certified_loss_up": res.epsilon_up},
+            None,
+            "replace the record of the given rank (0-based, sorted data) by 'new': the "
+            "release's output densities on X and X' differ by more than epsilon",
+        )
+    return [
+        Finding(
+            id="certify.exact-loss",
+            claim="on the worst replace-one neighbours found, the release's privacy loss "
+            "sup_y |log p_X(y) - log p_X'(y)| is at most epsilon",
+            reference=f"{REF}, eqs. (9)-(10); Definition of epsilon-DP",
+            method=Method.EXACT_LOSS,
+            verdict=verdict,
+            scope=res.scope,
+            evidence=ev,
+            counterexample=cx,
+            seed=cfg.seed,
+            subject=ctx.subject,
+        )
+    ]
+
+
+@replayer("certify.exact-loss")
+def _replay_exact_loss(inp: dict) -> tuple[bool, Any, Any, str]:
+    """Reload the data by its source, check its digest, apply the change and recompute the
+    certified loss of the pair."""
+    from audit.privacy.exact_loss import dataset_pair_loss
+
+    xs = reload_data(inp)
+    mech = GiniRelease(float(inp["lower"]), float(inp["upper"]), float(inp["epsilon"]),
+                       float(inp["gamma"]), inp["constants"], inp["bound"])
+    second = replace(xs, int(inp["rank"]), float(inp["new"]))
+    r = dataset_pair_loss(mech, xs, second)
+    eps = float(inp["epsilon"])
+    return (r.kernel.value_down > eps, f"loss <= {eps:g}", r.kernel.epsilon_up,
+            "certified pair loss recomputed now (rounded up)")
+
+
+
+
+def _tester(quick: bool, float_grid: bool) -> BlackBoxTester:
+    return BlackBoxTester(n_select=200_000 if quick else 1_000_000,
+                          n_certify=1_000_000 if quick else 4_000_000,
+                          confidence=0.9, float_grid=float_grid)
+
+
+def _pairs(ctx: Any) -> list[NeighbourPair]:
+    """The worst pairs of the exact-loss search (or, if it did not run, the neighbours that
+    replace the median / maximum record by L and U)."""
+    xs = ctx.xs
+    changes = list(ctx.shared.get("worst_pairs") or [])
+    if not changes:
+        for r in (xs.size // 2, xs.size - 1):
+            for v in (ctx.cfg.lower, ctx.cfg.upper):
+                changes.append({"op": "replace", "rank": r, "new": float(v)})
+    return [NeighbourPair(xs, replace(xs, int(c["rank"]), float(c["new"])), REPLACE_ONE,
+                          {"op": "replace", "rank": int(c["rank"]), "new": float(c["new"])})
+            for c in changes[:3]]
+
+
+#: (finding id, float-grid events?, claim, what the events are)
+_BB_KINDS = (
+    ("certify.blackbox", False,
+     "a black-box statistical tester sampling the release finds no epsilon above the claim "
+     "on the worst neighbours found",
+     "threshold/interval events on the released value"),
+    ("certify.float-bits", True,
+     "the float64 release does not leak through its bit pattern: no output event defined on "
+     "the float encoding (binade, last mantissa bits, float32-representability, repeated "
+     "values) certifies an epsilon above the claim (Mironov 2012-style attacks)",
+     "threshold/interval events plus float64 bit-pattern events"),
+)
+
+
+def _bb_finding(ctx: Any, fid: str, float_grid: bool, claim: str, what: str,
+                pairs: list[NeighbourPair], seed: int) -> Finding:
+    cfg = ctx.cfg
+    res = _tester(cfg.quick, float_grid).run(CachedLocationScale(_mechanism(ctx)), pairs,
+                                             np.random.default_rng(seed))
+    w = res.witness
+    witness = {k: w[k] for k in ("event", "direction", "counts", "p_first_interval",
+                                 "p_second_interval", "pair_index", "epsilon_lower")
+               if k in w}
+    if "pair_index" in w and 0 <= int(w["pair_index"]) < len(pairs):
+        witness["change"] = pairs[int(w["pair_index"])].change
+    det = res.details
+    ev = {
+        "epsilon_lower": res.epsilon_lower,
+        "confidence": res.confidence,
+        "claimed_epsilon": res.claimed_epsilon,
+        "epsilon_point_estimate": res.epsilon_estimate,
+        "witness": witness,
+        "pairs": [p.change for p in pairs],
+        "guarantee": det.get("guarantee"),
+        "samples_per_dataset": {"selection": det.get("n_select"),
+                                "certification": det.get("n_certify")},
+        "events_tried_in_selection": det.get("events_tried_in_selection"),
+        "bonferroni_factor": det.get("bonferroni_factor"),
+        "tester_seed": seed,
+        "float_grid_events": float_grid,
+    }
+    cx = None
+    if res.violates:
+        cx = counterexample_document(
+            fid, ctx.subject,
+            {"source": cfg.source, "data_sha256": ctx.sha, "lower": cfg.lower,
+             "upper": cfg.upper, "epsilon": cfg.epsilon, "gamma": cfg.gamma,
+             "constants": cfg.constants, "bound": cfg.bound, "quick": cfg.quick,
+             "float_grid": float_grid, "snap": cfg.snap, "pairs": [p.change for p in pairs],
+             "tester_seed": seed},
+            {"epsilon_lower_at_most": cfg.epsilon},
+            {"epsilon_lower": res.epsilon_lower, "event": witness.get("event")},
+            None,
+            "the black-box tester certifies (90% confidence) a privacy loss above the claim"
+            + (" through the float64 encoding of the output" if float_grid else ""),
+        )
+    return Finding(
+        id=fid,
+        claim=claim,
+        reference="StatDP (Ding et al. 2018) / DP-Sniper (Bichsel et al. 2021) style; "
+        + ("Mironov 2012; " if float_grid else "") + f"{REF}, eq. (9)",
+        method=Method.EMPIRICAL,
+        verdict=Verdict.REFUTED if res.violates else Verdict.VERIFIED,
+        scope=f"{len(pairs)} replace-one pairs (the worst of the exact search), "
+        f"{det.get('n_select'):,} selection + {det.get('n_certify'):,} certification "
+        f"draws per data set, {what}, Clopper-Pearson at 90% with Bonferroni factor "
+        f"{det.get('bonferroni_factor')}; false-alarm rate <= 10% per run; not a proof of "
+        "privacy",
+        evidence=ev,
+        counterexample=cx,
+        seed=cfg.seed,
+        subject=ctx.subject,
+    )
+
+
+def blackbox(ctx: Any) -> list[Finding]:
+    """Sample the release itself on the worst pairs found (select on one sample set, certify
+    on a fresh one) twice: with events on the released value (``certify.blackbox``: the
+    real-number loss) and with float64 bit-pattern events added (``certify.float-bits``: the
+    float implementation).  Figure: the distribution of released values on X and on the
+    worst neighbour."""
+    pairs = _pairs(ctx)
+    out = []
+    for i, (fid, fg, claim, what) in enumerate(_BB_KINDS):
+        seed = int(np.random.SeedSequence([ctx.cfg.seed, 6, i]).generate_state(1)[0])
+        out.append(_bb_finding(ctx, fid, fg, claim, what, pairs, seed))
+    mech = CachedLocationScale(_mechanism(ctx))
+    rng = np.random.default_rng(int(np.random.SeedSequence([ctx.cfg.seed, 7])
+                                    .generate_state(1)[0]))
+    ya = mech.sample(pairs[0].first, 200_000, rng)
+    yb = mech.sample(pairs[0].second, 200_000, rng)
+    lo, hi = np.quantile(np.concatenate([ya, yb]), [0.005, 0.995])
+    edges = np.linspace(lo, hi, 81)
+    ha, _ = np.histogram(ya, edges, density=True)
+    hb, _ = np.histogram(yb, edges, density=True)
+    ctx.figures.append({
+        "id": "certify.released-values",
+        "title": "Distribution of released values on X and on the worst neighbour X'",
+        "kind": "step",
+        "series": [{"label": "X", "x": edges[:-1].tolist(), "y": ha.tolist()},
+                   {"label": "X' (worst neighbour)", "x": edges[:-1].tolist(),
+                    "y": hb.tolist()}],
+        "xlabel": "released DP Gini index",
+        "ylabel": "density",
+        "caption": "200,000 draws each, central 99% shown; a confidential diagnostic "
+        "(its centre is the true Gini index).",
+    })
+    return out
+
+
+def _replay_blackbox(inp: dict) -> tuple[bool, Any, Any, str]:
+    """Re-run the tester with the stored seed on the stored pairs of the reloaded data."""
+    xs = reload_data(inp)
+    mech = CachedLocationScale(GiniRelease(float(inp["lower"]), float(inp["upper"]),
+                               float(inp["epsilon"]), float(inp["gamma"]), inp["constants"],
+                               inp["bound"], snap=bool(inp.get("snap", True))))
+    pairs = [NeighbourPair(xs, replace(xs, int(c["rank"]), float(c["new"])), REPLACE_ONE, c)
+             for c in inp["pairs"]]
+    res = _tester(bool(inp["quick"]), bool(inp["float_grid"])).run(
+        mech, pairs, np.random.default_rng(int(inp["tester_seed"])))
+    return (res.violates, f"epsilon_lower <= {float(inp['epsilon']):g}", res.epsilon_lower,
+            f"event: {res.witness.get('event')}")
+
+
+replayer("certify.blackbox")(_replay_blackbox)
+replayer("certify.float-bits")(_replay_blackbox)
+
+
+@replayer("certify.admissibility")
+def _replay_admissibility(inp: dict) -> tuple[bool, Any, Any, str]:
+    """Recompute the log-density ratio at the stored (lambda, delta, z) at 60 digits and
+    check that (lambda, delta) is admissible for the constants (|lambda| <= beta,
+    |delta| <= alpha)."""
+    from kernels.gini.release import noise_constants
+
+    c = noise_constants(inp["epsilon"], inp["gamma"], inp["choice"])
+    lam, delta, z = float(inp["lam"]), float(inp["delta"]), float(inp["z"])
+    inside = abs(lam) <= c.beta and abs(delta) <= c.alpha
+    v = loss_at(inp["gamma"], lam, delta, z)
+    eps = float(inp["epsilon"])
+    return (inside and abs(v) > eps, f"|loss| <= {eps:g}", mpmath.nstr(v, 20),
+            f"|lambda| <= beta = {c.beta:.6g}, |delta| <= alpha = {c.alpha:.6g}: {inside}")
+
+
+def steps() -> list[tuple[str, str, Callable[[Any], list[Finding]]]]:
+    """The privacy links, in order."""
+    return [
+        ("admissibility", "admissibility of the noise constants (density (10))", admissibility),
+        ("exact-loss", "exact privacy loss on the worst neighbours found", exact_loss),
+        ("float", "float64 sampler: departures from density (10)", float_sampler),
+        ("blackbox", "black-box statistical tester on the release", blackbox),
+    ]

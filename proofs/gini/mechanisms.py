@@ -1,0 +1,183 @@
+"""The DP Gini release as a mechanism for the privacy testers (:mod:`audit.protocols`).
+
+* :class:`GiniRelease` — the DP Gini release of Lan & Reiter (2025), eq. (9):
+  ``g(X) + (S(X)/alpha) Z``, ``Z`` ~ density (10), ``S`` the beta-smooth sensitivity of
+  :func:`kernels.gini.sensitivity.smooth_sensitivity` (eq. 23 corrected, k from 0), ``(alpha,
+  beta)`` from :func:`kernels.gini.release.noise_constants`.  Neighbour relation: replace one
+  record (data sets of the same size n in [L, U]^n).  Its ``variant`` selects a
+  *deliberately broken* version, kept as an audit target (never a default):
+
+  - ``"wrong-scale"``: the noise scale is ``scale_factor`` (default 1/10) times the correct
+    one, i.e. alpha is 10x too large;
+  - ``"laplace-noise"``: Laplace(1) noise in place of density (10), same scale ``S/alpha``
+    (the smooth-sensitivity framework needs a heavy-tailed law for pure DP; with Laplace the
+    log-density ratio of two different scales grows linearly in |y|: not epsilon-DP);
+  - ``"local-sensitivity"``: scale ``A^(0)(X)/alpha`` — an upper bound on the *local*
+    sensitivity instead of the smooth one (the classical mistake smooth sensitivity exists to
+    fix: the scale itself leaks).
+
+  ``snap`` (default True, as :func:`kernels.gini.release.release_gini`): the float output is
+  clamped and rounded to a coarse power-of-two grid; ``snap=False`` is the plain float64
+  sum, whose low-order bits leak (an audit target for the float-level testers).
+
+The float64 ``location_scale`` computed here is the *kernel's* value (what the release
+really uses); :meth:`GiniRelease.exact_location_scale` recomputes it with
+:mod:`proofs.gini.reference` for the exact testers.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any, Literal
+
+import mpmath
+import numpy as np
+
+from audit.privacy.mechanisms import _laplace_logpdf_mp
+from audit.protocols import REPLACE_ONE
+from kernels.errors import InvalidParameterError
+from kernels.gini.index import gini_sorted
+from kernels.gini.noise import laplace_logpdf, powerlaw, powerlaw_logpdf, sample_laplace
+from kernels.gini.release import NoiseConstants, noise_constants, snap, snap_grid
+from kernels.gini.sensitivity import local_sensitivity_bound, smooth_sensitivity
+from kernels.validate import as_incomes, check_positive, check_rng
+
+__all__ = ["GINI_VARIANTS", "GiniRelease", "powerlaw_logpdf_mp"]
+
+GiniVariant = Literal["correct", "wrong-scale", "laplace-noise", "local-sensitivity"]
+GINI_VARIANTS: tuple[str, ...] = ("correct", "wrong-scale", "laplace-noise", "local-sensitivity")
+
+
+def _as_mpf(v: Any) -> Any:
+    if isinstance(v, Fraction):
+        return mpmath.mpf(v.numerator) / v.denominator
+    return mpmath.mpf(v)
+
+
+def powerlaw_logpdf_mp(z: Any, gamma: float) -> Any:
+    """log of density (10) at mpmath precision: log(c) - log(1 + |z|^gamma),
+    c = gamma sin(pi/gamma)/(2 pi) (Lan & Reiter eq. (10); constant derived in
+    :mod:`kernels.gini.noise`).  ``gamma`` is converted exactly from its float value."""
+    g = mpmath.mpf(gamma)
+    c = g * mpmath.sin(mpmath.pi / g) / (2 * mpmath.pi)
+    return mpmath.log(c) - mpmath.log1p(mpmath.power(abs(mpmath.mpf(z)), g))
+
+
+@dataclass(frozen=True)
+class GiniRelease:
+    """The DP Gini release ``g(X) + (S(X)/alpha) Z`` (Lan & Reiter 2025, eqs. 9-10).
+
+    ``claimed_epsilon`` is ``epsilon``: the guarantee the release claims under
+    replace-one.  ``location_scale(X)`` validates X against [L, U] (values outside raise
+    :class:`kernels.errors.OutOfBoundsError`; the release itself would have to clip).
+    """
+
+    lower: float
+    upper: float
+    epsilon: float
+    gamma: float = 2.0
+    constants: str = "alg3"
+    bound: str = "thm43"
+    variant: GiniVariant = "correct"
+    scale_factor: float = 0.1
+    snap: bool = True
+    name: str = field(default="", compare=False)
+    relation: str = field(default=REPLACE_ONE, init=False)
+    relation_note: str = field(
+        default="the Gini release is defined for replace-one neighbours only (fixed n; its "
+        "smooth sensitivity is over size-n data sets)", init=False, compare=False)
+
+    def __post_init__(self) -> None:
+        if self.variant not in GINI_VARIANTS:
+            raise InvalidParameterError(
+                f"variant must be one of {GINI_VARIANTS}, got {self.variant!r}"
+            )
+        check_positive(self.scale_factor, "scale_factor")
+        # validates epsilon, gamma and the constants' name
+        c = noise_constants(self.epsilon, self.gamma, self.constants)  # type: ignore[arg-type]
+        object.__setattr__(self, "_c", c)
+        if not self.name:
+            label = f"gini-release[{self.constants},{self.bound},gamma={self.gamma:g}]"
+            if self.variant != "correct":
+                label += f"<BROKEN:{self.variant}>"
+            if not self.snap:
+                label += "<unsnapped float64 output>"
+            object.__setattr__(self, "name", label)
+        object.__setattr__(self, "_grid", snap_grid(c.alpha) if self.snap else None)
+
+    @property
+    def noise_constants(self) -> NoiseConstants:
+        return self._c  # type: ignore[attr-defined]
+
+    @property
+    def claimed_epsilon(self) -> float:
+        return float(self.epsilon)
+
+    @property
+    def noise_name(self) -> str:
+        return "laplace" if self.variant == "laplace-noise" else "powerlaw"
+
+    def location_scale(self, dataset: Any) -> tuple[float, float]:
+        xs, lo, hi = as_incomes(dataset, self.lower, self.upper)
+        c = self.noise_constants
+        if self.variant == "local-sensitivity":
+            s = local_sensitivity_bound(xs, lo, hi, bound=self.bound)  # type: ignore[arg-type]
+        else:
+            s = smooth_sensitivity(xs, lo, hi, c.beta, bound=self.bound).value  # type: ignore[arg-type]
+        scale = s / c.alpha
+        if self.variant == "wrong-scale":
+            scale *= self.scale_factor
+        return gini_sorted(xs), float(scale)
+
+    def exact_location_scale(self, dataset: Any) -> tuple[Fraction, Any]:
+        """(g(X) exactly, S(X)/alpha at 50 digits) from :mod:`proofs.gini.reference`: eq. (2)
+        in Fractions and the smooth sensitivity (8) with the release's beta, bound and
+        variant (A^(0) for "local-sensitivity", times ``scale_factor`` for "wrong-scale");
+        alpha and beta are the floats the kernel uses, converted exactly."""
+        from proofs.gini import reference
+
+        c = self.noise_constants
+        a = reference.gini_eq2(dataset)
+        ss = reference.smooth_sensitivity(dataset, self.lower, self.upper, c.beta,
+                                          bound=self.bound)
+        with mpmath.workdps(60):
+            s = ss.value
+            if self.variant == "local-sensitivity":
+                s = _as_mpf(ss.A[0])
+            b = s / mpmath.mpf(c.alpha)
+            if self.variant == "wrong-scale":
+                b = b * mpmath.mpf(self.scale_factor)
+            b = +b
+        return a, b
+
+    def noise_logpdf(self, z: np.ndarray) -> np.ndarray:
+        if self.noise_name == "laplace":
+            return np.asarray(laplace_logpdf(z, 1.0))
+        return np.asarray(powerlaw_logpdf(z, self.gamma))
+
+    def noise_logpdf_mp(self, z: Any) -> Any:
+        if self.noise_name == "laplace":
+            return _laplace_logpdf_mp(z)
+        return powerlaw_logpdf_mp(z, self.gamma)
+
+    def sample_noise(self, size: int, rng: np.random.Generator) -> np.ndarray:
+        rng = check_rng(rng)
+        if self.noise_name == "laplace":
+            return sample_laplace(rng, 1.0, size)
+        return powerlaw(self.gamma).sample(rng, size)
+
+    def output(self, location: float, scale: float, z: np.ndarray) -> np.ndarray:
+        """The released values for noise draws ``z``: the float sum location + scale*z,
+        snapped (:func:`kernels.gini.release.snap`) unless ``snap=False``.  Snapping is
+        post-processing of the real-number output, so the exact-loss testers (which use
+        ``location_scale`` and the real-number densities) bound the snapped release too."""
+        y = location + scale * np.asarray(z, dtype=np.float64)
+        grid = self._grid  # type: ignore[attr-defined]
+        return y if grid is None else snap(y, grid)
+
+    def sample(self, dataset: Any, size: int, rng: np.random.Generator) -> np.ndarray:
+        loc, scale = self.location_scale(dataset)
+        return self.output(loc, scale, self.sample_noise(size, rng))
+
+
