@@ -481,6 +481,7 @@ def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
     _add_replay(sub)
     _add_claims(sub, "prove", "SymPy derivations and Z3", papers)
     _add_claims(sub, "search", "exhaustive and randomised search against exact oracles", papers)
+    _add_claims(sub, "reproduce", "re-running the paper's experiments and figures", papers)
     _add_subjects(sub)
     return p
 
@@ -501,7 +502,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _cmd_regress(args)
         if args.command == "replay":
             return _cmd_replay(args)
-        if args.command in ("prove", "search"):
+        if args.command in ("prove", "search", "reproduce"):
             return _cmd_claims(args)
         if args.command == "subjects":
             return _cmd_subjects(args)
