@@ -1,5 +1,6 @@
 """The engine's protocols: kernel modules audited by ``regress`` (a subject publishes its
-function names) and the small protocols shared by the privacy testers (after DP-Auditorium's Mechanism /
+function names) and the small protocols shared by the privacy testers (after
+DP-Auditorium's Mechanism /
 DatasetGenerator / PropertyTester split).
 
 * :class:`Mechanism` — anything that can be *sampled* in bulk on a data set.  Black-box

@@ -187,7 +187,8 @@ def _discover() -> None:
             if not isinstance(obj, Subject):
                 raise TypeError(f"{ep.value} is a {type(obj).__name__}, not audit.registry.Subject")
         except Exception as exc:  # a broken plug-in must not stop the others
-            _ERRORS[ep.name] = f"subject {ep.name!r} from package {pkg!r}: {type(exc).__name__}: {exc}"
+            _ERRORS[ep.name] = (f"subject {ep.name!r} from package {pkg!r}: "
+                                f"{type(exc).__name__}: {exc}")
             continue
         if obj.name in _SUBJECTS:
             _ERRORS[ep.name] = (f"subject {obj.name!r} from package {pkg!r} is declared twice; "

@@ -42,7 +42,8 @@ whose relation is add-remove-one) with a fast float loss (closed forms per famil
 bounded scalar optimiser (scipy ``minimize_scalar``, method "bounded") over the new value v
 in [L, x_i] and [x_i, U] for the best few records, within ``max_evals`` mechanism
 evaluations and an optional time budget, and certifies the best ``certify_top`` pairs with
-:func:`pair_loss`.  For a mechanism with an ``exact_location_scale`` method (e.g. the Gini release: eq. (2)
+:func:`pair_loss`.  For a mechanism with an ``exact_location_scale`` method (e.g. the Gini
+release: eq. (2)
 in Fractions, the smooth sensitivity at 50 digits) the location and scale are also
 recomputed exactly and the loss re-certified on those: both are reported, with
 the kernel-vs-reference agreement and its tolerance.  Pairs whose neighbour leaves the
@@ -94,7 +95,8 @@ __all__ = [
 DPS: tuple[int, int] = (30, 60)
 #: kernel float (location, scale) vs exact reference: stated relative tolerance
 REFERENCE_RTOL = 1e-9
-#: default: re-certify the worst pair on exact reference values up to this n (mechanisms with exact_location_scale)
+#: default: re-certify the worst pair on exact reference values up to this n (mechanisms
+#: with exact_location_scale)
 REFERENCE_MAX_N = 100_000
 _AGREE_EXP = 25  # the two precisions must agree to 10^-25 (relative to max(1, |L|))
 _GRID_SPAN = 1e9  # |y - c| up to _GRID_SPAN * scale on the search grid
@@ -529,7 +531,8 @@ def dataset_pair_loss(
     reference_first: tuple[Any, Any] | None = None,
 ) -> DatasetPairLoss:
     """:func:`pair_loss` on two data sets (the mechanism's own float location/scale), and
-    with ``reference=True`` (mechanisms with ``exact_location_scale``) also on the exact reference values.
+    with ``reference=True`` (mechanisms with ``exact_location_scale``) also on the exact
+    reference values.
 
     ``kernel_values`` = (a, b, a', b') already computed by the mechanism and
     ``reference_first`` = the reference (a, b) of ``first`` skip recomputing them."""

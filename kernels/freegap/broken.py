@@ -8,7 +8,8 @@ samplers, output encodings) are those of :mod:`kernels.freegap.mechanisms`; each
 
 Sparse Vector variants (catalogued by Lyu, Su & Li 2017, "Understanding the Sparse Vector
 Technique for Differential Privacy", PVLDB 10(6), Algorithms 3-6; the correct one is their
-Alg. 1 = :func:`kernels.freegap.mechanisms.sparse_vector_core` with threshold noise Lap(1/eps1), query
+Alg. 1 = :func:`kernels.freegap.mechanisms.sparse_vector_core` with threshold noise Lap(1/eps1),
+query
 noise Lap(2c/eps2), eps1 + eps2 = eps, halting after c ⊤):
 
 ================== ====================================== ======================================
@@ -241,7 +242,8 @@ def sample_svt_no_halting(
 # ------------------------------------------------------------------- Lee & Clifton
 def svt_lee_clifton_core(q: Any, T: float, eta: float, nu: Any, c: int) -> list[bool]:
     """BROKEN (Lee & Clifton 2014; Lyu et al. Alg. 4).  The decision rule is that of the
-    correct Sparse Vector (this core equals :func:`kernels.freegap.mechanisms.sparse_vector_core`); the
+    correct Sparse Vector (this core equals
+    :func:`kernels.freegap.mechanisms.sparse_vector_core`); the
     flaw is only in the noise scales of :func:`sample_svt_lee_clifton`."""
     return fg.sparse_vector_core(q, T, eta, nu, c)
 

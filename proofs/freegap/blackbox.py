@@ -745,7 +745,9 @@ def _counterexample(row: dict[str, Any], target: Target) -> dict[str, Any]:
 
 
 def _subject(target: Target) -> str:
-    return "kernels:kernels.freegap.broken" if target.broken else "kernels:kernels.freegap.mechanisms"
+    if target.broken:
+        return "kernels:kernels.freegap.broken"
+    return "kernels:kernels.freegap.mechanisms"
 
 
 def finding_for(row: dict[str, Any], target: Target, seed: int) -> Finding:

@@ -304,7 +304,8 @@ def stopping_rule(budget_s: float, seed: int) -> list[Finding]:
         f"eps in {{0.1, 0.3, 0.7, 1, 2}}, theta in {{0.05, 0.2, 0.5, 0.95}} ({checked} stop "
         "states)",
         {"violations": bad[:5], "stop_states_checked": checked}, None if not bad else
-        counterexample_document("freegap.alg2.stopping-rule-exact", "kernels:kernels.freegap.mechanisms",
+        counterexample_document("freegap.alg2.stopping-rule-exact",
+                                "kernels:kernels.freegap.mechanisms",
                                 bad[0], "cost <= eps", "violated", None), seed, t0,
     )
     # as printed in doubles

@@ -198,7 +198,8 @@ def snapped_targets() -> list[FloatTarget]:
     for t in targets():
         spec = {"class": t.spec["class"], "params": {**t.spec["params"], "snap": True}}
         out.append(FloatTarget(
-            f"{t.key}-snapped", f"{t.title}, released gaps snapped (kernels.freegap.mechanisms.snap_gaps)",
+            f"{t.key}-snapped",
+            f"{t.title}, released gaps snapped (kernels.freegap.mechanisms.snap_gaps)",
             t.reference, spec, t.pairs,
             "snapping should remove the bit-level leak; a flag here means it does not",
             seed_key=t.key))

@@ -307,7 +307,8 @@ def _relation(monotone: bool) -> str:
 
 @dataclass(frozen=True)
 class NoisyMax:
-    """eps-DP Noisy Max (:func:`kernels.freegap.mechanisms.sample_noisy_max`); output (size, 1) index."""
+    """eps-DP Noisy Max (:func:`kernels.freegap.mechanisms.sample_noisy_max`); output (size, 1)
+    index."""
 
     epsilon: float
     monotone: bool = False
@@ -331,7 +332,8 @@ class TopKWithGap:
     """eps-DP Noisy-Top-K-with-Gap (Algorithm 1, Theorem 2); output (size, 2k).
 
     ``snap=True`` (opt-in; default False = the paper's mechanism as printed) clamps and
-    rounds the released gaps to :meth:`snap_grid` (:func:`kernels.freegap.mechanisms.gap_snap_grid` of
+    rounds the released gaps to :meth:`snap_grid`
+    (:func:`kernels.freegap.mechanisms.gap_snap_grid` of
     the Laplace scale and the public bound ``snap_query_bound`` on |q_i|): post-processing
     that closes the float64 low-bit leak of ``freegap.float-bits``."""
 
@@ -409,7 +411,8 @@ class AdaptiveSVTWithGap:
 
     ``snap=True`` (opt-in; default False = the paper's mechanism as printed) clamps and
     rounds the released values (not the branch codes; NaN stays NaN) to :meth:`snap_grid`
-    (:func:`kernels.freegap.mechanisms.gap_snap_grid` of the largest Laplace scale - threshold, middle
+    (:func:`kernels.freegap.mechanisms.gap_snap_grid` of the largest Laplace scale - threshold,
+    middle
     or top branch - and the public bound ``snap_query_bound`` on |q_i| and |T|):
     post-processing that closes the float64 low-bit leak of ``freegap.float-bits``."""
 

@@ -37,7 +37,8 @@ def runs() -> tuple[CalibrationRun, ...]:
                        "FLOAT: DP Gini release (correct constants) as computed in float64, "
                        "bit-level events",
                        lambda: GiniRelease(1.0, 2.0, 1.0, snap=False), (1.0, 1.0, 2.0, 2.0), 0, 2.0,
-                       True, "real-number loss 0.168 epsilon; in float64, g(X) = 2/9 rounds to an odd "
+                       True, "real-number loss 0.168 epsilon; in float64, g(X) = 2/9 rounds to an "
+                       "odd "
                        "multiple of 2^-53, so every output g + t in (-2, -1] (t on the 2^-52 grid) "
                        "is a tie rounded to even: last mantissa bit always 0 under X, ~43% ones "
                        "under X' (g = 1/7): unbounded", float_grid=True, n_certify=2_000_000),

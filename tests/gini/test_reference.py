@@ -1,4 +1,5 @@
-"""proofs.gini.reference (exact reference) vs brute force, the paper's toy example and the kernels."""
+"""proofs.gini.reference (exact reference) vs brute force, the paper's toy example and the
+kernels."""
 
 from __future__ import annotations
 
