@@ -1,0 +1,132 @@
+"""Running audit work past one process: a Dask cluster (``dask.distributed``), optional.
+
+Two kinds of work scale out, both *additive*, so a cluster changes the wall time and never
+the answer:
+
+* **Sampler counts.**  The certification step of a black-box tester only needs, per event,
+  the number of outputs that fall in it.  :func:`count_events` draws ``n`` outputs in chunks
+  of ``chunk`` and gives chunk ``i`` its own generator ``default_rng(SeedSequence(entropy,
+  spawn_key=(i,)))`` — a pure function of ``(entropy, i)`` — so the per-chunk counts are the
+  same numbers whether the chunks run in this process, in any order, or on any worker, and
+  their sum is the same to the last integer.  ``tests/engine/test_distributed.py`` checks
+  this equality on a ``LocalCluster`` with 2 workers.
+* **Partitioned sorted data.**  :func:`range_partitions` splits a data set into value ranges
+  (cut points from a sample of quantiles), each sorted on its own; partition ``p`` then
+  holds the records of global ranks ``offset[p] + 1 .. offset[p] + size[p]``, so any sum of
+  ``f(rank, value)`` over the sorted data is a sum over partitions with a rank offset (the
+  Gini subject combines exact prefix quantities this way in
+  :mod:`proofs.gini.distributed`).
+
+:func:`client` opens the cluster: ``scheduler="tcp://host:8786"`` connects to a running
+scheduler (start one with ``dask scheduler`` and workers with ``dask worker ADDRESS`` on
+each machine, all with this package installed); ``workers=N`` starts a ``LocalCluster`` of
+N single-threaded worker processes on this machine.  Without either, everything runs in
+this process (numpy, single process: the default).  Nothing here prints or writes files.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
+
+import numpy as np
+
+from kernels.errors import InvalidParameterError
+
+__all__ = ["chunk_rng", "client", "count_events", "range_partitions"]
+
+
+@contextlib.contextmanager
+def client(scheduler: str | None = None, workers: int | None = None) -> Iterator[Any]:
+    """A ``distributed.Client`` for the duration of the block, or None (single process).
+
+    ``scheduler`` (an address) and ``workers`` (a LocalCluster size) are exclusive.
+    """
+    if scheduler is not None and workers is not None:
+        raise InvalidParameterError("give either --scheduler or --workers, not both")
+    if scheduler is None and workers is None:
+        yield None
+        return
+    try:
+        from distributed import Client, LocalCluster
+    except ImportError as exc:  # pragma: no cover - depends on the install
+        raise InvalidParameterError(
+            "--scheduler/--workers need dask.distributed: pip install 'dpaudit[distributed]'"
+        ) from exc
+    if scheduler is not None:
+        with Client(scheduler) as c:
+            yield c
+        return
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        raise InvalidParameterError(f"--workers must be an integer >= 1, got {workers!r}")
+    with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                      dashboard_address=None) as cluster, Client(cluster) as c:
+        yield c
+
+
+def chunk_rng(entropy: int | Sequence[int], index: int) -> np.random.Generator:
+    """The generator of chunk ``index``: a pure function of (entropy, index)."""
+    return np.random.default_rng(np.random.SeedSequence(entropy, spawn_key=(int(index),)))
+
+
+def _chunk_counts(sample: Callable[[Any, int, np.random.Generator], np.ndarray], dataset: Any,
+                  masks: Sequence[Callable[[np.ndarray], np.ndarray]], size: int,
+                  entropy: int | Sequence[int], index: int) -> np.ndarray:
+    y = np.asarray(sample(dataset, size, chunk_rng(entropy, index)))
+    if y.ndim == 1:
+        y = y.reshape(-1, 1)
+    return np.array([int(np.count_nonzero(m(y))) for m in masks], dtype=np.int64)
+
+
+def count_events(sample: Callable[[Any, int, np.random.Generator], np.ndarray], dataset: Any,
+                 masks: Sequence[Callable[[np.ndarray], np.ndarray]], n: int, *,
+                 entropy: int | Sequence[int], chunk: int = 1_000_000,
+                 dask_client: Any = None) -> np.ndarray:
+    """Counts of each event (``masks[i](outputs) -> bool array``) over ``n`` fresh outputs
+    of ``sample(dataset, size, rng)``, drawn in chunks with :func:`chunk_rng` streams.
+
+    With ``dask_client`` the chunks run on the cluster (``sample``, ``dataset`` and the
+    masks must pickle); the result is identical to the in-process one.
+    """
+    for name, v in (("n", n), ("chunk", chunk)):
+        if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < 1:
+            raise InvalidParameterError(f"{name} must be an integer >= 1, got {v!r}")
+    sizes = [min(chunk, n - start) for start in range(0, n, chunk)]
+    if dask_client is None:
+        total = np.zeros(len(masks), dtype=np.int64)
+        for i, m in enumerate(sizes):
+            total += _chunk_counts(sample, dataset, masks, m, entropy, i)
+        return total
+    data_f = dask_client.scatter(dataset, broadcast=True)
+    futures = [dask_client.submit(_chunk_counts, sample, data_f, masks, m, entropy, i,
+                                  pure=False) for i, m in enumerate(sizes)]
+    total = np.zeros(len(masks), dtype=np.int64)
+    for f in futures:
+        total += f.result()
+    return total
+
+
+def range_partitions(x: np.ndarray, parts: int, *, sample: int = 100_000,
+                     seed: int = 0) -> tuple[list[np.ndarray], np.ndarray]:
+    """Split ``x`` into ``parts`` value ranges, each sorted: (partitions, rank offsets).
+
+    Cut points are quantiles of a random sample (ties go to the lower range, so equal
+    values never straddle two partitions and ranks stay consistent); concatenating the
+    partitions gives ``np.sort(x)`` exactly.  In a cluster each partition is sorted on a
+    worker; here the split is local and the caller ships partitions out.
+    """
+    if isinstance(parts, bool) or not isinstance(parts, int) or parts < 1:
+        raise InvalidParameterError(f"parts must be an integer >= 1, got {parts!r}")
+    x = np.asarray(x, dtype=np.float64).ravel()
+    if parts == 1 or x.size <= parts:
+        out = [np.sort(x)]
+    else:
+        rng = np.random.default_rng(seed)
+        s = x if x.size <= sample else rng.choice(x, size=sample, replace=False)
+        cuts = np.unique(np.quantile(s, np.linspace(0, 1, parts + 1)[1:-1]))
+        which = np.searchsorted(cuts, x, side="left")  # x <= cut[i] -> partition <= i
+        out = [np.sort(x[which == p]) for p in range(len(cuts) + 1)]
+    sizes = np.array([p.size for p in out], dtype=np.int64)
+    offsets = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
+    return out, offsets
