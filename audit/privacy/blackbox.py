@@ -69,6 +69,25 @@ outputs, 0.097-0.099 with 2 x 10^6 (the default, ~0.3 s), 0.097-0.099 with 2 x 1
 guaranteed <= 10 %.  Broken variants flagged: Laplace with half the scale (true 0.2):
 ~0.195; Gaussian noise: 0.18-0.21; Gini variants: see ``tests/test_blackbox.py``.
 
+Crashes, (epsilon, delta), progress, sequential mode
+---------------------------------------------------
+* A mechanism that *raises* on a data set (anything but :class:`kernels.errors.InputError`,
+  which means "not in my domain" and skips the pair), or returns something that is not an
+  array of ``size`` real outputs, does not stop the run: the failure is recorded in
+  ``details["crashes"]`` with the data set, the exception and the generator state before the
+  failing call (replayable), and the other pairs are still tested.  If no pair is left, the
+  result has ``epsilon_lower = None`` and ``details["outcome"] = "crashed"``.  The caller
+  (:mod:`audit.user_test`, :func:`audit.test_mechanism`) turns each crash into a refuted
+  Finding.
+* ``delta > 0`` tests (epsilon, delta)-DP: P_D(E) <= e^eps P_D'(E) + delta gives
+  eps >= log((p_lower - delta) / p'_upper), used for the score and the certificate alike.
+* ``run(..., progress=f)`` calls ``f(stage, done, total)`` (outputs drawn so far in that
+  stage) after every chunk; only command modules draw the bar.
+* ``sequential=True``: :mod:`audit.privacy.sequential` (rounds of geometrically growing
+  batches; select on everything seen so far, certify on the next fresh batch, alpha spent
+  evenly over the looks: the union bound keeps the same guarantee); stops as soon as a
+  look flags.
+
 Float pitfalls (what the ``float-grid`` family found; Mironov 2012, "On significance of
 the least significant bits for differential privacy"; Haney et al. 2022, "Precision-based
 attacks and interval refining")
@@ -119,7 +138,8 @@ from __future__ import annotations
 import math
 import numbers
 import time
-from collections.abc import Sequence
+import traceback
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -135,6 +155,7 @@ __all__ = [
     "DEFAULT_N_SELECT",
     "BlackBoxTester",
     "Event",
+    "MechanismCrash",
     "clopper_pearson_lower",
     "clopper_pearson_upper",
 ]
@@ -234,13 +255,29 @@ def clopper_pearson_upper(k: Any, n: Any, alpha: float) -> Any:
     return _scalar_or_array(np.clip(hi, 0.0, 1.0))
 
 
-def _log_ratio(lo: Any, hi: Any) -> Any:
-    """log(lo / hi) with log(0) = -inf, vectorised."""
+def _log_ratio(lo: Any, hi: Any, delta: float = 0.0) -> Any:
+    """log((lo - delta) / hi) with log(x <= 0) = -inf, vectorised (``delta = 0``: pure DP).
+
+    With ``delta > 0`` the difference ``lo - delta`` is rounded down (one ulp of ``lo``), the
+    safe direction for a lower bound."""
     lo = np.asarray(lo, dtype=np.float64)
     hi = np.asarray(hi, dtype=np.float64)
+    if delta > 0:
+        lo = np.nextafter(lo - delta, -np.inf)
     with np.errstate(divide="ignore", invalid="ignore"):
-        out = np.log(lo) - np.log(hi)
+        out = np.log(np.where(lo > 0, lo, 1.0)) - np.log(hi)
     return np.where(lo > 0, out, -np.inf)
+
+
+class MechanismCrash(Exception):
+    """The mechanism raised (or returned malformed output) on a data set.
+
+    ``record`` is a JSON-able dict: the data set, the call's ``size``, the exception type,
+    message and the last traceback lines, and the generator state before the call."""
+
+    def __init__(self, record: dict[str, Any]) -> None:
+        super().__init__(f"{record.get('exception')}: {record.get('message')}")
+        self.record = record
 
 
 # --------------------------------------------------------------------------------------------
@@ -694,7 +731,14 @@ class BlackBoxTester:
     ``certify``: ``"best"`` (one event overall, Bonferroni factor 2) or ``"per-direction"``
     (one per pair and direction, factor 4 x pairs); ``selection_confidence``: the level of
     the pessimistic selection estimate; ``chunk_size``: outputs per call to ``sample``
-    during certification.  The other fields shape the event families.
+    during certification; ``delta``: test (epsilon, delta)-DP instead of pure DP.  The other
+    fields shape the event families.
+
+    Sequential mode (``sequential=True``, :mod:`audit.privacy.sequential`): batches of
+    ``seq_first``, ``seq_first * seq_growth``, ... outputs per data set up to a batch of
+    ``n_certify``; the selection pool keeps at most ``n_select`` outputs per data set; after
+    the first round only the ``seq_keep_pairs`` best-scoring pairs are sampled further;
+    ``stop_when_cleared`` also stops when the selected event's *upper* bound is <= the claim.
     """
 
     n_select: int = DEFAULT_N_SELECT
@@ -714,6 +758,12 @@ class BlackBoxTester:
     n_pattern_thresholds: int = 16
     max_binades: int = 24
     name: str = "blackbox"
+    delta: float = 0.0
+    sequential: bool = False
+    seq_first: int = 2000
+    seq_growth: int = 2
+    seq_keep_pairs: int = 2
+    stop_when_cleared: bool = False
 
     def __post_init__(self) -> None:
         _check_int(self.n_select, "n_select", 10)
@@ -730,13 +780,20 @@ class BlackBoxTester:
         _check_int(self.max_patterns, "max_patterns", 1)
         _check_int(self.n_pattern_thresholds, "n_pattern_thresholds", 1)
         _check_int(self.max_binades, "max_binades", 1)
+        _check_int(self.seq_first, "seq_first", 10)
+        _check_int(self.seq_growth, "seq_growth", 2)
+        _check_int(self.seq_keep_pairs, "seq_keep_pairs", 1)
         if self.certify not in ("best", "per-direction"):
             raise InvalidParameterError(
                 f"certify must be 'best' or 'per-direction', got {self.certify!r}")
-        for flag in ("intervals", "float_grid"):
+        for flag in ("intervals", "float_grid", "sequential", "stop_when_cleared"):
             if not isinstance(getattr(self, flag), bool):
                 raise InvalidParameterError(
                     f"{flag} must be True or False, got {getattr(self, flag)!r}")
+        d = self.delta
+        if isinstance(d, bool) or not isinstance(d, (numbers.Real, np.floating)) or not (
+                0.0 <= float(d) < 1.0):
+            raise InvalidParameterError(f"delta must be a number in [0, 1), got {d!r}")
         if not isinstance(self.name, str) or not self.name:
             raise InvalidParameterError(f"name must be a non-empty str, got {self.name!r}")
 
@@ -755,24 +812,59 @@ class BlackBoxTester:
     @staticmethod
     def _draw(mechanism: Mechanism, dataset: Any, size: int, rng: np.random.Generator,
               d: int | None) -> np.ndarray:
-        y = np.asarray(mechanism.sample(dataset, size, rng))
-        if y.dtype.kind not in "biuf":
-            raise TypeError(
-                f"{mechanism.name}.sample must return real numbers, got dtype {y.dtype}")
-        if y.ndim == 1:
-            y = y.reshape(-1, 1)
-        if y.ndim != 2 or y.shape[0] != size:
-            raise ValueError(
-                f"{mechanism.name}.sample(dataset, {size}, rng) must return shape ({size},) or "
-                f"({size}, d), got {np.shape(y)}")
-        if d is not None and y.shape[1] != d:
-            raise ValueError(
-                f"{mechanism.name}.sample returned {y.shape[1]} columns, expected {d} "
-                "(the output dimension must not depend on the data set)")
-        return np.asarray(y, dtype=np.float64)
+        """``size`` outputs as a (size, d) float64 array.  An :class:`InputError` passes
+        through (the data set is outside the mechanism's domain); any other exception, or
+        malformed output, becomes a :class:`MechanismCrash` carrying the data set and the
+        generator state before the call."""
+        state = rng.bit_generator.state
+        try:
+            y = np.asarray(mechanism.sample(dataset, size, rng))
+            if y.dtype.kind not in "biuf":
+                raise TypeError(
+                    f"{mechanism.name}.sample must return real numbers, got dtype {y.dtype}")
+            if y.ndim == 1:
+                y = y.reshape(-1, 1)
+            if y.ndim != 2 or y.shape[0] != size:
+                raise ValueError(
+                    f"{mechanism.name}.sample(dataset, {size}, rng) must return shape ({size},)"
+                    f" or ({size}, d), got {np.shape(y)}")
+            if d is not None and y.shape[1] != d:
+                raise ValueError(
+                    f"{mechanism.name}.sample returned {y.shape[1]} columns, expected {d} "
+                    "(the output dimension must not depend on the data set)")
+            return np.asarray(y, dtype=np.float64)
+        except InputError:
+            raise
+        except Exception as exc:  # the mechanism's own failure: a result, not an abort
+            tb = traceback.format_exception(type(exc), exc, exc.__traceback__)
+            raise MechanismCrash({
+                "dataset": _jsonable_dataset(dataset),
+                "size": int(size),
+                "exception": type(exc).__name__,
+                "message": str(exc),
+                "traceback": "".join(tb[-3:]).strip(),
+                "rng_state": state,
+            }) from exc
+
+    def _draw_chunked(self, mechanism: Mechanism, dataset: Any, n: int,
+                      rng: np.random.Generator, d: int | None,
+                      tick: Callable[[int], None] | None = None) -> np.ndarray:
+        """``n`` outputs drawn in calls of at most ``chunk_size`` (the order a replay uses)."""
+        parts: list[np.ndarray] = []
+        done = 0
+        while done < n:
+            m = min(self.chunk_size, n - done)
+            y = self._draw(mechanism, dataset, m, rng, d)
+            d = y.shape[1]
+            parts.append(y)
+            done += m
+            if tick is not None:
+                tick(m)
+        return parts[0] if len(parts) == 1 else np.concatenate(parts)
 
     def _count(self, mechanism: Mechanism, dataset: Any, events: list[Event], n: int,
-               rng: np.random.Generator, d: int) -> np.ndarray:
+               rng: np.random.Generator, d: int,
+               tick: Callable[[int], None] | None = None) -> np.ndarray:
         counts = np.zeros(len(events), dtype=np.int64)
         done = 0
         while done < n:
@@ -781,20 +873,30 @@ class BlackBoxTester:
             for i, e in enumerate(events):
                 counts[i] += int(np.count_nonzero(e.mask(y)))
             done += m
+            if tick is not None:
+                tick(m)
         return counts
 
     # -- the test ---------------------------------------------------------------------------
 
     def run(self, mechanism: Mechanism, pairs: list[NeighbourPair],
-            rng: np.random.Generator) -> TestResult:
-        """Select on ``n_select`` outputs per data set, certify on ``n_certify`` fresh ones.
+            rng: np.random.Generator,
+            progress: Callable[[str, int, int], None] | None = None) -> TestResult:
+        """Select on ``n_select`` outputs per data set, certify on ``n_certify`` fresh ones
+        (``sequential=True``: see :mod:`audit.privacy.sequential`).
 
         Pairs whose data set the mechanism rejects (an :class:`kernels.errors.InputError`
-        from ``sample``) are skipped and listed in ``details["skipped_pairs"]``.
+        from ``sample``) are skipped and listed in ``details["skipped_pairs"]``; pairs on
+        which it crashes are listed in ``details["crashes"]`` (module docstring).
+        ``progress(stage, done, total)`` is called after every chunk of draws.
         """
         rng = check_rng(rng)
         _check_mechanism(mechanism)
         pairs = _check_pairs(pairs, mechanism)
+        if self.sequential:
+            from audit.privacy.sequential import run_sequential
+
+            return run_sequential(self, mechanism, pairs, rng, progress)
         rng_start = _rng_record(rng)
         alpha = 1.0 - float(self.confidence)
         n_sel, n_cert = int(self.n_select), self.certify_samples
@@ -805,20 +907,33 @@ class BlackBoxTester:
         m_planned = 1 if self.certify == "best" else 2 * len(pairs)
         a_pred = alpha / (2 * m_planned)
         a_sel = 1.0 - float(self.selection_confidence)
+        delta = float(self.delta)
 
         picks: list[_Pick] = []
         skipped: list[dict[str, Any]] = []
+        crashes: list[dict[str, Any]] = []
         tried_total = 0
         per_pair: list[dict[str, Any]] = []
         d_out: int | None = None
+        drawn = [0]
+        sel_total = 2 * n_sel * len(pairs)
+
+        def tick_sel(m: int) -> None:
+            drawn[0] += m
+            if progress is not None:
+                progress("selection", drawn[0], sel_total)
+
         for idx, pair in enumerate(pairs):
             try:
-                ya = self._draw(mechanism, pair.first, n_sel, rng, d_out)
+                ya = self._draw_chunked(mechanism, pair.first, n_sel, rng, d_out, tick_sel)
                 d_out = ya.shape[1]
-                yb = self._draw(mechanism, pair.second, n_sel, rng, d_out)
+                yb = self._draw_chunked(mechanism, pair.second, n_sel, rng, d_out, tick_sel)
             except InputError as exc:
                 skipped.append({"pair_index": idx, "change": dict(pair.change),
                                 "reason": str(exc)})
+                continue
+            except MechanismCrash as exc:
+                crashes.append(_crash_entry(exc, idx, pair, "selection"))
                 continue
             cand = _candidates(ya, yb, settings)
             ka, kb = cand.counts()
@@ -832,13 +947,15 @@ class BlackBoxTester:
             per_pair.append({"pair_index": idx, "events_generated": generated,
                              "events_tried": len(events), "families": fam_counts})
             for direction, (kf, ko) in enumerate(((ka, kb), (kb, ka))):
-                score = _predicted(kf, ko, n_sel, n_cert, a_sel, a_pred)
+                score = _predicted(kf, ko, n_sel, n_cert, a_sel, a_pred, delta)
                 j = int(np.argmax(score)) if score.size else -1
                 if j < 0:
                     continue
                 picks.append(_Pick(idx, direction, events[j], float(score[j]),
                                    (int(ka[j]), int(kb[j]))))
         if not picks:
+            if crashes:
+                return _crashed_result(self, mechanism, crashes, skipped, rng_start, len(pairs))
             reasons = "; ".join(s["reason"] for s in skipped[:3])
             raise InvalidParameterError(
                 f"no usable neighbour pair: the mechanism rejected all {len(pairs)} pairs "
@@ -857,33 +974,54 @@ class BlackBoxTester:
             by_pair.setdefault(p.pair, []).append(p)
         certified: list[dict[str, Any]] = []
         assert d_out is not None
+        drawn[0] = 0
+        cert_total = 2 * n_cert * len(by_pair)
+
+        def tick_cert(k: int) -> None:
+            drawn[0] += k
+            if progress is not None:
+                progress("certification", drawn[0], cert_total)
+
         for idx, plist in by_pair.items():
             pair = pairs[idx]
             events = [p.event for p in plist]
-            cf = self._count(mechanism, pair.first, events, n_cert, rng, d_out)
-            cs = self._count(mechanism, pair.second, events, n_cert, rng, d_out)
+            state = rng.bit_generator.state
+            try:
+                cf = self._count(mechanism, pair.first, events, n_cert, rng, d_out, tick_cert)
+                cs = self._count(mechanism, pair.second, events, n_cert, rng, d_out, tick_cert)
+            except (InputError, MechanismCrash) as exc:
+                if isinstance(exc, InputError):  # random domain errors: a crash as well
+                    exc = _as_crash(exc, pair, rng)
+                crashes.append(_crash_entry(exc, idx, pair, "certification"))
+                continue
             for j, p in enumerate(plist):
-                certified.append(self._certify(p, pair, int(cf[j]), int(cs[j]), n_cert,
-                                               a_each, d_out))
+                c = self._certify(p, pair, int(cf[j]), int(cs[j]), n_cert, a_each, d_out, delta)
+                c["replay"] = {"rng_state": state, "chunk_size": int(self.chunk_size),
+                               "n": n_cert}
+                certified.append(c)
         t_cert = time.perf_counter() - t1
+        if not certified:
+            return _crashed_result(self, mechanism, crashes, skipped, rng_start, len(pairs))
 
         best_c = max(certified, key=lambda c: c["epsilon_lower_raw"])
         eps_lower = max(0.0, best_c["epsilon_lower_raw"])
         claimed = float(mechanism.claimed_epsilon)
         witness = dict(best_c)
         details = {
-            "guarantee": (
-                f"with probability >= {self.confidence} over the tester's sampling, the "
-                f"mechanism's true epsilon on {mechanism.relation} is >= epsilon_lower; "
-                "violates = epsilon_lower > claimed_epsilon; a non-violation is NOT a proof "
-                "of privacy"),
+            "guarantee": _guarantee(self, mechanism),
+            "mode": "fixed",
+            "outcome": "flagged" if eps_lower > claimed else "not-flagged",
             "rng_at_start": rng_start,
             "n_select": n_sel,
             "n_certify": n_cert,
+            "samples_per_dataset": n_sel + n_cert,
+            "samples_total": 2 * n_sel * (len(pairs) - len(skipped))
+                             + 2 * n_cert * len(by_pair),
             "chunk_size": int(self.chunk_size),
             "pairs": len(pairs),
             "pairs_used": len(pairs) - len(skipped),
             "skipped_pairs": skipped,
+            "crashes": crashes,
             "events_tried_in_selection": tried_total,
             "events_per_pair": per_pair,
             "certify": self.certify,
@@ -892,18 +1030,12 @@ class BlackBoxTester:
             "bonferroni_factor": 2 * m,
             "alpha_total": alpha,
             "alpha_per_bound": a_each,
+            "delta": delta,
             "selection_confidence": float(self.selection_confidence),
             "selection_score": "certification bound predicted from the selection counts' "
                                "one-sided Clopper-Pearson bounds at 1 - selection_confidence",
             "certified": certified,
-            "settings": {
-                "max_events": self.max_events, "n_thresholds": self.n_thresholds,
-                "n_tail": self.n_tail, "intervals": self.intervals,
-                "n_interval_points": self.n_interval_points, "float_grid": self.float_grid,
-                "max_levels": self.max_levels, "max_patterns": self.max_patterns,
-                "n_pattern_thresholds": self.n_pattern_thresholds,
-                "max_binades": self.max_binades,
-            },
+            "settings": self._settings_dict(),
             "output_columns": d_out,
             "selection_s": t_sel,
             "certification_s": t_cert,
@@ -921,19 +1053,29 @@ class BlackBoxTester:
             details=details,
         )
 
+    def _settings_dict(self) -> dict[str, Any]:
+        return {
+            "max_events": self.max_events, "n_thresholds": self.n_thresholds,
+            "n_tail": self.n_tail, "intervals": self.intervals,
+            "n_interval_points": self.n_interval_points, "float_grid": self.float_grid,
+            "max_levels": self.max_levels, "max_patterns": self.max_patterns,
+            "n_pattern_thresholds": self.n_pattern_thresholds,
+            "max_binades": self.max_binades,
+        }
+
     @staticmethod
     def _certify(p: _Pick, pair: NeighbourPair, k_first: int, k_second: int, n: int,
-                 a_each: float, d: int) -> dict[str, Any]:
+                 a_each: float, d: int, delta: float = 0.0) -> dict[str, Any]:
         kf, ko = (k_first, k_second) if p.direction == 0 else (k_second, k_first)
         lo = float(clopper_pearson_lower(kf, n, a_each))
         hi = float(clopper_pearson_upper(ko, n, a_each))
-        raw = float(_log_ratio(lo, hi))
-        if kf == 0:
+        raw = float(_log_ratio(lo, hi, delta))
+        if kf == 0 or kf / n <= delta:
             point = 0.0
         elif ko == 0:
             point = math.inf
         else:
-            point = math.log(kf / ko)
+            point = math.log((kf / n - delta) / (ko / n))
 
         def interval(k: int) -> list[float]:
             return [float(clopper_pearson_lower(k, n, a_each)),
@@ -963,8 +1105,63 @@ class BlackBoxTester:
         }
 
 
+def _guarantee(t: BlackBoxTester, mechanism: Mechanism) -> str:
+    dp = "epsilon" if not t.delta else f"epsilon at delta = {float(t.delta):g}"
+    return (f"with probability >= {t.confidence} over the tester's sampling, the "
+            f"mechanism's true {dp} on {mechanism.relation} is >= epsilon_lower; "
+            "violates = epsilon_lower > claimed_epsilon; a non-violation is NOT a proof "
+            "of privacy")
+
+
+def _jsonable_dataset(dataset: Any) -> Any:
+    """The data set as plain JSON values (lists of floats), or its repr when it is not
+    array-like."""
+    try:
+        arr = np.asarray(dataset)
+        if arr.dtype.kind in "biuf":
+            return arr.tolist()
+    except Exception:  # noqa: BLE001 - any object: fall back to its repr
+        pass
+    return repr(dataset)[:2000]
+
+
+def _as_crash(exc: InputError, pair: NeighbourPair, rng: np.random.Generator) -> MechanismCrash:
+    return MechanismCrash({"dataset": None, "size": None, "exception": type(exc).__name__,
+                           "message": f"rejected a data set it had accepted before: {exc}",
+                           "traceback": "", "rng_state": None})
+
+
+def _crash_entry(exc: MechanismCrash, idx: int, pair: NeighbourPair, stage: str
+                 ) -> dict[str, Any]:
+    rec = dict(exc.record)
+    if rec.get("dataset") is None:
+        rec["dataset"] = _jsonable_dataset(pair.first)
+    ds = rec["dataset"]
+    which = ("first" if ds == _jsonable_dataset(pair.first) else
+             "second" if ds == _jsonable_dataset(pair.second) else "?")
+    return {"pair_index": idx, "change": dict(pair.change), "stage": stage,
+            "which": which, **rec}
+
+
+def _crashed_result(t: BlackBoxTester, mechanism: Mechanism, crashes: list[dict[str, Any]],
+                    skipped: list[dict[str, Any]], rng_start: dict[str, Any], n_pairs: int,
+                    extra: dict[str, Any] | None = None) -> TestResult:
+    """No pair could be certified because the mechanism crashed: a result, not an abort."""
+    return TestResult(
+        tester=t.name, mechanism=str(mechanism.name), relation=str(mechanism.relation),
+        claimed_epsilon=float(mechanism.claimed_epsilon), epsilon_estimate=math.nan,
+        epsilon_lower=None, confidence=float(t.confidence), violates=False,
+        witness={"crash": crashes[0]},
+        details={"guarantee": _guarantee(t, mechanism), "outcome": "crashed",
+                 "mode": "sequential" if t.sequential else "fixed",
+                 "crashes": crashes, "skipped_pairs": skipped, "pairs": n_pairs,
+                 "pairs_used": n_pairs - len(skipped), "rng_at_start": rng_start,
+                 "delta": float(t.delta), **(extra or {})},
+    )
+
+
 def _predicted(kf: np.ndarray, ko: np.ndarray, n_sel: int, n_cert: int, a_sel: float,
-               a_cert: float) -> np.ndarray:
+               a_cert: float, delta: float = 0.0) -> np.ndarray:
     """Lower-confidence estimate of the bound each event would certify: pessimistic
     selection frequencies (one-sided CP at ``a_sel``), turned into the certification bound
     at ``a_cert`` with ``n_cert`` samples."""
@@ -976,7 +1173,7 @@ def _predicted(kf: np.ndarray, ko: np.ndarray, n_sel: int, n_cert: int, a_sel: f
     co = np.minimum(np.ceil(po * n_cert), n_cert)
     lo = np.asarray(clopper_pearson_lower(cf, n_cert, a_cert))
     hi = np.asarray(clopper_pearson_upper(co, n_cert, a_cert))
-    return _log_ratio(lo, hi)
+    return _log_ratio(lo, hi, delta)
 
 
 def _check_mechanism(mechanism: Any) -> None:

@@ -1,0 +1,312 @@
+"""Sequential black-box testing: stop drawing as soon as the verdict is decided.
+
+The fixed-size tester (:class:`audit.privacy.blackbox.BlackBoxTester`) draws ``n_select``
+outputs per data set, picks an event, then draws ``n_certify`` fresh outputs and certifies
+one Clopper-Pearson bound.  For a mechanism that costs 30-150 us per call that is minutes,
+even when the first few thousand outputs already show a gross violation.  This module runs
+the same select-then-certify argument in *rounds* and stops at the first round whose
+certificate flags the claim.
+
+Schedule (fixed before any draw)
+--------------------------------
+Batch sizes b_0 = ``seq_first``, b_r = b_0 * ``seq_growth``^r, for r = 0 .. R-1 with
+b_{R-1} <= ``n_certify`` < b_{R-1} * growth (at least two rounds).  Round 0 only selects.
+Every round r >= 1 is a *look*:
+
+1. draw b_r fresh outputs of each data set of the pair that holds the event selected at the
+   end of round r-1, count that event, and compute the one-sided Clopper-Pearson bounds
+   p_lower (favoured data set) and p'_upper (the other) at level alpha_r / 2 each;
+   epsilon_lower_r = log((p_lower - delta) / p'_upper);
+2. stop if epsilon_lower_r > claimed epsilon ("flagged");
+3. (``stop_when_cleared``) stop if the event's *upper* bound log(p_upper / p'_lower - ...)
+   <= claimed ("cleared", see below);
+4. otherwise add the round's outputs (of the certified pair and of the other kept pairs) to
+   the selection pool (at most ``n_select`` most recent outputs per data set) and select the
+   next event on the pool, scored for the next look's size and level.
+
+Why the error guarantee holds (alpha spending + union bound)
+------------------------------------------------------------
+alpha = 1 - confidence is spent evenly over the R - 1 looks: alpha_r = alpha / (R - 1).  At
+look r the event E_r was chosen from outputs drawn *before* round r, and the b_r
+certification outputs are fresh and independent of it, so, conditionally on E_r, the two
+counts are plain binomials with a sample size fixed in advance: each of the two one-sided
+bounds fails with probability <= alpha_r / 2.  By the union bound over all 2 (R - 1)
+bounds, with probability >= 1 - sum_r alpha_r = confidence *every* look's
+epsilon_lower_r is <= the true epsilon (indeed <= the true log-ratio of its event), so
+stopping at the first look that exceeds the claim — or reporting the maximum over all looks
+— is a false alarm with probability <= 1 - confidence, exactly the fixed-size tester's
+guarantee.  Reusing certification outputs for later *selection* is harmless: selection may
+look at anything; only the next look's outputs must be fresh.  The price of the looks is a
+smaller level per bound (alpha / (R - 1) instead of alpha): with R - 1 = 10 looks the
+Clopper-Pearson margin grows by about sqrt(log(20/alpha) / log(2/alpha)) ~ 1.3.
+
+"Cleared" (``stop_when_cleared``, off by default) uses a second, separate budget: the upper
+bounds p_upper, p'_lower at alpha_r / 2 each give, with probability >= confidence over all
+looks, that the *selected event's* true log-ratio is <= log(p_upper / p'_lower).  When that
+is <= the claim, that event cannot flag the claim however many more outputs are drawn; it
+says nothing about events not yet selected (a heavy tail that only shows in larger samples),
+so it costs power against such mechanisms and is off unless asked for.  Without it a
+mechanism whose true epsilon equals the claim (tight calibration, e.g. a correct Laplace
+mechanism on a sensitivity-1 pair) is sampled to the end of the schedule: a sequential test
+cannot separate "equal" from "slightly above" any faster than a fixed one.
+
+Nothing here prints or writes files.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from audit.protocols import Mechanism, NeighbourPair, TestResult
+from kernels.errors import InputError, InvalidParameterError
+
+if TYPE_CHECKING:  # pragma: no cover
+    from audit.privacy.blackbox import BlackBoxTester
+
+__all__ = ["Look", "Schedule", "decide", "run_sequential", "schedule"]
+
+
+@dataclass(frozen=True)
+class Schedule:
+    """Batch sizes per round and the alpha each look (rounds 1..R-1) spends."""
+
+    batches: tuple[int, ...]
+    alpha: float
+
+    @property
+    def looks(self) -> int:
+        return len(self.batches) - 1
+
+    @property
+    def alpha_per_look(self) -> float:
+        return self.alpha / self.looks
+
+    def max_samples_per_dataset(self) -> int:
+        return int(sum(self.batches))
+
+
+def schedule(first: int, growth: int, n_max: int, alpha: float) -> Schedule:
+    """Geometric batches ``first * growth^r`` up to ``n_max`` (at least two rounds)."""
+    for name, v, least in (("first", first, 1), ("growth", growth, 2), ("n_max", n_max, 1)):
+        if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < least:
+            raise InvalidParameterError(f"{name} must be an integer >= {least}, got {v!r}")
+    if not 0.0 < alpha < 1.0:
+        raise InvalidParameterError(f"alpha must be in (0, 1), got {alpha!r}")
+    batches = [int(first)]
+    while batches[-1] * growth <= n_max:
+        batches.append(batches[-1] * int(growth))
+    if len(batches) < 2:
+        batches.append(int(max(first, n_max)))
+    return Schedule(tuple(batches), float(alpha))
+
+
+@dataclass(frozen=True)
+class Look:
+    """Decision at one look: ``"flag"``, ``"clear"`` or ``None`` (keep sampling)."""
+
+    decision: str | None
+    epsilon_lower: float
+    epsilon_upper: float
+
+
+def decide(k_fav: int, k_oth: int, n: int, alpha_look: float, claimed: float,
+           delta: float = 0.0) -> Look:
+    """The look's bounds (each one-sided bound at ``alpha_look / 2``) and decision.
+
+    ``epsilon_lower`` = log((p_fav_lower - delta) / p_oth_upper) (flag if > ``claimed``);
+    ``epsilon_upper`` = log((p_fav_upper - delta) / p_oth_lower) (clear if <= ``claimed``;
+    +inf when p_oth_lower = 0)."""
+    from audit.privacy.blackbox import _log_ratio, clopper_pearson_lower, clopper_pearson_upper
+
+    a = alpha_look / 2.0
+    lo = float(clopper_pearson_lower(k_fav, n, a))
+    hi = float(clopper_pearson_upper(k_oth, n, a))
+    eps_l = float(_log_ratio(lo, hi, delta))
+    up = float(clopper_pearson_upper(k_fav, n, a))
+    lo2 = float(clopper_pearson_lower(k_oth, n, a))
+    if lo2 <= 0:
+        eps_u = math.inf
+    elif up - delta <= 0:
+        eps_u = -math.inf
+    else:
+        eps_u = math.log(np.nextafter(up - delta, math.inf)) - math.log(lo2)
+    decision = "flag" if eps_l > claimed else ("clear" if eps_u <= claimed else None)
+    return Look(decision, eps_l, eps_u)
+
+
+def run_sequential(t: BlackBoxTester, mechanism: Mechanism, pairs: list[NeighbourPair],
+                   rng: np.random.Generator,
+                   progress: Callable[[str, int, int], None] | None = None) -> TestResult:
+    """The sequential test (module docstring); same result shape as the fixed tester, with
+    ``details["looks"]`` (one entry per look) and ``details["stopped"]``."""
+    from audit.privacy.blackbox import (
+        MechanismCrash,
+        _candidates,
+        _crash_entry,
+        _crashed_result,
+        _guarantee,
+        _Pick,
+        _predicted,
+        _rng_record,
+    )
+
+    rng_start = _rng_record(rng)
+    alpha = 1.0 - float(t.confidence)
+    plan = schedule(int(t.seq_first), int(t.seq_growth), t.certify_samples, alpha)
+    a_look = plan.alpha_per_look
+    a_sel = 1.0 - float(t.selection_confidence)
+    delta = float(t.delta)
+    claimed = float(mechanism.claimed_epsilon)
+    settings = t._settings()
+    cap = int(t.n_select)
+    t0 = time.perf_counter()
+
+    pools: dict[int, list[np.ndarray]] = {}
+    active = list(range(len(pairs)))
+    skipped: list[dict[str, Any]] = []
+    crashes: list[dict[str, Any]] = []
+    looks: list[dict[str, Any]] = []
+    pick: _Pick | None = None
+    d_out: int | None = None
+    drawn = [0]
+    stopped = "schedule-exhausted"
+    tried_total = 0
+    rounds_run = 0
+    total_planned = 2 * len(pairs) * plan.batches[0] + 2 * sum(
+        b * min(len(pairs), int(t.seq_keep_pairs)) for b in plan.batches[1:])
+
+    def tick(m: int) -> None:
+        drawn[0] += m
+        if progress is not None:
+            progress(f"round {rounds_run}", drawn[0], total_planned)
+
+    for r, b in enumerate(plan.batches):
+        rounds_run = r
+        order = active if pick is None else [pick.pair] + [i for i in active if i != pick.pair]
+        new: dict[int, tuple[np.ndarray, np.ndarray, dict[str, Any]]] = {}
+        for idx in order:
+            pair = pairs[idx]
+            state = rng.bit_generator.state
+            try:
+                ya = t._draw_chunked(mechanism, pair.first, b, rng, d_out, tick)
+                d_out = ya.shape[1]
+                yb = t._draw_chunked(mechanism, pair.second, b, rng, d_out, tick)
+            except InputError as exc:
+                skipped.append({"pair_index": idx, "change": dict(pair.change),
+                                "reason": str(exc), "round": r})
+                continue
+            except MechanismCrash as exc:
+                crashes.append({**_crash_entry(exc, idx, pair, f"round {r}")})
+                continue
+            new[idx] = (ya, yb, state)
+        active = [i for i in active if i in new]
+
+        if pick is not None and pick.pair in new:
+            ya, yb, state = new[pick.pair]
+            kf = int(np.count_nonzero(pick.event.mask(ya)))
+            ks = int(np.count_nonzero(pick.event.mask(yb)))
+            fav, oth = (kf, ks) if pick.direction == 0 else (ks, kf)
+            look = decide(fav, oth, b, a_look, claimed, delta)
+            c = t._certify(pick, pairs[pick.pair], kf, ks, b, a_look / 2.0, d_out or 1, delta)
+            c.update({"round": r, "epsilon_upper": look.epsilon_upper,
+                      "decision": look.decision,
+                      "replay": {"rng_state": state, "chunk_size": int(t.chunk_size), "n": b}})
+            looks.append(c)
+            if look.decision == "flag":
+                stopped = "flagged"
+                break
+            if look.decision == "clear" and t.stop_when_cleared:
+                stopped = "cleared"
+                break
+        if not active:
+            stopped = "no-usable-pair"
+            break
+        if r == len(plan.batches) - 1:
+            break
+        # pool the round's outputs (selection may use everything drawn so far)
+        for idx, (ya, yb, _) in new.items():
+            if idx in pools:
+                pa, pb = pools[idx]
+                ya, yb = np.concatenate([pa, ya])[-cap:], np.concatenate([pb, yb])[-cap:]
+            pools[idx] = [ya[-cap:], yb[-cap:]]
+        # select the next event, scored for the next look's size and level
+        n_next = plan.batches[r + 1]
+        scored: list[_Pick] = []
+        for idx in active:
+            pa, pb = pools[idx]
+            cand = _candidates(pa, pb, settings)
+            ka, kb = cand.counts()
+            events = cand.events[: t.max_events]
+            ka, kb = ka[: t.max_events], kb[: t.max_events]
+            tried_total += len(events)
+            best: _Pick | None = None
+            for direction, (k1, k2) in enumerate(((ka, kb), (kb, ka))):
+                score = _predicted(k1, k2, pa.shape[0], n_next, a_sel, a_look / 2.0, delta)
+                if not score.size:
+                    continue
+                j = int(np.argmax(score))
+                if best is None or score[j] > best.score:
+                    best = _Pick(idx, direction, events[j], float(score[j]),
+                                 (int(ka[j]), int(kb[j])))
+            if best is not None:
+                scored.append(best)
+        if not scored:
+            stopped = "no-usable-pair"
+            break
+        scored.sort(key=lambda p: (-p.score, p.pair))
+        pick = scored[0]
+        if r == 0:
+            keep = {p.pair for p in scored[: int(t.seq_keep_pairs)]}
+            active = [i for i in active if i in keep]
+            for i in list(pools):
+                if i not in keep:
+                    del pools[i]
+
+    elapsed = time.perf_counter() - t0
+    extra = {"mode": "sequential", "looks": looks, "stopped": stopped,
+             "schedule": list(plan.batches), "alpha_per_look": a_look,
+             "samples_total": drawn[0], "rounds": rounds_run + 1, "elapsed_s": elapsed}
+    if not looks:
+        if crashes:
+            return _crashed_result(t, mechanism, crashes, skipped, rng_start, len(pairs), extra)
+        reasons = "; ".join(s["reason"] for s in skipped[:3])
+        raise InvalidParameterError(
+            f"no usable neighbour pair: the mechanism rejected all {len(pairs)} pairs "
+            f"({reasons})")
+    best_c = max(looks, key=lambda c: c["epsilon_lower_raw"])
+    eps_lower = max(0.0, best_c["epsilon_lower_raw"])
+    details = {
+        "guarantee": _guarantee(t, mechanism) + (
+            f"; sequential: alpha = {alpha:g} spent evenly over {plan.looks} looks "
+            "(union bound), so the maximum over the looks carries the same guarantee"),
+        "outcome": "flagged" if eps_lower > claimed else "not-flagged",
+        **extra,
+        "rng_at_start": rng_start,
+        "n_select": cap,
+        "n_certify": t.certify_samples,
+        "chunk_size": int(t.chunk_size),
+        "pairs": len(pairs),
+        "pairs_used": len(pairs) - len(skipped),
+        "skipped_pairs": skipped,
+        "crashes": crashes,
+        "events_tried_in_selection": tried_total,
+        "certify": "best",
+        "certified": looks,
+        "alpha_total": alpha,
+        "alpha_per_bound": a_look / 2.0,
+        "delta": delta,
+        "selection_confidence": float(t.selection_confidence),
+        "settings": t._settings_dict(),
+        "output_columns": d_out,
+    }
+    return TestResult(
+        tester=t.name, mechanism=str(mechanism.name), relation=str(mechanism.relation),
+        claimed_epsilon=claimed, epsilon_estimate=float(best_c["epsilon_point"]),
+        epsilon_lower=eps_lower, confidence=float(t.confidence),
+        violates=bool(eps_lower > claimed), witness=dict(best_c), details=details)
