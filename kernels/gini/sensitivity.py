@@ -61,8 +61,9 @@ __all__ = [
     "BOUNDS",
 ]
 
-BoundName = Literal["thm43", "thm44"]
-BOUNDS: tuple[str, ...] = ("thm43", "thm44")
+BoundName = Literal["thm43", "thm44", "tight"]
+#: "tight" is kernels.gini.tight (issue 18; ours, proved in its docstring)
+BOUNDS: tuple[str, ...] = ("thm43", "thm44", "tight")
 
 
 def _combine(n: int, L: float, U: float, g_lo, g_hi, s_lo, s_hi) -> np.ndarray:
@@ -119,6 +120,12 @@ def local_sensitivity_bound(
         return float(bound_thm43(t)[0])
     if bound == "thm44":
         return float(bound_thm44(xs.size, float(np.sum(xs)), lo, hi, 0))
+    if bound == "tight":
+        from kernels.gini import tight
+
+        pt = prefix_tables(xs)
+        return float(tight.bound_tight(tight.prepare(pt, lo, hi),
+                                       extremes_sorted(pt, lo, hi, 0, 0))[0])
     raise ValueError(f"bound must be one of {BOUNDS}, got {bound!r}")
 
 
@@ -172,7 +179,11 @@ def smooth_sensitivity(
     cap = n if k_max is None else check_k(k_max, n, name="k_max")
     if bound not in BOUNDS:
         raise ValueError(f"bound must be one of {BOUNDS}, got {bound!r}")
-    pt = prefix_tables(xs) if bound == "thm43" else None
+    pt = prefix_tables(xs) if bound in ("thm43", "tight") else None
+    if bound == "tight":
+        from kernels.gini import tight
+
+        td = tight.prepare(pt, lo, hi)
     total = float(np.sum(xs, dtype=np.longdouble))
     pieces: list[np.ndarray] = []
     best, k_best = -1.0, 0
@@ -184,6 +195,8 @@ def smooth_sensitivity(
         k1 = k0 + width - 1
         if bound == "thm43":
             a = bound_thm43(extremes_sorted(pt, lo, hi, k0, k1))
+        elif bound == "tight":
+            a = tight.bound_tight(td, extremes_sorted(pt, lo, hi, k0, k1))
         else:
             a = bound_thm44(n, total, lo, hi, np.arange(k0, k1 + 1))
         ks = np.arange(k0, k1 + 1)
