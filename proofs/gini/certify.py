@@ -58,6 +58,7 @@ from kernels.gini.release import (
     posterior_grid,
 )
 from kernels.gini.sensitivity import BOUNDS, SmoothSensitivity, smooth_sensitivity
+from kernels.gini.tight import bound_A_tight
 from kernels.validate import as_incomes, check_epsilon, check_gamma
 from proofs.gini import oracles, reference
 
@@ -206,7 +207,9 @@ def _kernel_reference(ctx: _Ctx) -> list[Finding]:
     g_kernel = gini_sorted(ctx.xs)
     g_exact = reference.gini_eq2(ctx.xs)
     ss = ctx.smooth
-    sref = reference.smooth_sensitivity(ctx.xs, cfg.lower, cfg.upper, c.beta, bound=cfg.bound)  # type: ignore[arg-type]
+    sref = (reference.smooth_sensitivity_tight(ctx.xs, cfg.lower, cfg.upper, c.beta)
+            if cfg.bound == "tight" else
+            reference.smooth_sensitivity(ctx.xs, cfg.lower, cfg.upper, c.beta, bound=cfg.bound))  # type: ignore[arg-type]
     s_exact = float(sref.value)
     rel_g = abs(g_kernel - float(g_exact)) / max(float(g_exact), 1e-300)
     rel_s = (ss.value - s_exact) / s_exact
@@ -288,6 +291,8 @@ def _bounds_subsamples(ctx: _Ctx) -> list[Finding]:
                 truth, _ = oracles.ball_lower_bound_A(ys, L, U, k, values)
             if cfg.bound == "thm43":
                 got = api.bound_A(xf, k, cfg.lower, cfg.upper)
+            elif cfg.bound == "tight":
+                got = bound_A_tight(xf, k, cfg.lower, cfg.upper)
             else:
                 got = api.bound_A_iq(xf, k, cfg.lower, cfg.upper)
             checked += 1
@@ -536,8 +541,10 @@ def _replay_kernel(inp: dict) -> tuple[bool, Any, Any, str]:
     g_exact = float(reference.gini_eq2(xs))
     g_rel = abs(gini_sorted(xs) - g_exact) / g_exact
     ss = smooth_sensitivity(xs, inp["lower"], inp["upper"], inp["beta"], bound=inp["bound"])
-    ref = float(reference.smooth_sensitivity(xs, inp["lower"], inp["upper"], inp["beta"],
-                                             bound=inp["bound"]).value)
+    ref = float((reference.smooth_sensitivity_tight(xs, inp["lower"], inp["upper"], inp["beta"])
+                 if inp["bound"] == "tight" else
+                 reference.smooth_sensitivity(xs, inp["lower"], inp["upper"], inp["beta"],
+                                              bound=inp["bound"])).value)
     s_rel = (ss.value - ref) / ref
     return (max(g_rel, abs(s_rel)) > RTOL, f"relative errors <= {RTOL:g}",
             {"gini": g_rel, "smooth_sensitivity": s_rel}, "values withheld (confidential)")
@@ -559,7 +566,7 @@ def _replay_bounds(inp: dict) -> tuple[bool, Any, Any, str]:
     else:
         truth = (oracles.local_sensitivity(ys, L, U) if k == 0 else
                  oracles.ball_lower_bound_A(ys, L, U, k, sorted({L, U, *ys}))[0])
-        fn = api.bound_A if inp["bound"] == "thm43" else api.bound_A_iq
+        fn = {"thm43": api.bound_A, "tight": bound_A_tight}.get(inp["bound"], api.bound_A_iq)
         got = fn(xf, k, float(L), float(U))
         what = f"A^({k}) vs brute force"
     return got < float(truth) * (1 - 1e-12), truth, got, what

@@ -139,8 +139,10 @@ class GiniRelease:
 
         c = self.noise_constants
         a = reference.gini_eq2(dataset)
-        ss = reference.smooth_sensitivity(dataset, self.lower, self.upper, c.beta,
-                                          bound=self.bound)
+        ss = (reference.smooth_sensitivity_tight(dataset, self.lower, self.upper, c.beta)
+              if self.bound == "tight" else
+              reference.smooth_sensitivity(dataset, self.lower, self.upper, c.beta,
+                                           bound=self.bound))
         with mpmath.workdps(60):
             s = ss.value
             if self.variant == "local-sensitivity":
