@@ -30,6 +30,7 @@ SUBJECT = Subject(
         "proofs.freegap.claims",
         "proofs.freegap.blackbox",
         "proofs.freegap.float_bits",
+        "proofs.freegap.experiments",
     ),
     mechanisms="proofs.freegap.mechanisms:catalogue",
 )
