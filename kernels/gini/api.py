@@ -19,6 +19,8 @@ from kernels.gini import sensitivity as _sens
 from kernels.validate import as_incomes, check_k
 
 DPAUDIT_NAME = "dpaudit kernels (float64/numpy)"
+#: the (alpha, beta) rule this module claims to follow (checked by ``constants.rule``)
+DPAUDIT_CONSTANTS_RULE = "alg3"
 
 
 def gini(x: Any) -> float:
@@ -78,7 +80,29 @@ def sample_noise(rng: np.random.Generator, gamma: float, size: int) -> np.ndarra
     return _noise.sample_powerlaw(rng, gamma, size)
 
 
-def release_scale(x: Any, L: float, U: float, epsilon: float, gamma: float) -> float:
-    """Noise scale S(X)/alpha of the release with the default 'alg3' constants."""
+def noise_constants(epsilon: float, gamma: float) -> tuple[float, float]:
+    """(alpha, beta) of the shipped release's default rule ('alg3')."""
     c = _rel.noise_constants(epsilon, gamma, "alg3")
-    return _sens.smooth_sensitivity(x, L, U, c.beta).value / c.alpha
+    return c.alpha, c.beta
+
+
+def release_scale(x: Any, L: float, U: float, epsilon: float, gamma: float) -> float:
+    """Noise scale S(X)/alpha declared by the shipped release
+    (:func:`kernels.gini.release.release_gini`, default constants)."""
+    return _rel.release_gini(x, L, U, epsilon, np.random.default_rng(0), gamma=gamma).scale
+
+
+def release_sample(x: Any, L: float, U: float, epsilon: float, gamma: float,
+                   rng: np.random.Generator, size: int) -> tuple[np.ndarray, float, float]:
+    """``size`` draws of the shipped release on x, with its declared (gini, scale)."""
+    r = _rel.release_gini(x, L, U, epsilon, rng, gamma=gamma, size=size)
+    return np.asarray(r.value, dtype=np.float64), float(r.gini), float(r.scale)
+
+
+def dp_upper_bound(x: Any, rng: np.random.Generator, epsilon_count: float,
+                   epsilon_threshold: float, start: float, ratio: float,
+                   max_guess: float) -> float:
+    """Section 5.1 DP upper bound U = 2.5 x~ (:func:`kernels.gini.release.dp_upper_bound`)."""
+    return _rel.dp_upper_bound(x, rng, epsilon_count=epsilon_count,
+                               epsilon_threshold=epsilon_threshold, start=start, ratio=ratio,
+                               max_guess=max_guess).upper

@@ -7,9 +7,11 @@ a 1-D sequence of incomes, unsorted allowed; ``k`` an int in 0..n; ``L < U`` the
 bounds).  Checks that need a function the module does not define are reported as
 ``inconclusive`` ("not provided"), never as passed.
 
-Optional module attributes: ``DPAUDIT_NAME`` (display name) and ``DPAUDIT_MAX_N`` (the
+Optional module attributes: ``DPAUDIT_NAME`` (display name), ``DPAUDIT_MAX_N`` (the
 largest data set the implementation can handle in reasonable time; slow reference
-transcriptions set it).
+transcriptions set it; default 3000), ``DPAUDIT_CONSTANTS_RULE`` (the (alpha, beta) rule
+the module claims: "alg3", "section23" or "calibrated"; unset = its own rule, audited only
+against bound (*)) and ``DPAUDIT_SUBJECT`` (the subject whose protocol it implements).
 
 Implementations shipped: ``kernels.gini.api`` (ours, the default) and
 ``kernels.gini.printed`` (the paper's algorithms as printed).  A third party writes an
@@ -38,7 +40,15 @@ PROTOCOL: dict[str, str] = {
     "noise_pdf": "noise_pdf(z, gamma) -> array: density (10), normalised",
     "noise_cdf": "noise_cdf(z, gamma) -> array: cdf of density (10)",
     "sample_noise": "sample_noise(rng, gamma, size) -> array: draws from density (10)",
-    "release_scale": "release_scale(x, L, U, epsilon, gamma) -> float: S(X)/alpha, alg3 constants",
+    "release_scale": "release_scale(x, L, U, epsilon, gamma) -> float: S(X)/alpha with the "
+    "module's own constants (noise_constants), as declared by the release",
+    "noise_constants": "noise_constants(epsilon, gamma) -> (alpha, beta): the module's own "
+    "constants; audited against bound (*) <= epsilon and, if DPAUDIT_CONSTANTS_RULE names a "
+    "rule (alg3 | section23 | calibrated), against that rule's formula",
+    "release_sample": "release_sample(x, L, U, epsilon, gamma, rng, size) -> (values, gini, "
+    "scale): size draws of the release and its declared location/scale",
+    "dp_upper_bound": "dp_upper_bound(x, rng, epsilon_count, epsilon_threshold, start, ratio, "
+    "max_guess) -> float: the Section 5.1 DP upper bound U = 2.5 x~ (AboveThreshold)",
 }
 
 
@@ -56,3 +66,9 @@ class KernelModule(Protocol):  # pragma: no cover - typing only
     def noise_cdf(self, z: Any, gamma: float) -> np.ndarray: ...
     def sample_noise(self, rng: np.random.Generator, gamma: float, size: int) -> np.ndarray: ...
     def release_scale(self, x: Any, L: float, U: float, epsilon: float, gamma: float) -> float: ...
+    def noise_constants(self, epsilon: float, gamma: float) -> tuple[float, float]: ...
+    def release_sample(self, x: Any, L: float, U: float, epsilon: float, gamma: float,
+                       rng: np.random.Generator, size: int) -> tuple[np.ndarray, float, float]: ...
+    def dp_upper_bound(self, x: Any, rng: np.random.Generator, epsilon_count: float,
+                       epsilon_threshold: float, start: float, ratio: float,
+                       max_guess: float) -> float: ...

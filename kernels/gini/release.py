@@ -207,6 +207,7 @@ def release_gini(
     bound: BoundName = "thm43",
     clip: bool = False,
     snap_output: bool = True,
+    size: int | None = None,
 ) -> ReleaseResult:
     """epsilon-DP Gini index g~ = g(X) + (S(X)/alpha) Z, Z ~ density (10) (eq. 9).
 
@@ -221,18 +222,29 @@ def release_gini(
     ``rng`` must be a fresh, unpredictable generator for a real release
     (``numpy.random.default_rng()``); a seeded generator makes the noise reproducible,
     which is only acceptable for testing.
+
+    ``size`` (auditing only): draw ``size`` independent outputs on the same data in one call
+    (``value`` and ``noise`` are then arrays of shape (size,); the data-dependent part is
+    computed once).  Same mechanism per draw; ``size=None`` (default) is one release and
+    consumes the generator exactly as one draw of ``size=1``.  ``dpaudit certify`` samples
+    the shipped release this way; never publish more than one draw.
     """
     rng = check_rng(rng)
     xs, lo, hi = as_incomes(x, lower, upper, clip=clip)
     c = noise_constants(epsilon, gamma, constants)
     ss = smooth_sensitivity(xs, lo, hi, c.beta, bound=bound)
     g = gini_sorted(xs)
-    scale = ss.value / c.alpha
-    z = float(powerlaw(c.gamma).sample(rng, 1)[0])
+    scale = float(np.nextafter(ss.value / c.alpha, math.inf))  # rounded up: never less noise
+    if size is not None and (isinstance(size, bool) or not isinstance(size, (int, np.integer))
+                             or size < 1):
+        raise InvalidParameterError(f"size must be a positive int or None, got {size!r}")
+    zs = powerlaw(c.gamma).sample(rng, 1 if size is None else int(size))
+    z = float(zs[0]) if size is None else zs
     grid = snap_grid(c.alpha) if snap_output else None
     value = g + scale * z
     if grid is not None:
-        value = float(snap(value, grid))
+        value = snap(value, grid)
+        value = float(value) if size is None else value
     return ReleaseResult(
         value=value,
         epsilon=c.epsilon,

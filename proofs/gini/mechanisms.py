@@ -27,6 +27,7 @@ really uses); :meth:`GiniRelease.exact_location_scale` recomputes it with
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Literal
@@ -183,3 +184,85 @@ class GiniRelease:
         return self.output(loc, scale, self.sample_noise(size, rng))
 
 
+
+
+# ----------------------------------------------------------------- Section 5.1 upper bound
+def above_threshold_law(
+    x: Any,
+    epsilon_count: float,
+    epsilon_threshold: float,
+    *,
+    start: float = 1.0,
+    ratio: float = 1.001,
+    max_guess: float = 1e15,
+    inflation: float = 2.5,
+    n: int | None = None,
+    dps: int = 25,
+) -> dict[float, Any]:
+    """Exact law of the Section 5.1 DP upper bound U = inflation * x~ (Lan & Reiter 2025,
+    Section 5.1; AboveThreshold of Dwork & Roth 2014, Algorithm 1), as written in the
+    docstring of :func:`kernels.gini.release.dp_upper_bound` - an independent transcription,
+    not a call of the kernel.
+
+    n~ = n + Lap(1/e1), T^ = n~ + Lap(2/e2); guess t_i = start * ratio^i (i < m); query
+    q_i = #{x <= t_i}; the first i with q_i + Lap(4/e2) >= T^ is x~; no hit gives the last
+    guess.  With T = T^ - n = L1 + L2 (density of a sum of two Laplaces, closed form),
+
+        P(x~ = t_i) = int f_T(t) prod_{j<i} F(n + t - q_j) (1 - F(n + t - q_i)) dt,
+
+    F the Lap(4/e2) cdf (the last guess also collects the no-hit mass).  ``mpmath.quad`` on
+    the pieces between the kinks (t = q_j - n and t = 0), ``dps`` digits.  ``n`` overrides
+    the count (add/remove neighbours change it).  Returns {U value: probability} (mpf).
+    The guesses are computed in float64 exactly as the kernel does (start * ratio**i)."""
+    xs = np.sort(np.asarray(x, dtype=np.float64))
+    nn = int(xs.size if n is None else n)
+    m = int(math.floor(math.log(max_guess / start) / math.log(ratio))) + 1
+    guesses = start * ratio ** np.arange(m, dtype=np.float64)
+    q = np.searchsorted(xs, guesses, side="right")
+    with mpmath.workdps(dps):
+        b1 = mpmath.mpf(1) / mpmath.mpf(epsilon_count)
+        b2 = mpmath.mpf(2) / mpmath.mpf(epsilon_threshold)
+        b3 = mpmath.mpf(4) / mpmath.mpf(epsilon_threshold)
+
+        def f_t(t: Any) -> Any:
+            a = abs(t)
+            if b1 == b2:
+                return (b1 + a) * mpmath.exp(-a / b1) / (4 * b1 * b1)
+            return (b1 * mpmath.exp(-a / b1) - b2 * mpmath.exp(-a / b2)) / (2 * (b1**2 - b2**2))
+
+        def cdf(z: Any) -> Any:
+            return mpmath.exp(z / b3) / 2 if z < 0 else 1 - mpmath.exp(-z / b3) / 2
+
+        qs = [mpmath.mpf(int(v)) for v in q]
+        kinks = sorted({mpmath.mpf(0)} | {v - nn for v in qs})
+        pts = [-mpmath.inf, *kinks, mpmath.inf]
+        out: dict[float, Any] = {}
+        for i in range(m):
+            last = i == m - 1
+
+            def integrand(t: Any, i: int = i, last: bool = last) -> Any:
+                p = f_t(t)
+                for j in range(i):
+                    p *= cdf(nn + t - qs[j])
+                    if p == 0:
+                        return p
+                return p if last else p * (1 - cdf(nn + t - qs[i]))
+
+            u = float(inflation * float(guesses[i]))
+            out[u] = out.get(u, 0) + mpmath.quad(integrand, pts)
+        return out
+
+
+def above_threshold_max_log_ratio(p: dict[float, Any], p2: dict[float, Any]) -> float:
+    """max over outputs of |log P(u) - log P'(u)| (mpmath; +inf if one is 0 and not the
+    other), as a float rounded UP (a loss is never understated)."""
+    worst = mpmath.mpf(0)
+    for u in set(p) | set(p2):
+        a, b = p.get(u, mpmath.mpf(0)), p2.get(u, mpmath.mpf(0))
+        if a == 0 and b == 0:
+            continue
+        if a == 0 or b == 0:
+            return math.inf
+        worst = max(worst, abs(mpmath.log(a) - mpmath.log(b)))
+    w = float(worst)
+    return w if mpmath.mpf(w) >= worst else math.nextafter(w, math.inf)

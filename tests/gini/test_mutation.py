@@ -32,7 +32,7 @@ MUTANTS: list[tuple[str, str, str, str, tuple[str, ...]]] = [
      ("gini.eq2",)),
     ("wrong beta (Section 2.3's eps/gamma in the alg3 rule)", "gini/release.py",
      "alpha, beta = eps / (4 * g), eps / (2 * (g + 1))", "alpha, beta = eps / (4 * g), eps / g",
-     ("release.",)),
+     ("release.", "constants.")),
     ("missing k = 0 term in the smooth sensitivity", "gini/sensitivity.py",
      "    k0 = 0\n    while k0 <= cap:", "    k0 = 1\n    while k0 <= cap:",
      ("smooth.",)),
