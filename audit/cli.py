@@ -6,19 +6,21 @@ The engine's commands name no paper: subjects are discovered through the entry-p
 (``--subject``; default: the subject that declares itself the default), ``release`` and other
 subject commands are added by their subjects.
 
-Exit codes: 0 success (regress: nothing refuted; replay: the counterexample no longer
-fails); 1 a check was refuted / the counterexample still fails (or an unexpected internal
-error, reported with a traceback); 2 bad input or usage (one-line message naming the
-problem, nothing written); 130 interrupted (the last complete report is kept).
-``certify``: 0 CERTIFIED, 1 NOT CERTIFIED, 2 bad input, 3 INCONCLUSIVE (a link could not
-decide or crashed), 130 interrupted.  ``calibrate``: 0 when every run agrees with its known
-answer, 1 otherwise.
+Outcomes and exit codes: one table, :data:`audit.cli_common.OUTCOMES`, used by every command
+(``dpaudit --help`` prints it):  0 CERTIFIED / PASS / COMPLETED / PASSES NOW / RELEASED;
+1 NOT CERTIFIED / FAIL / CHECK ERROR / STILL FAILS; 2 bad input or usage (one line naming the
+flag or value, nothing written); 3 INCONCLUSIVE; 4 internal error (a dpaudit bug; one line,
+``DPAUDIT_TRACEBACK=1`` for the traceback); 130 interrupted by SIGINT or SIGTERM (one line;
+the last report written is complete JSON marked unfinished).  A run that starts first marks
+any earlier report in its folder as replaced (an empty unfinished report); ``--run-id`` is
+one folder name inside ``--out``.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Sequence
 from datetime import UTC, datetime
@@ -33,6 +35,15 @@ from audit.cli_common import (
     EXIT_INTERRUPTED,
     EXIT_NOT_CERTIFIED,
     EXIT_OK,
+    ArgumentParser,
+    OutputError,
+    defer_signals,
+    finite_float,
+    handle_signals,
+    outcome,
+    outcome_table,
+    report_dir,
+    run_completed,
 )
 from audit.cli_common import progress as _progress
 from audit.protocols import KernelModuleError
@@ -43,11 +54,52 @@ __all__ = [
     "EXIT_FINDINGS",
     "EXIT_INCONCLUSIVE",
     "EXIT_INTERNAL",
+    "EXIT_INTERRUPTED",
     "EXIT_NOT_CERTIFIED",
     "EXIT_OK",
     "build_parser",
+    "finish",
     "main",
+    "start_report",
+    "write",
 ]
+
+
+def start_report(out: str, run_id: str, command: str, subject: str, seed: int | None,
+                 params: dict, started: str, **kw) -> Path:
+    """Check ``--out``/``--run-id`` (bad input: nothing written) and mark the folder as
+    belonging to this run before its first check (an empty unfinished report replaces any
+    earlier one; earlier counterexamples are removed).  Returns the report folder."""
+    from audit.report import begin_report, build_report
+
+    out_dir = report_dir(out, run_id)
+    try:
+        with defer_signals():
+            begin_report(out_dir, build_report(command, subject, seed, [], params, started,
+                                               False, **kw))
+    except OSError as exc:
+        raise OutputError(f"--out {str(out)!r}: cannot write {str(out_dir)!r}: "
+                          f"{exc.strerror or exc}") from None
+    return out_dir
+
+
+def write(out_dir: Path, report: dict) -> None:
+    """Write a report (all its files land together: signals are held meanwhile)."""
+    from audit.report import write_report
+
+    with defer_signals():
+        write_report(out_dir, report)
+
+
+def finish(out_dir: Path, report_fn, key: str) -> tuple[dict, int]:
+    """Build the final report with the outcome ``key`` of the outcome table, write it,
+    mark the run complete (later signals do not change its outcome); return
+    ``(report, exit code)``."""
+    o = outcome(key)
+    rep = report_fn({"word": o.word, "exit_code": o.code})
+    write(out_dir, rep)
+    run_completed()
+    return rep, o.code
 
 
 def _add_calibrate(sub: argparse._SubParsersAction) -> None:
@@ -63,23 +115,34 @@ def _add_calibrate(sub: argparse._SubParsersAction) -> None:
             "with the truth.  Exit 0 if every run agrees, 1 otherwise."
         ),
     )
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--seed", type=_seed, default=0)
     p.add_argument("--quick", action="store_true", help="smaller sample sizes (less power)")
     p.add_argument("--out", default="reports")
     p.add_argument("--run-id", default=None)
+
+
+def _seed(text: str) -> int:
+    try:
+        v = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
+    if v < 0 or v >= 2**63:
+        raise argparse.ArgumentTypeError(f"must be in 0..2^63-1, got {text!r}")
+    return v
 
 
 def _cmd_calibrate(a: argparse.Namespace) -> int:
     import time
 
     from audit.privacy.calibration import all_runs, run_calibration
-    from audit.report import build_report, render_summary_table, write_report
+    from audit.report import build_report, render_summary_table
 
     run_id = a.run_id or f"calibrate-seed{a.seed}"
-    out_dir = Path(a.out) / run_id
     started = datetime.now(UTC).isoformat(timespec="seconds")
     runs = all_runs()
     params = {"quick": a.quick, "runs": [r.key for r in runs]}
+    out_dir = start_report(a.out, run_id, "calibrate", "testers:audit.privacy", a.seed, params,
+                           started)
     findings: list = []
     _progress(f"dpaudit calibrate: {len(runs)} runs, seed {a.seed}")
     t0 = time.perf_counter()
@@ -87,16 +150,23 @@ def _cmd_calibrate(a: argparse.Namespace) -> int:
     def step(f) -> None:
         findings.append(f)
         _progress(f"  {f.id:<36} {f.verdict.value:<12} {f.duration_s:6.1f} s")
-        write_report(out_dir, build_report("calibrate", "testers:audit.privacy", a.seed,
-                                           findings, params, started, False))
+        write(out_dir, build_report("calibrate", "testers:audit.privacy", a.seed,
+                                    findings, params, started, False))
 
     found, figures = run_calibration(a.seed, a.quick, on_finding=step)
-    rep = build_report("calibrate", "testers:audit.privacy", a.seed, found, params, started,
-                       True, figures=figures, total_duration_s=time.perf_counter() - t0)
-    write_report(out_dir, rep)
+    dt = time.perf_counter() - t0
+
+    def final(oc: dict | None) -> dict:
+        return build_report("calibrate", "testers:audit.privacy", a.seed, found, params,
+                            started, True, figures=figures, total_duration_s=dt, outcome=oc)
+
+    summary = final(None)["summary"]
+    key = ("fail" if not summary["pass"] else
+           "inconclusive" if summary["inconclusive"] else "pass")
+    rep, code = finish(out_dir, final, key)
     print(render_summary_table(rep))
     print(f"report: {out_dir / 'report.json'}  {out_dir / 'report.md'}  {out_dir / 'report.html'}")
-    return EXIT_OK if rep["summary"]["pass"] and not rep["summary"]["inconclusive"] else 1
+    return code
 
 
 def _add_claims(sub: argparse._SubParsersAction, name: str, what: str,
@@ -114,11 +184,11 @@ def _add_claims(sub: argparse._SubParsersAction, name: str, what: str,
     )
     p.add_argument(
         "--budget",
-        type=float,
+        type=finite_float,
         default=240.0,
         help="total seconds, shared out evenly; unused time rolls over (default 240)",
     )
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--seed", type=_seed, default=0)
     p.add_argument("--only", default=None, help="run only claims whose key contains this text")
     p.add_argument(
         "--paper",
@@ -137,7 +207,7 @@ def _cmd_claims(a: argparse.Namespace) -> int:
 
     from audit.findings import Finding, Method, Verdict
     from audit.registry import load_all, subject_errors
-    from audit.report import build_report, render_summary_table, write_report
+    from audit.report import build_report, render_summary_table
 
     if not a.budget > 0:
         raise InputError(f"--budget must be > 0, got {a.budget!r}")
@@ -153,7 +223,6 @@ def _cmd_claims(a: argparse.Namespace) -> int:
             f"no {a.command} claims of paper {a.paper!r} match --only {a.only!r}"
         )
     run_id = a.run_id or f"{a.command}-seed{a.seed}"
-    out_dir = Path(a.out) / run_id
     started = datetime.now(UTC).isoformat(timespec="seconds")
     params = {
         "budget_s": a.budget,
@@ -165,7 +234,8 @@ def _cmd_claims(a: argparse.Namespace) -> int:
     if a.list:
         for c in claims:
             print(f"{c.key:<40} {c.title}" + (f"  [{c.reference}]" if c.reference else ""))
-        return EXIT_OK
+        return outcome("listed").code
+    out_dir = start_report(a.out, run_id, a.command, subject, a.seed, params, started)
     deadline = time.perf_counter() + a.budget
     findings: list = []
     _progress(f"dpaudit {a.command}: {len(claims)} claims, budget {a.budget:g} s, seed {a.seed}")
@@ -198,13 +268,20 @@ def _cmd_claims(a: argparse.Namespace) -> int:
         _progress(
             f"  [{i:>2}/{len(claims)}] {c.key:<34} {counts}  ({time.perf_counter() - t0:.1f} s)"
         )
-        rep = build_report(a.command, subject, a.seed, findings, params, started,
-                           i == len(claims), figures=_claim_figures(findings) or None)
-        write_report(out_dir, rep)
-    # claims is non-empty, so rep is the complete report written after the last claim
+        if i < len(claims):
+            write(out_dir, build_report(a.command, subject, a.seed, findings, params, started,
+                                        False, figures=_claim_figures(findings) or None))
+
+    def final(oc: dict | None) -> dict:
+        return build_report(a.command, subject, a.seed, findings, params, started, True,
+                            figures=_claim_figures(findings) or None, outcome=oc)
+
+    rep = final(None)
+    key = "check-error" if rep["summary"]["error"] else "completed"
+    rep, code = finish(out_dir, final, key)
     print(render_summary_table(rep))
     print(f"report: {out_dir / 'report.json'}  {out_dir / 'report.md'}")
-    return EXIT_FINDINGS if rep["summary"]["error"] else EXIT_OK
+    return code
 
 
 def _claim_figures(findings: list) -> list[dict]:
@@ -253,7 +330,7 @@ def _cmd_subjects(a: argparse.Namespace) -> int:
     for name, msg in errors.items():
         if name not in subs:
             w(f"{name}\n  ERROR       {msg}\n")
-    return EXIT_OK if not errors else EXIT_FINDINGS
+    return outcome("subject-error" if errors else "listed").code
 
 
 def _certify_subjects() -> list[registry.Subject]:
@@ -290,7 +367,7 @@ def _add_certify(sub: argparse._SubParsersAction, argv: Sequence[str]) -> None:
 
 def _add_subject_commands(sub: argparse._SubParsersAction) -> None:
     taken = {"certify", "calibrate", "regress", "replay", "prove", "search", "reproduce",
-             "subjects"}
+             "subjects", "test"}
     for s in registry.subjects().values():
         for name, ref in sorted(s.commands.items()):
             if name in taken:
@@ -334,7 +411,7 @@ def _add_regress(sub: argparse._SubParsersAction) -> None:
     mode = p.add_mutually_exclusive_group()
     mode.add_argument("--quick", action="store_true", help="fewer generated inputs (default)")
     mode.add_argument("--full", action="store_true", help="more inputs, larger n")
-    p.add_argument("--seed", type=int, default=0, help="seed of the input search (default 0)")
+    p.add_argument("--seed", type=_seed, default=0, help="seed of the input search (default 0)")
     p.add_argument("--out", default="reports", help="report directory root (default reports)")
     p.add_argument("--run-id", default=None, help="report sub-directory name")
     p.add_argument("--only", default=None, help="run only checks whose id contains this text")
@@ -368,14 +445,14 @@ def _suite_for(name: str | None, kernels: str | None) -> tuple[str, object, str]
 
 def _cmd_regress(a: argparse.Namespace) -> int:
     from audit.protocols import load_kernels, provided
-    from audit.report import build_report, render_summary_table, write_report
+    from audit.report import build_report, render_summary_table
 
     subj, suite, kernels = _suite_for(a.subject, a.kernels)
     mod = load_kernels(kernels, suite.protocol)
     subject = f"kernels:{kernels}"
     mode = "full" if a.full else "quick"
     run_id = a.run_id or f"regress-{kernels}-{mode}-seed{a.seed}"
-    out_dir = Path(a.out) / run_id
+    report_dir(a.out, run_id)
     started = datetime.now(UTC).isoformat(timespec="seconds")
     params = {
         "kernels": kernels,
@@ -387,25 +464,27 @@ def _cmd_regress(a: argparse.Namespace) -> int:
         "only": a.only,
     }
     findings: list = []
-    reports: list[dict] = []
+    out_dir = start_report(a.out, run_id, "regress", subject, a.seed, params, started)
     _progress(f"dpaudit regress: {params['kernels_name']} ({kernels}), {mode}, seed {a.seed}")
 
     def on_finding(i: int, total: int, f) -> None:
         findings.append(f)
         _progress(f"  [{i:>2}/{total}] {f.id:<38} {f.verdict.value:<12} {f.duration_s:6.1f} s")
-        rep = build_report("regress", subject, a.seed, findings, params, started, i == total)
-        write_report(out_dir, rep)
-        reports.append(rep)
+        if i < total:
+            write(out_dir, build_report("regress", subject, a.seed, findings, params, started,
+                                        False))
 
     suite.run(mod, subject, a.seed, mode, a.only, on_finding)
-    rep = (
-        reports[-1]
-        if reports
-        else build_report("regress", subject, a.seed, findings, params, started, True)
-    )
+
+    def final(oc: dict | None) -> dict:
+        return build_report("regress", subject, a.seed, findings, params, started, True,
+                            outcome=oc)
+
+    key = "pass" if final(None)["summary"]["pass"] else "fail"
+    rep, code = finish(out_dir, final, key)
     print(render_summary_table(rep))
     print(f"report: {out_dir / 'report.json'}  {out_dir / 'report.md'}")
-    return EXIT_OK if rep["summary"]["pass"] else EXIT_FINDINGS
+    return code
 
 
 def _add_replay(sub: argparse._SubParsersAction) -> None:
@@ -433,7 +512,15 @@ def _cmd_replay(a: argparse.Namespace) -> int:
         )
     if not isinstance(doc.get("check"), str):
         raise InputError(f"{a.file!r} names no check")
-    subject = doc.get("subject", "")
+    if not isinstance(doc.get("inputs"), dict):
+        raise InputError(f"{a.file!r} has no inputs object")
+    # a data reference is resolved against the working directory, then the report folder
+    # (FILE is REPORT/counterexamples/ID.json), so a replay works from any directory
+    src = doc["inputs"].get("source")
+    if isinstance(src, dict) and "file" in src:
+        doc["inputs"]["source"] = datasets.resolve_file_reference(
+            src, Path(a.file).resolve().parent.parent)
+    subject = str(doc.get("subject", ""))
     if subject.startswith("kernels:") or a.kernels:
         name = a.kernels or subject.split(":", 1)[1]
         for suite in _regress_suites().values():
@@ -441,9 +528,9 @@ def _cmd_replay(a: argparse.Namespace) -> int:
             if got is not None:
                 still, lines = got
                 sys.stdout.write("\n".join(lines) + "\n")
-                sys.stdout.write(
-                    f"  => {'STILL FAILS' if still else 'passes now (no longer reproduces)'}\n")
-                return EXIT_FINDINGS if still else EXIT_OK
+                o = outcome("still-fails" if still else "passes-now")
+                sys.stdout.write(f"  => {o.word}\n")
+                return o.code
     registry.load_all()
     if doc["check"] not in registry.REPLAYERS:
         raise InputError(f"{a.file}: no installed subject knows check {doc['check']!r}")
@@ -453,29 +540,47 @@ def _cmd_replay(a: argparse.Namespace) -> int:
 def _replay_claim(doc: dict, fn) -> int:
     from audit.findings import from_jsonable
 
-    still, expected, actual, detail = fn(from_jsonable(doc["inputs"]))
+    try:
+        still, expected, actual, detail = fn(from_jsonable(doc["inputs"]))
+    except (KeyError, TypeError) as exc:
+        raise InputError(f"counterexample {doc['check']!r}: malformed inputs ({exc})") from None
     w = sys.stdout.write
     shown = json.dumps(doc["inputs"])
-    w(f"replay {doc['check']} ({doc.get('subject') or 'claim'})\n")
+    subject = str(doc.get("subject") or "")
+    what = ("a certify link on data " + subject.split(":", 1)[1][:24] + "..."
+            if subject.startswith("data:") else
+            "paper claim " + subject.split(":", 1)[1] if subject.startswith("paper:")
+            else subject or "check")
+    under_test = ("the release on this data" if subject.startswith("data:")
+                  else "the claim under test")
+    w(f"replay {doc['check']} ({what})\n")
     w(f"  input     {shown[:300]}{'...' if len(shown) > 300 else ''}\n")
-    w(f"  expected  {expected!r}   (recomputed now, exact)\n")
-    w(f"  actual    {actual!r}   (the claim under test, recomputed now)\n")
+    w(f"  expected  {expected!r}   (recomputed now)\n")
+    w(f"  actual    {actual!r}   ({under_test}, recomputed now)\n")
     if detail:
         w(f"  detail    {detail}\n")
-    w(f"  => {'STILL FAILS' if still else 'passes now (no longer reproduces)'}\n")
-    return EXIT_FINDINGS if still else EXIT_OK
+    o = outcome("still-fails" if still else "passes-now")
+    w(f"  => {o.word}\n")
+    return o.code
 
 
 def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
+    p = ArgumentParser(
         prog="dpaudit",
         description="Audit toolkit for differentially private statistics and mechanisms.",
+        epilog="outcomes (every command; exit code, word):\n" + outcome_table(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
     subs = registry.subjects()
     papers = sorted(subs, key=lambda n: (not subs[n].default, n))
     _add_certify(sub, argv)
     _add_calibrate(sub)
+    from audit.user_test import COMMAND as _test  # also registers its replayers
+
+    _test_parser = sub.add_parser("test", help=_test.help, description=_test.description)
+    _test.add_arguments(_test_parser)
+    _test_parser.set_defaults(_subject_command=_test)
     _add_subject_commands(sub)
     _add_regress(sub)
     _add_replay(sub)
@@ -486,41 +591,72 @@ def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
     return p
 
 
+_BAD_INPUT = (
+    InputError,
+    NotNumericError,
+    OutputError,
+    datasets.DataFileError,
+    datasets.UnknownSampleError,
+    KernelModuleError,
+    registry.SubjectLoadError,
+)
+
+
+def _one_line(text: str) -> str:
+    return " ".join(str(text).split())
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run one ``dpaudit`` command; returns its exit code (see the outcome table).  Never
+    raises (``SystemExit`` from argparse becomes its code): bad input is one line on stderr
+    and exit 2, an interrupt (SIGINT or SIGTERM) one line and 130, a dpaudit bug one line
+    and 4."""
     argv = list(sys.argv[1:] if argv is None else argv)
-    parser = build_parser(argv)
-    args = parser.parse_args(argv)
-    if args.command is None:
-        parser.print_help()
-        return EXIT_BAD_INPUT
-    try:
-        if getattr(args, "_subject_command", None) is not None:
-            return args._subject_command.run(args)
-        if args.command == "calibrate":
-            return _cmd_calibrate(args)
-        if args.command == "regress":
-            return _cmd_regress(args)
-        if args.command == "replay":
-            return _cmd_replay(args)
-        if args.command in ("prove", "search", "reproduce"):
-            return _cmd_claims(args)
-        if args.command == "subjects":
-            return _cmd_subjects(args)
-    except (
-        InputError,
-        NotNumericError,
-        datasets.DataFileError,
-        datasets.UnknownSampleError,
-        KernelModuleError,
-        registry.SubjectLoadError,
-    ) as exc:
-        print(f"dpaudit {args.command}: error: {exc}", file=sys.stderr)
-        return EXIT_BAD_INPUT
-    except KeyboardInterrupt:
-        print(f"dpaudit {args.command}: interrupted", file=sys.stderr)
-        return EXIT_INTERRUPTED
-    parser.error(f"unknown command {args.command!r}")
-    return EXIT_BAD_INPUT  # pragma: no cover
+    command = "dpaudit"
+    with handle_signals():
+        try:
+            parser = build_parser(argv)
+            try:
+                args = parser.parse_args(argv)
+            except SystemExit as exc:  # --help (0) or a one-line usage error (2)
+                return int(exc.code) if isinstance(exc.code, int) else EXIT_BAD_INPUT
+            if args.command is None:
+                parser.print_help(sys.stderr)
+                return EXIT_BAD_INPUT
+            command = f"dpaudit {args.command}"
+            if getattr(args, "_subject_command", None) is not None:
+                return args._subject_command.run(args)
+            if args.command == "calibrate":
+                return _cmd_calibrate(args)
+            if args.command == "regress":
+                return _cmd_regress(args)
+            if args.command == "replay":
+                return _cmd_replay(args)
+            if args.command in ("prove", "search", "reproduce"):
+                return _cmd_claims(args)
+            if args.command == "subjects":
+                return _cmd_subjects(args)
+            print(f"{command}: error: unknown command {args.command!r}", file=sys.stderr)
+            return EXIT_BAD_INPUT
+        except _BAD_INPUT as exc:
+            print(f"{command}: error: {_one_line(exc)}", file=sys.stderr)
+            return outcome("bad-input").code
+        except KeyboardInterrupt as exc:
+            why = str(exc) if str(exc) in ("SIGINT", "SIGTERM") else "SIGINT"
+            print(f"{command}: interrupted ({why}); the last report written is kept, "
+                  "marked unfinished", file=sys.stderr)
+            return outcome("interrupted").code
+        except BrokenPipeError:
+            return EXIT_OK
+        except Exception as exc:  # a bug: one line (the traceback on request), never rc 1
+            if os.environ.get("DPAUDIT_TRACEBACK"):
+                import traceback
+
+                traceback.print_exc()
+            print(f"{command}: internal error: {type(exc).__name__}: {_one_line(exc)[:300]} "
+                  "(a bug in dpaudit; set DPAUDIT_TRACEBACK=1 for the traceback)",
+                  file=sys.stderr)
+            return outcome("internal-error").code
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -286,3 +286,39 @@ def file_sha256(path: str | os.PathLike[str]) -> str:
     except OSError as exc:
         raise DataFileError(f"cannot read {os.fspath(path)!r}: {exc.strerror or exc}") from exc
     return h.hexdigest()
+
+
+def file_reference(path: str | os.PathLike[str], column: str | None,
+                   report_dir: str | os.PathLike[str] | None = None) -> dict:
+    """How a report (and its counterexamples) refer to a user's CSV file, robustly:
+    ``file`` (the path as given), ``file_from_report`` (the same file relative to the report
+    folder, so a replay works from any working directory as long as the report and the data
+    keep their relative place), ``column`` and ``file_sha256`` (the bytes' digest; the
+    replayer also checks the data's canonical digest).  No absolute path is stored (it
+    would name the auditor's machine)."""
+    ref = {"file": os.fspath(path), "column": column, "file_sha256": file_sha256(path)}
+    if report_dir is not None:
+        ref["file_from_report"] = os.path.relpath(os.path.abspath(path),
+                                                  os.path.abspath(report_dir))
+    return ref
+
+
+def resolve_file_reference(source: dict, report_dir: str | os.PathLike[str] | None) -> dict:
+    """``source`` with ``file`` pointing at an existing file, tried in order: the path as
+    given (relative to the working directory), then ``file_from_report`` relative to
+    ``report_dir``.  A built-in sample reference (``{"sample": name}``) is returned
+    unchanged.  Raises :class:`DataFileError` naming both places when neither exists."""
+    if not isinstance(source, dict) or "file" not in source:
+        return source
+    given = str(source["file"])
+    tried = [given]
+    if os.path.isfile(given):
+        return source
+    rel = source.get("file_from_report")
+    if isinstance(rel, str) and report_dir is not None:
+        cand = os.path.normpath(os.path.join(os.fspath(report_dir), rel))
+        tried.append(cand)
+        if os.path.isfile(cand):
+            return {**source, "file": cand}
+    raise DataFileError(f"the data file of this counterexample was not found (tried "
+                        f"{', '.join(repr(t) for t in tried)})")

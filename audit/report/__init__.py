@@ -4,6 +4,7 @@ atomically.
 See ``schema.md`` in this package for the JSON schema and the byte-identity rule.
 """
 
+from audit.report.confidentiality import apply_confidentiality
 from audit.report.html import (
     CERTIFICATION_VERDICTS,
     FIGURE_KINDS,
@@ -20,6 +21,7 @@ from audit.report.markdown import (
 from audit.report.writer import (
     REPORT_SCHEMA,
     atomic_write_text,
+    begin_report,
     build_report,
     canonical_json,
     strip_timings,
@@ -32,7 +34,9 @@ __all__ = [
     "COUNTEREXAMPLE_DIR",
     "FIGURE_KINDS",
     "REPORT_SCHEMA",
+    "apply_confidentiality",
     "atomic_write_text",
+    "begin_report",
     "build_report",
     "canonical_json",
     "counterexample_relpath",

@@ -26,7 +26,8 @@ from pathlib import PurePosixPath
 from typing import Any
 
 from audit.findings import FINDING_ID_PATTERN, Verdict, from_jsonable, to_jsonable
-from audit.report.markdown import _compact, counterexample_relpath
+from audit.report.markdown import GOOD_WORDS as _GOOD_WORDS
+from audit.report.markdown import _compact, counterexample_relpath, overall_word
 
 __all__ = [
     "CERTIFICATION_VERDICTS",
@@ -40,7 +41,8 @@ FIGURE_KINDS = ("line", "histogram", "bars", "step")
 CERTIFICATION_VERDICTS = ("CERTIFIED", "NOT CERTIFIED", "INCONCLUSIVE")
 
 _FIGURE_REQUIRED = ("id", "title", "kind", "series")
-_FIGURE_OPTIONAL = ("xlabel", "ylabel", "caption", "logy", "vlines", "hlines")
+_FIGURE_OPTIONAL = ("xlabel", "ylabel", "caption", "logy", "vlines", "hlines",
+                    "confidentiality")
 _SERIES_KEYS = ("label", "x", "y")
 _CERT_REQUIRED = ("verdict", "scope", "reasons")
 _CERT_OPTIONAL = ("counterexample", "data_sha256")
@@ -194,6 +196,10 @@ def _validate_figure(fig: Any, index: int) -> dict[str, Any]:
         raise ValueError(
             f"{where}: field 'kind' must be one of {', '.join(FIGURE_KINDS)}; got {spec['kind']!r}"
         )
+    if "confidentiality" in spec and spec["confidentiality"] not in (
+            "public", "relative", "confidential"):
+        raise ValueError(f"{where}: field 'confidentiality' must be one of 'public', "
+                         f"'relative', 'confidential'; got {spec['confidentiality']!r}")
     if "logy" in spec and not isinstance(spec["logy"], bool):
         raise ValueError(f"{where}: field 'logy' must be a bool; got {spec['logy']!r}")
     _validate_series(spec, where)
@@ -762,12 +768,13 @@ def _banner(cert: dict[str, Any]) -> list[str]:
 def _summary(report: dict[str, Any]) -> list[str]:
     s = report.get("summary") or {}
     findings = report.get("findings") or []
-    ok = bool(s.get("pass"))
+    word = overall_word(report)
+    ok = word in _GOOD_WORDS
     out = ['<section id="summary">', "<h2>Summary</h2>", "<table>"]
     out.append("<tr>" + "".join(f"<th>{_e(v.value)}</th>" for v in Verdict) + "<th>total</th>"
                "<th>overall</th></tr>")
     cells = "".join(f'<td class="v-{v.value}">{_e(s.get(v.value, 0))}</td>' for v in Verdict)
-    overall = '<td class="pass">PASS</td>' if ok else '<td class="fail">FAIL</td>'
+    overall = f'<td class="{"pass" if ok else "fail"}">{_e(word)}</td>'
     out.append(f"<tr>{cells}<td>{_e(s.get('total', len(findings)))}</td>{overall}</tr>")
     out.append("</table>")
     if report.get("finished") is False:
@@ -919,6 +926,15 @@ def render_html(report: dict[str, Any]) -> str:
     params = report.get("parameters") or {}
     if params:
         meta.append(("Parameters", _code(params)))
+    conf = report.get("confidentiality")
+    if isinstance(conf, dict):
+        text = str(conf.get("rule", ""))
+        if conf.get("show_confidential"):
+            text = "SHOWN (--show-confidential): this report contains confidential values. " + text
+        withheld = conf.get("withheld") or []
+        if withheld:
+            text += f" Withheld: {', '.join(str(w) for w in withheld)}."
+        meta.append(("Confidentiality", _e(text)))
     out += _kv(meta)
     out.append("</header>")
     out.append("<main>")

@@ -86,9 +86,25 @@ def _table(header: list[str], rows: list[list[str]]) -> list[str]:
     return lines
 
 
+#: outcome words shown in green (the run's outcome is good)
+GOOD_WORDS = frozenset({"PASS", "CERTIFIED", "COMPLETED", "PASSES NOW", "RELEASED"})
+
+
+def overall_word(report: dict[str, Any]) -> str:
+    """The one word a report shows as its overall outcome: ``UNFINISHED`` for a run that did
+    not finish (never PASS), else the run's ``outcome`` word from the CLI's outcome table
+    (e.g. CERTIFIED, INCONCLUSIVE), else PASS / FAIL from the summary."""
+    if report.get("finished") is False:
+        return "UNFINISHED"
+    oc = report.get("outcome")
+    if isinstance(oc, dict) and isinstance(oc.get("word"), str):
+        return oc["word"]
+    return "PASS" if report.get("summary", {}).get("pass") else "FAIL"
+
+
 def _summary_line(report: dict[str, Any]) -> str:
     s = report.get("summary", {})
-    word = "PASS" if s.get("pass") else "FAIL"
+    word = overall_word(report)
     line = (
         f"{word}: {s.get('verified', 0)} verified, {s.get('refuted', 0)} refuted, "
         f"{s.get('inconclusive', 0)} inconclusive, {s.get('error', 0)} error"
@@ -178,6 +194,15 @@ def render_markdown(report: dict[str, Any]) -> str:
     params = report.get("parameters") or {}
     if params:
         lines.append(f"- Parameters: {_code(_compact(params, 400))}")
+    conf = report.get("confidentiality")
+    if isinstance(conf, dict):
+        text = str(conf.get("rule", ""))
+        if conf.get("show_confidential"):
+            text = "SHOWN (--show-confidential): this report contains confidential values. " + text
+        withheld = conf.get("withheld") or []
+        if withheld:
+            text += f" Withheld: {', '.join(str(w) for w in withheld)}."
+        lines.append(f"- Confidentiality: {text}")
     cert = report.get("certification")
     if isinstance(cert, dict):
         lines += ["", f"## Verdict: {cert.get('verdict', '?')}", ""]
@@ -192,7 +217,7 @@ def render_markdown(report: dict[str, Any]) -> str:
     lines += ["", "## Summary", ""]
     rows = [[v.value, str(summary.get(v.value, 0))] for v in Verdict]
     rows.append(["total", str(summary.get("total", len(findings)))])
-    rows.append(["overall", "PASS" if summary.get("pass") else "FAIL"])
+    rows.append(["overall", overall_word(report)])
     lines += _table(["verdict", "count"], rows)
     lines += ["", f"**{_summary_line(report)}**", "", "## Findings", ""]
     if findings:

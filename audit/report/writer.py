@@ -23,12 +23,14 @@ from typing import Any
 import numpy as np
 
 from audit.findings import Finding, Verdict, to_jsonable
+from audit.report.confidentiality import apply_confidentiality, confidentiality_block
 from audit.report.html import render_html, validate_certification, validate_figures
 from audit.report.markdown import counterexample_relpath, render_markdown
 
 __all__ = [
     "REPORT_SCHEMA",
     "atomic_write_text",
+    "begin_report",
     "build_report",
     "canonical_json",
     "strip_timings",
@@ -65,6 +67,9 @@ def build_report(
     total_duration_s: float | None = None,
     figures: Sequence[dict[str, Any]] | None = None,
     certification: dict[str, Any] | None = None,
+    confidential_data: bool = False,
+    show_confidential: bool = False,
+    outcome: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The report document (schema ``dpaudit.report/1``, see ``audit/report/schema.md``).
 
@@ -75,6 +80,12 @@ def build_report(
     (a report built without them is unchanged); they are validated by
     :func:`audit.report.html.validate_figures` / :func:`~audit.report.html.validate_certification`
     and stored in JSON form.
+    ``confidential_data`` marks a report about confidential data: it then carries a
+    ``confidentiality`` block and goes through
+    :func:`audit.report.confidentiality.apply_confidentiality` (figures without a
+    ``"public"``/``"relative"`` tag and confidential evidence withheld unless
+    ``show_confidential``).  ``outcome`` (``{"word": str, "exit_code": int}``, from the CLI's
+    outcome table) is the run's printed outcome, shown by the renderers instead of PASS/FAIL.
     Raises ``ValueError`` on a bad argument (naming it), including duplicate finding ids
     (counterexample file names are derived from ids).
     """
@@ -127,6 +138,14 @@ def build_report(
         report["figures"] = figure_specs
     if cert is not None:
         report["certification"] = cert
+    if outcome is not None:
+        if (not isinstance(outcome, dict) or not isinstance(outcome.get("word"), str)
+                or not isinstance(outcome.get("exit_code"), int)):
+            raise ValueError(f"outcome must be {{'word': str, 'exit_code': int}}; got {outcome!r}")
+        report["outcome"] = {"word": outcome["word"], "exit_code": outcome["exit_code"]}
+    if confidential_data:
+        report["confidentiality"] = confidentiality_block(True, show_confidential)
+        report = apply_confidentiality(report)
     return report
 
 
@@ -211,6 +230,8 @@ def write_report(
     Each finding's counterexample (if any) is written to
     ``directory/counterexamples/<finding-id>.json`` first, then ``report.md``, then
     ``report.html`` (unless ``html`` is false), then ``report.json`` last, each atomically.
+    The confidentiality audit (:func:`audit.report.confidentiality.apply_confidentiality`)
+    runs first: what is written is the audited report.
     Everything is serialised and rendered before anything is written, so a report that cannot
     be serialised (or whose figures / certification are malformed) leaves the directory
     untouched.  With ``html=False`` no ``report.html`` is written and one left by an earlier run
@@ -218,6 +239,7 @@ def write_report(
     ``directory / "report.html"``.
     """
     directory = Path(directory)
+    report = apply_confidentiality(report)
     json_text = canonical_json(report)
     md_text = render_markdown(report)
     html_text = render_html(report) if html else None
@@ -239,3 +261,27 @@ def write_report(
         atomic_write_text(directory / "report.html", html_text)
     atomic_write_text(json_path, json_text)
     return json_path, md_path
+
+
+def begin_report(directory: Path, report: dict[str, Any], *, html: bool = True) -> None:
+    """Mark a report folder as belonging to a run that has just started, before its first
+    check: ``report.json`` is replaced first (atomically) by ``report`` (which should be an
+    empty, unfinished report), then ``report.md`` / ``report.html``, and counterexample
+    files left by an earlier run are removed.  A reader never sees an earlier run's finished
+    report as current once this returns (a run killed during it leaves either the earlier
+    ``report.json`` untouched or the new one)."""
+    directory = Path(directory)
+    report = apply_confidentiality(report)
+    json_text = canonical_json(report)
+    md_text = render_markdown(report)
+    html_text = render_html(report) if html else None
+    directory.mkdir(parents=True, exist_ok=True)
+    atomic_write_text(directory / "report.json", json_text)
+    atomic_write_text(directory / "report.md", md_text)
+    if html_text is not None:
+        atomic_write_text(directory / "report.html", html_text)
+    cx_dir = directory / "counterexamples"
+    if cx_dir.is_dir():
+        for p in cx_dir.glob("*.json"):
+            with contextlib.suppress(OSError):
+                p.unlink()

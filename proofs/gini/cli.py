@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import warnings
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -15,7 +16,13 @@ from pathlib import Path
 import numpy as np
 
 from audit import datasets
-from audit.cli_common import EXIT_INCONCLUSIVE, EXIT_NOT_CERTIFIED, EXIT_OK
+from audit.cli_common import (
+    LinkTicker,
+    add_data_arguments,
+    data_choice,
+    finite_float,
+    outcome,
+)
 from audit.cli_common import progress as _progress
 from kernels.errors import InputError
 from kernels.gini.noise import powerlaw
@@ -39,44 +46,100 @@ _RELEASE_DESCRIPTION = (
 )
 
 
+#: door limits (CLI terms): beyond them a link is meaningless or float64 overflows
+EPSILON_MAX = 100.0  # e^epsilon and the admissibility search (grid to 20 is certified)
+GAMMA_MAX = 100.0  # |z|^gamma in density (10) overflows float64 for larger shapes
+MAGNITUDE_MAX = 1e100  # |L|, |U| and records: float64 sums over n records must not overflow
+
+
+def _seed_type(text: str) -> int:
+    try:
+        v = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
+    if v < 0 or v >= 2**63:
+        raise argparse.ArgumentTypeError(f"must be in 0..2^63-1, got {text!r}")
+    return v
+
+
+def _check_door(a: argparse.Namespace) -> None:
+    """Parameter ranges in CLI terms (before any data is read or anything written)."""
+    for flag, attr in (("--epsilon", "epsilon"), ("--epsilon-upper", "epsilon_upper")):
+        v = getattr(a, attr, None)
+        if v is not None and not 0 < v <= EPSILON_MAX:
+            raise InputError(f"{flag} must be > 0 and at most {EPSILON_MAX:g}, got {v:g}")
+    if not 1 < a.gamma <= GAMMA_MAX:
+        raise InputError(f"--gamma must be > 1 and at most {GAMMA_MAX:g} (density (10) is "
+                         f"improper at 1 and overflows beyond), got {a.gamma:g}")
+    for flag, v in (("--lower", a.lower), ("--upper", a.upper)):
+        if v is not None and abs(v) > MAGNITUDE_MAX:
+            raise InputError(f"{flag} must be at most {MAGNITUDE_MAX:g} in absolute value "
+                             f"(float64 sums overflow beyond), got {v:g}")
+    if a.lower is not None and a.lower < 0:
+        raise InputError(f"--lower must be >= 0 (incomes), got {a.lower:g}")
+    if a.lower is not None and a.upper is not None and not a.upper > a.lower:
+        raise InputError(f"--upper must be greater than --lower, got --lower {a.lower:g} "
+                         f"--upper {a.upper:g}")
+
+
+def _check_records(x: np.ndarray, what: str, lower: float | None,
+                   upper: float | None, hint: str = "raise the bound") -> None:
+    """Records in CLI terms: magnitude, and inside [--lower, --upper] when both are given
+    (the count only; a record's value is never printed)."""
+    big = int(np.count_nonzero(np.abs(x) > MAGNITUDE_MAX))
+    if big:
+        raise InputError(f"{what} has {big} value(s) above {MAGNITUDE_MAX:g} in absolute value "
+                         "(float64 sums overflow)")
+    if lower is not None and (below := int(np.count_nonzero(x < lower))):
+        raise InputError(f"{what} has {below} value(s) below --lower {lower:g}; {hint}")
+    if upper is not None and (above := int(np.count_nonzero(x > upper))):
+        raise InputError(f"{what} has {above} value(s) above --upper {upper:g}; {hint}")
+
+
 def _release_arguments(p: argparse.ArgumentParser) -> None:
-    src = p.add_mutually_exclusive_group()
-    src.add_argument("--sample", default=None, help="built-in sample name (default: %(default)s)")
-    src.add_argument("--data", default=None, help="CSV file with a header row")
-    p.add_argument("--column", default=None, help="column of --data to use")
-    p.add_argument("--lower", type=float, default=0.0, help="public lower bound L (default 0)")
+    add_data_arguments(p, datasets.DEFAULT_SAMPLE)
+    p.add_argument("--lower", type=finite_float, default=0.0,
+                   help="public lower bound L (default 0)")
     p.add_argument(
-        "--upper", type=float, default=None, help="public upper bound U (default: DP estimate)"
+        "--upper", type=finite_float, default=None,
+        help="public upper bound U (default: DP estimate)"
     )
-    p.add_argument("--epsilon", type=float, default=1.0, help="budget of the Gini release")
+    p.add_argument("--epsilon", type=finite_float, default=1.0, help="budget of the Gini release")
     p.add_argument(
         "--epsilon-upper",
-        type=float,
+        type=finite_float,
         default=0.15,
         help="budget of the DP upper bound, split evenly between count and threshold (0.15)",
     )
-    p.add_argument("--gamma", type=float, default=2.0, help="shape of density (10), > 1")
+    p.add_argument("--gamma", type=finite_float, default=2.0,
+                   help="shape of density (10), > 1")
     p.add_argument("--constants", choices=CONSTANT_CHOICES, default="alg3")
     p.add_argument("--bound", choices=BOUNDS, default="thm43")
     p.add_argument("--clip", action="store_true", help="clip records outside [L, U]")
     p.add_argument(
         "--seed",
-        type=int,
+        type=_seed_type,
         default=None,
         help="seed the noise (TESTING ONLY: a seeded release is reproducible, not private)",
     )
 
 
 def _cmd_release(a: argparse.Namespace) -> int:
-    if a.data is not None:
-        x = datasets.load_csv_column(a.data, a.column)
-        origin = f"file {a.data!r}" + (f", column {a.column!r}" if a.column else "")
-        digest = datasets.file_sha256(a.data)
+    _check_door(a)
+    file, sample = data_choice(a)
+    if file is not None:
+        x = datasets.load_csv_column(file, a.column)
+        origin = f"file {file!r}" + (f", column {a.column!r}" if a.column else "")
+        digest = datasets.file_sha256(file)
+        _check_records(x, f"data file {file!r}", None if a.clip else a.lower,
+                       None if (a.clip or a.upper is None) else a.upper,
+                       "pass --clip to clip them, or widen the bound")
     else:
-        if a.column is not None:
-            raise InputError("--column needs --data")
-        name = a.sample or datasets.DEFAULT_SAMPLE
+        name = sample or datasets.DEFAULT_SAMPLE
         x = datasets.load_sample(name)
+        _check_records(x, f"sample {name!r}", None if a.clip else a.lower,
+                       None if (a.clip or a.upper is None) else a.upper,
+                       "pass --clip to clip them, or widen the bound")
         origin = f"built-in sample {name!r} ({datasets.BUILTIN_SAMPLES[name].description})"
         digest = datasets.sample_sha256(name)
     rng = np.random.default_rng(a.seed)
@@ -153,7 +216,7 @@ def _cmd_release(a: argparse.Namespace) -> int:
     )
     if a.seed is not None:
         w("  WARNING: --seed was given; this output is reproducible and NOT private.\n")
-    return EXIT_OK
+    return outcome("released").code
 
 
 #: documented public bounds for the built-in samples (certify's defaults)
@@ -179,18 +242,17 @@ _CERTIFY_DESCRIPTION = (
 
 
 def _certify_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("data", nargs="?", default=None, help="CSV file with a header row")
-    p.add_argument("--column", default=None, help="column of DATA to use")
-    p.add_argument(
-        "--sample", default=None, help="built-in sample instead of DATA (default cpssw8_earnings)"
-    )
-    p.add_argument("--lower", type=float, default=None, help="public lower bound L")
-    p.add_argument("--upper", type=float, default=None, help="public upper bound U")
-    p.add_argument("--epsilon", type=float, default=1.0, help="claimed epsilon (default 1)")
-    p.add_argument("--gamma", type=float, default=2.0, help="shape of density (10) (default 2)")
+    add_data_arguments(p, datasets.DEFAULT_SAMPLE)
+    p.add_argument("--lower", type=finite_float, default=None, help="public lower bound L")
+    p.add_argument("--upper", type=finite_float, default=None, help="public upper bound U")
+    p.add_argument("--epsilon", type=finite_float, default=1.0,
+                   help=f"claimed epsilon, in (0, {EPSILON_MAX:g}] (default 1)")
+    p.add_argument("--gamma", type=finite_float, default=2.0,
+                   help=f"shape of density (10), in (1, {GAMMA_MAX:g}] (default 2)")
     p.add_argument("--constants", choices=CONSTANT_CHOICES, default="alg3")
     p.add_argument("--bound", choices=BOUNDS, default="thm43")
-    p.add_argument("--seed", type=int, default=0, help="seed of the audit's own randomness")
+    p.add_argument("--seed", type=_seed_type, default=0,
+                   help="seed of the audit's own randomness")
     p.add_argument("--quick", action="store_true", help="smaller searches and sample sizes")
     p.add_argument(
         "--no-snap",
@@ -201,62 +263,110 @@ def _certify_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--show-confidential",
         action="store_true",
-        help="include the true Gini, S(X) and the replaced records' values in the report",
+        help="include the true Gini, S(X), the replaced records' values and figures in "
+        "absolute units in the report (otherwise withheld or drawn relative to an unstated "
+        "centre in units of the noise scale)",
     )
-    p.add_argument("--out", default="reports")
-    p.add_argument("--run-id", default=None)
+    p.add_argument("--out", default="reports", help="report folder root (default reports)")
+    p.add_argument("--run-id", default=None, help="report folder name inside --out")
 
 
-def _certify_source(a: argparse.Namespace) -> tuple[np.ndarray, dict, float, float]:
-    if a.data is not None and a.sample is not None:
-        raise InputError("give either DATA or --sample, not both")
-    if a.data is not None:
-        x = datasets.load_csv_column(a.data, a.column)
-        src = {"file": str(a.data), "column": a.column, "file_sha256": datasets.file_sha256(a.data)}
+def _certify_source(a: argparse.Namespace, out_dir: Path) -> tuple[np.ndarray, dict, float,
+                                                                    float]:
+    file, sample = data_choice(a)
+    if file is not None:
         if a.lower is None or a.upper is None:
             raise InputError("--lower and --upper are required with a data file (public bounds)")
-        return x, src, a.lower, a.upper
-    if a.column is not None:
-        raise InputError("--column needs a DATA file")
-    name = a.sample or datasets.DEFAULT_SAMPLE
+        x = datasets.load_csv_column(file, a.column)
+        _check_records(x, f"data file {file!r}", a.lower, a.upper,
+                       "widen --lower/--upper (certify audits the data as given)")
+        return x, datasets.file_reference(file, a.column, out_dir), a.lower, a.upper
+    name = sample or datasets.DEFAULT_SAMPLE
     x = datasets.load_sample(name)
     lo, hi = SAMPLE_BOUNDS.get(name, (None, None))
     lo = a.lower if a.lower is not None else lo
     hi = a.upper if a.upper is not None else hi
     if lo is None or hi is None:
         raise InputError(f"--lower and --upper are required for sample {name!r}")
+    _check_records(x, f"sample {name!r}", lo, hi,
+                   "widen --lower/--upper (certify audits the data as given)")
     return x, {"sample": name, "file_sha256": datasets.sample_sha256(name)}, lo, hi
 
 
-def _cmd_certify(a: argparse.Namespace) -> int:
-    from audit.report import build_report, render_summary_table, write_report
-    from proofs.gini.certify import CertifyConfig, certify
+def _attach_warnings(caught: list, findings: list, start: int) -> None:
+    """Numeric warnings raised while links ran go into the evidence of the findings those
+    links produced (never printed): message, category and count."""
+    if not caught:
+        return
+    counts: dict[tuple[str, str], int] = {}
+    for w in caught:
+        key = (w.category.__name__, " ".join(str(w.message).split())[:200])
+        counts[key] = counts.get(key, 0) + 1
+    caught.clear()
+    items = [{"category": c, "message": m, "count": k} for (c, m), k in counts.items()]
+    for f in findings[start:] or findings[-1:]:
+        f.evidence = {**f.evidence, "numeric_warnings": items}
 
-    x, src, lo, hi = _certify_source(a)
+
+def _cmd_certify(a: argparse.Namespace) -> int:
+    from audit.cli import finish, start_report, write
+    from audit.cli_common import report_dir
+    from audit.report import build_report, render_summary_table
+    from proofs.gini.certify import CertifyConfig, _validate, canonical_sha256, certify
+
+    _check_door(a)
+    run_id = a.run_id or f"certify-seed{a.seed}"
+    out_dir = report_dir(a.out, run_id)  # --out / --run-id checked before anything is read
+    x, src, lo, hi = _certify_source(a, out_dir)
     cfg = CertifyConfig(
         data=x, source=src, lower=lo, upper=hi, epsilon=a.epsilon, gamma=a.gamma,
         constants=a.constants, bound=a.bound, seed=a.seed, quick=a.quick,
         show_confidential=a.show_confidential, snap=not a.no_snap,
     )
-    run_id = a.run_id or f"certify-seed{a.seed}"
-    out_dir = Path(a.out) / run_id
+    xs = _validate(cfg)  # bad input ends here: nothing written yet
     started = datetime.now(UTC).isoformat(timespec="seconds")
+    conf = {"confidential_data": True, "show_confidential": a.show_confidential}
+    out_dir = start_report(a.out, run_id, "certify", f"data:sha256:{canonical_sha256(xs)}",
+                           a.seed, {"source": src, "n": int(xs.size), "status": "started"},
+                           started, **conf)
+    ticker = LinkTicker()
+    state = {"seen": 0}
 
-    def partial(so_far) -> None:
-        write_report(out_dir, build_report(
-            "certify", so_far.subject, a.seed, so_far.findings, so_far.parameters, started,
-            False, figures=list(so_far.figures),
-        ))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
 
-    res = certify(cfg, progress=_progress, on_finding=partial)
-    rep = build_report(
-        "certify", res.subject, a.seed, res.findings, res.parameters, started, True,
-        figures=res.figures, certification=res.certification,
-    )
-    write_report(out_dir, rep)
-    print(render_summary_table(rep))
+        def say(text: str) -> None:
+            ticker.stop()
+            _progress(text)
+            if text.rstrip().endswith("..."):
+                ticker.start(text.strip().rstrip(". "))
+
+        def partial(so_far) -> None:
+            ticker.stop()
+            _attach_warnings(caught, so_far.findings, state["seen"])
+            state["seen"] = len(so_far.findings)
+            write(out_dir, build_report(
+                "certify", so_far.subject, a.seed, so_far.findings, so_far.parameters,
+                started, False, figures=list(so_far.figures), **conf,
+            ))
+
+        try:
+            res = certify(cfg, progress=say, on_finding=partial)
+        finally:
+            ticker.stop()
+        _attach_warnings(caught, res.findings, state["seen"])
     cert = res.certification
-    print(f"\nVERDICT: {cert['verdict']}")
+    key = {"CERTIFIED": "certified", "NOT CERTIFIED": "not-certified"}.get(
+        cert["verdict"], "inconclusive")
+
+    def final(oc: dict | None) -> dict:
+        return build_report("certify", res.subject, a.seed, res.findings, res.parameters,
+                            started, True, figures=res.figures, certification=cert,
+                            outcome=oc, **conf)
+
+    rep, code = finish(out_dir, final, key)
+    print(render_summary_table(rep))
+    print(f"\nVERDICT: {outcome(key).word}")
     for r in cert["reasons"]:
         if cert["verdict"] != "CERTIFIED":
             print(f"  - {r}")
@@ -264,11 +374,7 @@ def _cmd_certify(a: argparse.Namespace) -> int:
         print(f"  counterexample: {out_dir / cert['counterexample']}")
     print(f"scope: {cert['scope']}")
     print(f"report: {out_dir / 'report.json'}  {out_dir / 'report.md'}  {out_dir / 'report.html'}")
-    return {"CERTIFIED": EXIT_OK, "NOT CERTIFIED": EXIT_NOT_CERTIFIED}.get(
-        cert["verdict"], EXIT_INCONCLUSIVE
-    )
-
-
+    return code
 
 
 @dataclass(frozen=True)

@@ -48,8 +48,8 @@ def test_release_public_bounds_csv(tmp_path: Path, capsys: pytest.CaptureFixture
         (["release", "--epsilon", "-1"], "-1"),
         (["release", "--gamma", "1"], "gamma"),
         (["release", "--sample", "nope"], "nope"),
-        (["release", "--upper", "10"], "above the upper bound"),
-        (["release", "--lower", "-5", "--upper", "100"], "lower bound"),
+        (["release", "--upper", "10"], "above --upper 10"),
+        (["release", "--lower", "-5", "--upper", "100"], "--lower"),
     ],
 )
 def test_bad_input_one_line_error(

@@ -379,4 +379,12 @@ def test_summary_table_pass_and_fail():
         assert len(line.split("  ")[-1].strip()) <= 60
     err = Finding(id="x.err", claim="c", reference="r", method="smt", verdict="error")
     bad = build_report("prove", "s", None, [_verified(), err], {}, "t", False)
-    assert render_summary_table(bad).splitlines()[-1].startswith("FAIL: 1 verified, 0 refuted")
+    # an unfinished run never shows PASS or FAIL: its outcome is not known yet
+    assert render_summary_table(bad).splitlines()[-1].startswith(
+        "UNFINISHED: 1 verified, 0 refuted")
+    done = build_report("prove", "s", None, [_verified(), err], {}, "t", True)
+    assert render_summary_table(done).splitlines()[-1].startswith("FAIL: 1 verified, 0 refuted")
+    # the CLI's outcome word (from its outcome table) replaces PASS/FAIL
+    inc = build_report("calibrate", "s", 1, [_verified(), _inconclusive()], {}, "t", True,
+                       outcome={"word": "INCONCLUSIVE", "exit_code": 3})
+    assert render_summary_table(inc).splitlines()[-1].startswith("INCONCLUSIVE: 1 verified")
