@@ -30,6 +30,7 @@ SUBJECT = Subject(
         "proofs.gini.admissibility",
         "proofs.gini.certify",
         "proofs.gini.certify_links",
+        "proofs.gini.tight_bound",
         "proofs.gini.experiments",
     ),
     regress="proofs.gini.regress:SUITE",
