@@ -394,6 +394,17 @@ class Event:
         parts = ([base] if base else []) + conds
         return " and ".join(parts) if parts else "any output"
 
+    @classmethod
+    def from_dict(cls, spec: dict[str, Any]) -> Event:
+        """Rebuild an event from :meth:`to_dict` output (replayers)."""
+        bits = spec.get("bits")
+        bt = (0, -1, 0, 0) if not bits else (int(bits["sign"]), int(bits["biased_exponent"]),
+                                             int(bits["k"]), int(bits["pattern"]))
+        pattern = tuple((int(c), str(op), float(v)) for c, op, v in spec.get("pattern", []))
+        return cls(str(spec["kind"]), int(spec.get("column", 0)), float(spec.get("a", math.nan)),
+                   float(spec.get("b", math.nan)), bt, pattern,
+                   str(spec.get("family", "threshold")))
+
     def to_dict(self) -> dict[str, Any]:
         """A JSON-able description (enough to rebuild the event)."""
         out: dict[str, Any] = {"kind": self.kind, "column": self.column, "family": self.family}
@@ -738,7 +749,9 @@ class BlackBoxTester:
     ``seq_first``, ``seq_first * seq_growth``, ... outputs per data set up to a batch of
     ``n_certify``; the selection pool keeps at most ``n_select`` outputs per data set; after
     the first round only the ``seq_keep_pairs`` best-scoring pairs are sampled further;
-    ``stop_when_cleared`` also stops when the selected event's *upper* bound is <= the claim.
+    ``stop_when_cleared`` also stops when the selected event's *upper* bound is <= the claim;
+    ``max_seconds`` stops after the first look (round >= 1) that ends past that wall time
+    (``details["stopped"] = "time-budget"``: fewer samples than planned, less power).
     """
 
     n_select: int = DEFAULT_N_SELECT
@@ -764,6 +777,7 @@ class BlackBoxTester:
     seq_growth: int = 2
     seq_keep_pairs: int = 2
     stop_when_cleared: bool = False
+    max_seconds: float | None = None
 
     def __post_init__(self) -> None:
         _check_int(self.n_select, "n_select", 10)
@@ -794,6 +808,10 @@ class BlackBoxTester:
         if isinstance(d, bool) or not isinstance(d, (numbers.Real, np.floating)) or not (
                 0.0 <= float(d) < 1.0):
             raise InvalidParameterError(f"delta must be a number in [0, 1), got {d!r}")
+        ms = self.max_seconds
+        if ms is not None and (isinstance(ms, bool) or not isinstance(
+                ms, (numbers.Real, np.floating)) or not float(ms) > 0):
+            raise InvalidParameterError(f"max_seconds must be a number > 0, got {ms!r}")
         if not isinstance(self.name, str) or not self.name:
             raise InvalidParameterError(f"name must be a non-empty str, got {self.name!r}")
 

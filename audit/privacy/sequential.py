@@ -229,6 +229,10 @@ def run_sequential(t: BlackBoxTester, mechanism: Mechanism, pairs: list[Neighbou
             break
         if r == len(plan.batches) - 1:
             break
+        if t.max_seconds is not None and looks and time.perf_counter() - t0 > float(
+                t.max_seconds):
+            stopped = "time-budget"
+            break
         # pool the round's outputs (selection may use everything drawn so far)
         for idx, (ya, yb, _) in new.items():
             if idx in pools:

@@ -1,0 +1,639 @@
+"""Audit a user's own mechanism: neighbouring pairs, the testers, Findings, replayers.
+
+:func:`test_mechanism` is what ``dpaudit test MODULE:OBJECT`` and ``from audit import
+test_mechanism`` run:
+
+1. the mechanism is wrapped (:func:`audit.privacy.user_mechanism.wrap_mechanism`);
+2. neighbouring pairs come from the caller (``pairs``), from a data set and public bounds
+   (``data`` + ``lower``/``upper``: :mod:`audit.privacy.neighbours`), or are generated from
+   the bounds alone (small data sets of L, U and (L+U)/2 and their neighbours);
+3. the black-box tester (:class:`audit.privacy.blackbox.BlackBoxTester`, sequential by
+   default) runs once with the real-number event families *and* the float-bit events
+   (``float_bits``), at the stated confidence;
+4. when the mechanism declares a location-scale density, the exact privacy-loss tester
+   (:func:`audit.privacy.exact_loss.dataset_pair_loss`) runs on every pair (pure DP only).
+
+Findings (ids ``user.blackbox``, ``user.exact-loss``, ``user.crash.<n>``):
+
+* ``user.blackbox`` — **refuted** when the certified lower bound exceeds the claim (with a
+  counterexample: module, object, pair, event, counts, generator state; ``dpaudit replay``
+  re-draws the same outputs and recomputes the bound); otherwise **not refuted**
+  (``Verdict.NOT_REFUTED`` when the engine has it, else ``inconclusive`` with
+  ``evidence["outcome"] = "not-refuted"``), never verified, with the tester's power on the
+  witness event (the smallest true log-ratio it would have flagged with probability >= 90 %);
+  inconclusive when the run stopped early on its time budget.
+* ``user.exact-loss`` — refuted when a certified loss (rounded down) exceeds the claim;
+  verified with its scope (the tested pairs, mpmath precision, and the assumption that the
+  declared density is the mechanism's output law) otherwise.
+* ``user.crash.<n>`` — one refuted finding per distinct failure (exception type and data
+  set) of the mechanism: a crash is a result, with the input that triggers it.
+
+The overall ``outcome``: ``"flagged"`` (any refuted finding; CLI exit 1),
+``"inconclusive"`` (nothing refuted, something undecided; exit 3), ``"not-flagged"`` (exit 0).
+
+Nothing here prints or writes files.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from scipy import stats
+
+from audit.findings import Finding, Method, Verdict, counterexample_document
+from audit.privacy.blackbox import (
+    BlackBoxTester,
+    Event,
+    _log_ratio,
+    clopper_pearson_lower,
+    clopper_pearson_upper,
+)
+from audit.privacy.neighbours import AddRemoveOne, ReplaceOne
+from audit.privacy.user_mechanism import (
+    UserMechanism,
+    load_object,
+    normalise_relation,
+    wrap_mechanism,
+)
+from audit.protocols import ADD_REMOVE_ONE, REPLACE_ONE, NeighbourPair
+from audit.registry import replayer
+from kernels.errors import InputError, InvalidParameterError
+
+__all__ = [
+    "CHECK_CRASH",
+    "CHECK_EVENT",
+    "CHECK_EXACT",
+    "UserAudit",
+    "generated_pairs",
+    "not_refuted_verdict",
+    "pairs_from_data",
+    "pairs_from_list",
+    "power_on_event",
+    "test_mechanism",
+]
+
+CHECK_EVENT = "user-mechanism.event-ratio"
+CHECK_CRASH = "user-mechanism.crash"
+CHECK_EXACT = "user-mechanism.exact-loss"
+_SUBJECT = "mechanism"
+
+
+def not_refuted_verdict() -> Verdict:
+    """``Verdict.NOT_REFUTED`` if the engine defines it, else ``Verdict.INCONCLUSIVE``."""
+    return getattr(Verdict, "NOT_REFUTED", Verdict.INCONCLUSIVE)
+
+
+# ----------------------------------------------------------------------------- pairs
+def _as_record_array(x: Any, label: str) -> np.ndarray:
+    try:
+        arr = np.asarray(x, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise InvalidParameterError(f"{label} must be a list of numbers, got {x!r}") from None
+    if arr.ndim != 1:
+        raise InvalidParameterError(f"{label} must be a flat list of numbers, got {x!r}")
+    if not np.all(np.isfinite(arr)):
+        raise InvalidParameterError(f"{label} contains NaN or infinity: {x!r}")
+    return arr
+
+
+def _neighbours(a: np.ndarray, b: np.ndarray, relation: str) -> bool:
+    sa, sb = np.sort(a), np.sort(b)
+    if relation == REPLACE_ONE:
+        if sa.size != sb.size:
+            return False
+        # multisets differing in at most one element
+        va, ca = np.unique(sa, return_counts=True)
+        vb, cb = np.unique(sb, return_counts=True)
+        da = dict(zip(va.tolist(), ca.tolist(), strict=True))
+        for v, c in zip(vb.tolist(), cb.tolist(), strict=True):
+            da[v] = da.get(v, 0) - c
+        return sum(abs(c) for c in da.values()) <= 2
+    big, small = (sa, sb) if sa.size > sb.size else (sb, sa)
+    if big.size != small.size + 1:
+        return False
+    i = j = misses = 0
+    while i < big.size:
+        if j < small.size and big[i] == small[j]:
+            i += 1
+            j += 1
+        else:
+            misses += 1
+            i += 1
+    return misses == 1 and j == small.size
+
+
+def pairs_from_list(items: Any, relation: str) -> list[NeighbourPair]:
+    """``[[D, D'], ...]`` or ``[{"first": D, "second": D'}, ...]`` -> pairs, each checked to
+    be neighbours under ``relation`` (an error names the first pair that is not)."""
+    rel = normalise_relation(relation)
+    if not isinstance(items, list) or not items:
+        raise InvalidParameterError(
+            f"pairs must be a non-empty JSON list of [D, D'] pairs, got {str(items)[:80]!r}")
+    out = []
+    for i, it in enumerate(items):
+        if isinstance(it, NeighbourPair):
+            first, second = it.first, it.second
+        elif isinstance(it, dict) and "first" in it and "second" in it:
+            first, second = it["first"], it["second"]
+        elif isinstance(it, (list, tuple)) and len(it) == 2:
+            first, second = it
+        else:
+            raise InvalidParameterError(
+                f"pairs[{i}] must be [D, D'] or {{\"first\": D, \"second\": D'}}, got "
+                f"{str(it)[:80]!r}")
+        a = _as_record_array(first, f"pairs[{i}][0]")
+        b = _as_record_array(second, f"pairs[{i}][1]")
+        if not _neighbours(a, b, rel):
+            what = ("differ in exactly one record, same size" if rel == REPLACE_ONE else
+                    "differ by adding or removing exactly one record")
+            raise InvalidParameterError(
+                f"pairs[{i}] are not neighbours under {relation}: they must {what}; got "
+                f"{a.tolist()[:8]} and {b.tolist()[:8]}")
+        out.append(NeighbourPair(a, b, rel, {"op": "given", "index": i}))
+    return out
+
+
+def _bounds(lower: Any, upper: Any) -> tuple[float, float]:
+    try:
+        lo, hi = float(lower), float(upper)
+    except (TypeError, ValueError):
+        raise InvalidParameterError(
+            f"--lower/--upper must be numbers, got {lower!r}, {upper!r}") from None
+    if not (math.isfinite(lo) and math.isfinite(hi)) or not lo < hi:
+        raise InvalidParameterError(
+            f"--lower must be < --upper (both finite), got {lower!r} and {upper!r}")
+    return lo, hi
+
+
+def _dedupe(pairs: list[NeighbourPair], max_pairs: int) -> list[NeighbourPair]:
+    seen: set[tuple[bytes, bytes]] = set()
+    out = []
+    for p in pairs:
+        key = (np.asarray(p.first).tobytes(), np.asarray(p.second).tobytes())
+        if key in seen:
+            continue
+        seen.add(key)
+        out.append(p)
+    # spread the cap over the list (keeps both ends: smallest and largest changes)
+    if len(out) > max_pairs:
+        idx = np.unique(np.round(np.linspace(0, len(out) - 1, max_pairs)).astype(int))
+        out = [out[i] for i in idx]
+    return out
+
+
+def pairs_from_data(data: Any, lower: Any, upper: Any, relation: str,
+                    max_pairs: int = 12) -> list[NeighbourPair]:
+    """Neighbours of one data set whose records lie in the public [lower, upper]."""
+    lo, hi = _bounds(lower, upper)
+    rel = normalise_relation(relation)
+    xs = _as_record_array(data, "data")
+    if xs.size == 0:
+        raise InvalidParameterError("data must hold at least one record")
+    bad = xs[(xs < lo) | (xs > hi)]
+    if bad.size:
+        raise InvalidParameterError(
+            f"data has {bad.size} record(s) outside [--lower, --upper] = [{lo:g}, {hi:g}], "
+            f"e.g. {float(bad[0])!r}")
+    gen = ReplaceOne(lo, hi) if rel == REPLACE_ONE else AddRemoveOne(lo, hi)
+    return _dedupe(list(gen.pairs(xs)), max_pairs)
+
+
+def generated_pairs(lower: Any, upper: Any, relation: str,
+                    max_pairs: int = 12) -> list[NeighbourPair]:
+    """Small data sets in [L, U] — (L), (U), (L, U), (L, L, L), (U, U, U), (L, (L+U)/2, U) —
+    and their neighbours under ``relation`` (replace a record by L or U; add L or U, remove a
+    record, including the empty data set)."""
+    lo, hi = _bounds(lower, upper)
+    rel = normalise_relation(relation)
+    mid = lo + (hi - lo) / 2
+    bases = [[lo], [hi], [lo, hi], [lo] * 3, [hi] * 3, [lo, mid, hi]]
+    out: list[NeighbourPair] = []
+    for base in bases:
+        xs = np.asarray(base, dtype=np.float64)
+        if rel == REPLACE_ONE and xs.size == 1:  # ReplaceOne wants n >= 2
+            other = hi if xs[0] == lo else lo
+            out.append(NeighbourPair(xs, np.array([other]), REPLACE_ONE,
+                                     {"op": "replace", "rank": 0, "old": float(xs[0]),
+                                      "new": other}))
+            continue
+        gen = ReplaceOne(lo, hi) if rel == REPLACE_ONE else AddRemoveOne(lo, hi)
+        out.extend(gen.pairs(xs))
+    return _dedupe(out, max_pairs)
+
+
+# ----------------------------------------------------------------------------- power
+def power_on_event(k_fav: int, k_oth: int, n: int, alpha_bound: float, claimed: float,
+                   delta: float = 0.0, level: float = 0.9) -> float:
+    """The smallest true log-ratio on the witness event that this sample size flags with
+    probability >= ``level``: keep the other data set's frequency at its observed value
+    p' = k_oth / n, set p = p' e^eps (+ delta), and take the ``sqrt(level)`` quantiles of the
+    two binomial counts (low for p, high for p'); eps is the smallest (bisection, 1e-4) for
+    which those counts certify a bound above ``claimed``.  ``inf`` if none up to claimed+50
+    (the event is too rare at this n)."""
+    q = math.sqrt(level)
+    po = max(k_oth / n, 1.0 / n)
+
+    def flags(eps: float) -> bool:
+        p = min(1.0, po * math.exp(eps) + delta)
+        kf = int(stats.binom.ppf(1.0 - q, n, p))
+        ko = int(stats.binom.ppf(q, n, po))
+        lo = clopper_pearson_lower(kf, n, alpha_bound)
+        hi = clopper_pearson_upper(ko, n, alpha_bound)
+        return float(_log_ratio(lo, hi, delta)) > claimed
+
+    lo_e, hi_e = claimed, claimed + 50.0
+    if not flags(hi_e):
+        return math.inf
+    while hi_e - lo_e > 1e-4:
+        m = (lo_e + hi_e) / 2
+        if flags(m):
+            hi_e = m
+        else:
+            lo_e = m
+    return hi_e
+
+
+# ----------------------------------------------------------------------------- the run
+@dataclass
+class UserAudit:
+    """What :func:`test_mechanism` returns: the findings, the overall outcome, the raw
+    tester results and the run's parameters (for the report)."""
+
+    findings: list[Finding]
+    outcome: str  # "flagged" | "not-flagged" | "inconclusive"
+    parameters: dict[str, Any]
+    blackbox: Any = None
+    exact: list[dict[str, Any]] = field(default_factory=list)
+    duration_s: float = 0.0
+
+    @property
+    def exit_code(self) -> int:
+        """0 not flagged, 1 flagged, 3 inconclusive (the CLI's codes)."""
+        return {"flagged": 1, "not-flagged": 0}.get(self.outcome, 3)
+
+
+def _ref_of(obj: Any, given: str | None) -> str | None:
+    if given:
+        return given
+    mod, qual = getattr(obj, "__module__", None), getattr(obj, "__qualname__", None)
+    if mod and qual and "<" not in qual:
+        return f"{mod}:{qual}"
+    return None
+
+
+def test_mechanism(
+    mechanism: Any,
+    *,
+    epsilon: float | None = None,
+    delta: float = 0.0,
+    relation: str = "replace-one",
+    pairs: Sequence[Any] | None = None,
+    data: Any = None,
+    lower: float | None = None,
+    upper: float | None = None,
+    seed: int | None = 0,
+    confidence: float = 0.9,
+    sequential: bool = True,
+    n_select: int = 200_000,
+    n_certify: int = 200_000,
+    first_batch: int = 2_000,
+    float_bits: bool = True,
+    exact: bool = True,
+    max_pairs: int = 12,
+    max_seconds: float | None = None,
+    chunk_size: int = 100_000,
+    style: str = "auto",
+    randomness: str = "auto",
+    ref: str | None = None,
+    progress: Callable[[str, int, int], None] | None = None,
+) -> UserAudit:
+    """Test a user's mechanism for (epsilon, delta)-DP under ``relation`` (module docstring).
+
+    Pairs: ``pairs`` (a list of [D, D'] or NeighbourPair), else ``data`` with ``lower`` and
+    ``upper``, else generated from ``lower``/``upper``.  ``seed=None`` draws a fresh seed and
+    records it.  ``ref`` (``"module:object"``) makes counterexamples replayable from the
+    command line; it is inferred for module-level functions and classes.
+    """
+    t0 = time.perf_counter()
+    mech = wrap_mechanism(mechanism, epsilon=epsilon, relation=relation, delta=delta,
+                          style=style, randomness=randomness)
+    rel_name = "add-remove" if mech.relation == ADD_REMOVE_ONE else "replace-one"
+    if pairs is not None:
+        plist = pairs_from_list(list(pairs), mech.relation)
+        source = "given pairs"
+    elif data is not None:
+        if lower is None or upper is None:
+            raise InvalidParameterError("data needs the public bounds --lower and --upper")
+        plist = pairs_from_data(data, lower, upper, mech.relation, max_pairs)
+        source = f"neighbours of the data set ({np.asarray(data).size} records)"
+    elif lower is not None and upper is not None:
+        plist = generated_pairs(lower, upper, mech.relation, max_pairs)
+        source = f"generated small data sets in [{float(lower):g}, {float(upper):g}]"
+    else:
+        raise InvalidParameterError(
+            "no neighbouring pairs: give pairs (--pairs FILE), data with bounds (--data FILE "
+            "--column C --lower L --upper U), or bounds alone (--lower L --upper U)")
+    if seed is None:
+        seed = int(np.random.SeedSequence().entropy % (2**63))
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+        raise InvalidParameterError(f"seed must be an integer >= 0, got {seed!r}")
+    ref = _ref_of(mechanism, ref)
+    n_testers = 1 + int(exact and mech.declares_density and delta == 0)
+    # the statistical tester is the only one with an error probability: it gets it all
+    tester = BlackBoxTester(
+        n_select=n_select, n_certify=n_certify, confidence=confidence, float_grid=float_bits,
+        delta=float(delta), sequential=sequential, seq_first=first_batch,
+        chunk_size=chunk_size, max_seconds=max_seconds)
+    params: dict[str, Any] = {
+        "mechanism": ref or mech.name, "mechanism_adapter": mech.describe(),
+        "epsilon": mech.claimed_epsilon, "delta": float(delta), "relation": rel_name,
+        "pairs_source": source, "pairs": len(plist), "seed": int(seed),
+        "confidence": confidence, "sequential": sequential, "n_select": n_select,
+        "n_certify": n_certify, "first_batch": first_batch, "float_bits": float_bits,
+        "chunk_size": chunk_size, "max_seconds": max_seconds,
+        "reproducible": mech.reproducible,
+        "reproducibility": (
+            "reproducible from the seed" if mech.reproducible else
+            "NOT reproducible: the mechanism draws randomness dpaudit cannot seed; a replay "
+            "re-draws fresh outputs and re-checks the bound statistically"),
+        "testers": n_testers,
+    }
+    findings: list[Finding] = []
+    t1 = time.perf_counter()
+    res = tester.run(mech, plist, np.random.default_rng(int(seed)), progress=progress)
+    findings.append(_blackbox_finding(res, mech, plist, ref, int(seed), tester,
+                                      time.perf_counter() - t1))
+    findings.extend(_crash_findings(res.details.get("crashes", []), mech, ref, int(seed)))
+    exact_rows: list[dict[str, Any]] = []
+    if n_testers == 2:
+        f, exact_rows = _exact_finding(mech, plist, ref, int(seed))
+        findings.append(f)
+    verdicts = [f.verdict for f in findings]
+    if Verdict.REFUTED in verdicts:
+        outcome = "flagged"
+    elif any(f.verdict in (Verdict.INCONCLUSIVE, Verdict.ERROR)
+             and f.evidence.get("outcome") != "not-refuted" for f in findings):
+        outcome = "inconclusive"
+    else:
+        outcome = "not-flagged"
+    return UserAudit(findings, outcome, params, res, exact_rows, time.perf_counter() - t0)
+
+
+def _pair_doc(p: NeighbourPair) -> dict[str, Any]:
+    return {"first": np.asarray(p.first).tolist(), "second": np.asarray(p.second).tolist(),
+            "change": dict(p.change)}
+
+
+def _blackbox_finding(res: Any, mech: UserMechanism, plist: list[NeighbourPair],
+                      ref: str | None, seed: int, tester: BlackBoxTester,
+                      dur: float) -> Finding:
+    d = res.details
+    claim = (f"{mech.name} is ({mech.claimed_epsilon:g}, {mech.delta:g})-DP under "
+             f"{mech.relation}" if mech.delta else
+             f"{mech.name} is {mech.claimed_epsilon:g}-DP under {mech.relation}")
+    mode = d.get("mode", "fixed")
+    evidence: dict[str, Any] = {
+        "mode": mode, "epsilon_lower": res.epsilon_lower,
+        "epsilon_point": res.epsilon_estimate, "confidence": res.confidence,
+        "samples_total": d.get("samples_total"), "pairs": d.get("pairs"),
+        "pairs_used": d.get("pairs_used"), "skipped_pairs": d.get("skipped_pairs", []),
+        "crashes": len(d.get("crashes", [])), "guarantee": d.get("guarantee"),
+        "float_bits": tester.float_grid, "reproducible": mech.reproducible,
+    }
+    if mode == "sequential":
+        evidence.update({"stopped": d.get("stopped"), "schedule": d.get("schedule"),
+                         "looks": len(d.get("looks", [])),
+                         "alpha_per_look": d.get("alpha_per_look"),
+                         "rounds": d.get("rounds")})
+    scope = (f"{d.get('pairs_used')} neighbouring pairs ({mech.relation}); black-box "
+             f"select-then-certify, real-number events"
+             f"{' and float64 bit-level events' if tester.float_grid else ''}; "
+             f"{d.get('samples_total')} outputs drawn; confidence {res.confidence}")
+    if d.get("outcome") == "crashed" or res.epsilon_lower is None:
+        return Finding(
+            id="user.blackbox", claim=claim, reference="the mechanism author's claim",
+            method=Method.EMPIRICAL, verdict=Verdict.INCONCLUSIVE,
+            scope=scope + "; no pair could be tested (the mechanism crashed: see user.crash.*)",
+            evidence={**evidence, "outcome": "untested"}, seed=seed, duration_s=dur,
+            subject=f"{_SUBJECT}:{ref or mech.name}")
+    w = res.witness
+    evidence.update({"event": w.get("event"), "event_family": w.get("event_spec", {}).get(
+        "family"), "counts": w.get("counts"), "pair_change": w.get("change"),
+        "direction": w.get("direction")})
+    if res.violates:
+        pair = plist[int(w["pair_index"])]
+        inputs = {
+            "mechanism": ref, "name": mech.name, "style": mech.style,
+            "randomness": mech.randomness, "reproducible": mech.reproducible,
+            "epsilon": mech.claimed_epsilon, "delta": mech.delta, "relation": mech.relation,
+            "pair": _pair_doc(pair), "event": w["event_spec"], "event_text": w["event"],
+            "direction_index": w["direction_index"], "counts": w["counts"],
+            "alpha_per_bound": w["alpha_per_bound"], "seed": seed,
+            "rng_state": w["replay"]["rng_state"], "chunk_size": w["replay"]["chunk_size"],
+            "n": w["replay"]["n"],
+        }
+        cx = counterexample_document(
+            CHECK_EVENT, f"{_SUBJECT}:{ref or mech.name}", inputs,
+            expected=f"epsilon_lower <= {mech.claimed_epsilon!r}",
+            actual=res.epsilon_lower, tolerance={"confidence": res.confidence},
+            note=("replay re-draws the same outputs from the stored generator state"
+                  if mech.reproducible else
+                  "the mechanism is not reproducible: replay re-draws fresh outputs"))
+        return Finding(
+            id="user.blackbox", claim=claim, reference="the mechanism author's claim",
+            method=Method.EMPIRICAL, verdict=Verdict.REFUTED,
+            scope=scope, evidence={**evidence, "outcome": "flagged"}, counterexample=cx,
+            seed=seed, duration_s=dur, subject=f"{_SUBJECT}:{ref or mech.name}")
+    c = w["counts"]
+    fav, oth = (c["first"], c["second"]) if w["direction_index"] == 0 else (
+        c["second"], c["first"])
+    power = power_on_event(fav, oth, c["n"], w["alpha_per_bound"], mech.claimed_epsilon,
+                           mech.delta)
+    evidence["power"] = {
+        "detectable_epsilon_on_event": power,
+        "meaning": ("a mechanism whose true log-ratio on the witness event were >= this "
+                    "value would have been flagged with probability >= 0.9 at the final "
+                    "look's sample size; smaller violations, or violations on events the "
+                    "search did not select, can go unseen"),
+        "broken_twin": ("calibration: Laplace with half the noise scale (true epsilon 2x) is "
+                        "flagged by the same tester (tests/engine/test_user_mechanism.py)"),
+    }
+    stopped_early = d.get("stopped") == "time-budget"
+    verdict = Verdict.INCONCLUSIVE if stopped_early else not_refuted_verdict()
+    outcome = "time-budget" if stopped_early else "not-refuted"
+    return Finding(
+        id="user.blackbox", claim=claim, reference="the mechanism author's claim",
+        method=Method.EMPIRICAL, verdict=verdict,
+        scope=scope + ("; NOT REFUTED (a sampled test that found nothing is not a proof)"
+                       if not stopped_early else "; stopped early on the time budget"),
+        evidence={**evidence, "outcome": outcome}, seed=seed, duration_s=dur,
+        subject=f"{_SUBJECT}:{ref or mech.name}")
+
+
+def _crash_findings(crashes: list[dict[str, Any]], mech: UserMechanism, ref: str | None,
+                    seed: int) -> list[Finding]:
+    out: list[Finding] = []
+    seen: set[str] = set()
+    for c in crashes:
+        key = json.dumps([c.get("exception"), c.get("dataset")], default=str)
+        if key in seen:
+            continue
+        seen.add(key)
+        inputs = {"mechanism": ref, "name": mech.name, "style": mech.style,
+                  "randomness": mech.randomness, "epsilon": mech.claimed_epsilon,
+                  "relation": mech.relation, "dataset": c.get("dataset"),
+                  "size": c.get("size"), "rng_state": c.get("rng_state"),
+                  "exception": c.get("exception"), "seed": seed}
+        cx = counterexample_document(
+            CHECK_CRASH, f"{_SUBJECT}:{ref or mech.name}", inputs,
+            expected="outputs (no exception)", actual=f"{c.get('exception')}: {c.get('message')}",
+            tolerance=None, note="replay calls the mechanism on the stored data set")
+        out.append(Finding(
+            id=f"user.crash.{len(out) + 1}",
+            claim=f"{mech.name} runs on every data set of the domain",
+            reference="the mechanism author's claim",
+            method=Method.EMPIRICAL, verdict=Verdict.REFUTED,
+            scope=f"pair {c.get('pair_index')} ({c.get('which')} data set), {c.get('stage')}",
+            evidence={"exception": c.get("exception"), "message": c.get("message"),
+                      "traceback": c.get("traceback"), "dataset": c.get("dataset"),
+                      "change": c.get("change")},
+            counterexample=cx, seed=seed, subject=f"{_SUBJECT}:{ref or mech.name}"))
+    return out
+
+
+def _exact_finding(mech: UserMechanism, plist: list[NeighbourPair], ref: str | None,
+                   seed: int) -> tuple[Finding, list[dict[str, Any]]]:
+    from audit.privacy.exact_loss import DPS, dataset_pair_loss
+
+    t0 = time.perf_counter()
+    rows: list[dict[str, Any]] = []
+    errors: list[dict[str, Any]] = []
+    for i, p in enumerate(plist):
+        try:
+            k = dataset_pair_loss(mech, p.first, p.second).kernel
+        except Exception as exc:  # noqa: BLE001 - the declared density failed: reported
+            errors.append({"pair_index": i, "error": f"{type(exc).__name__}: {exc}"})
+            continue
+        rows.append({"pair_index": i, "change": dict(p.change), "epsilon_up": k.epsilon_up,
+                     "value_down": k.value_down, "y_star": k.y_star, "family": k.family,
+                     "certified": k.certified})
+    claim = f"{mech.name} is {mech.claimed_epsilon:g}-DP under {mech.relation}"
+    subject = f"{_SUBJECT}:{ref or mech.name}"
+    dur = time.perf_counter() - t0
+    if not rows:
+        return Finding(id="user.exact-loss", claim=claim, reference="declared density",
+                       method=Method.EXACT_LOSS, verdict=Verdict.INCONCLUSIVE,
+                       scope="no pair could be evaluated", evidence={"errors": errors},
+                       seed=seed, duration_s=dur, subject=subject), rows
+    worst = max(rows, key=lambda r: r["value_down"])
+    ev = {"worst": worst, "pairs": rows, "errors": errors, "dps": list(DPS)}
+    scope = (f"{len(rows)} neighbouring pairs ({mech.relation}); sup over all outputs of the "
+             f"privacy loss from the declared location_scale and noise density, mpmath "
+             f"{DPS[0]}/{DPS[1]} digits, rounded up; assumes the declared density is the "
+             "mechanism's output law (not checked against its samples)")
+    if worst["value_down"] > mech.claimed_epsilon:
+        p = plist[worst["pair_index"]]
+        cx = counterexample_document(
+            CHECK_EXACT, subject,
+            {"mechanism": ref, "name": mech.name, "style": mech.style,
+             "randomness": mech.randomness, "epsilon": mech.claimed_epsilon,
+             "relation": mech.relation, "pair": _pair_doc(p)},
+            expected=f"loss <= {mech.claimed_epsilon!r}", actual=worst["value_down"],
+            tolerance={"rounding": "value rounded down"})
+        return Finding(id="user.exact-loss", claim=claim, reference="declared density",
+                       method=Method.EXACT_LOSS, verdict=Verdict.REFUTED, scope=scope,
+                       evidence={**ev, "outcome": "flagged"}, counterexample=cx, seed=seed,
+                       duration_s=dur, subject=subject), rows
+    certified = all(r["certified"] for r in rows) and not errors
+    verdict = Verdict.VERIFIED if certified else Verdict.INCONCLUSIVE
+    return Finding(id="user.exact-loss", claim=claim, reference="declared density",
+                   method=Method.EXACT_LOSS, verdict=verdict, scope=scope,
+                   evidence={**ev, "outcome": "within-claim" if certified else "uncertified"},
+                   seed=seed, duration_s=dur, subject=subject), rows
+
+
+# ----------------------------------------------------------------------------- replayers
+def _rewrap(inputs: dict[str, Any]) -> UserMechanism:
+    ref = inputs.get("mechanism")
+    if not ref:
+        raise InputError(
+            "this counterexample names no importable MODULE:OBJECT (the mechanism was a "
+            "local object); re-run test_mechanism with ref='module:object'")
+    return wrap_mechanism(load_object(ref), epsilon=inputs["epsilon"],
+                          relation=inputs["relation"], delta=inputs.get("delta", 0.0),
+                          style=inputs.get("style", "auto"),
+                          randomness=inputs.get("randomness", "auto"))
+
+
+def _rng_from_state(state: dict[str, Any] | None) -> np.random.Generator:
+    if not state:
+        return np.random.default_rng()
+    bg = getattr(np.random, state["bit_generator"])()
+    bg.state = state
+    return np.random.Generator(bg)
+
+
+@replayer(CHECK_EVENT)
+def replay_event(inputs: dict[str, Any]) -> tuple[bool, Any, Any, str]:
+    """Re-draw the certification outputs (same generator state and chunking) and recompute
+    the certified bound on the stored event."""
+    mech = _rewrap(inputs)
+    t = BlackBoxTester(n_select=10, n_certify=int(inputs["n"]),
+                       chunk_size=int(inputs["chunk_size"]))
+    rng = _rng_from_state(inputs["rng_state"] if inputs.get("reproducible") else None)
+    ev = Event.from_dict(inputs["event"])
+    pair = inputs["pair"]
+    first = np.asarray(pair["first"], dtype=np.float64)
+    second = np.asarray(pair["second"], dtype=np.float64)
+    n = int(inputs["n"])
+    ya = t._draw_chunked(mech, first, n, rng, None)
+    yb = t._draw_chunked(mech, second, n, rng, ya.shape[1])
+    kf, ks = int(np.count_nonzero(ev.mask(ya))), int(np.count_nonzero(ev.mask(yb)))
+    fav, oth = (kf, ks) if int(inputs["direction_index"]) == 0 else (ks, kf)
+    a = float(inputs["alpha_per_bound"])
+    lo, hi = clopper_pearson_lower(fav, n, a), clopper_pearson_upper(oth, n, a)
+    eps_l = max(0.0, float(_log_ratio(lo, hi, float(inputs.get("delta", 0.0)))))
+    same = {"first": kf, "second": ks} == {k: inputs["counts"][k] for k in ("first", "second")}
+    detail = (f"event: {inputs.get('event_text')}; counts now first={kf}, second={ks} of "
+              f"n={n} (stored {inputs['counts']['first']}, {inputs['counts']['second']}; "
+              f"{'identical' if same else 'different'}); "
+              + ("same generator state" if inputs.get("reproducible") else
+                 "fresh outputs (mechanism not reproducible)"))
+    return eps_l > float(inputs["epsilon"]), f"epsilon_lower <= {inputs['epsilon']}", eps_l, detail
+
+
+@replayer(CHECK_CRASH)
+def replay_crash(inputs: dict[str, Any]) -> tuple[bool, Any, Any, str]:
+    """Call the mechanism once more on the stored data set."""
+    mech = _rewrap(inputs)
+    rng = _rng_from_state(inputs.get("rng_state"))
+    data = np.asarray(inputs["dataset"], dtype=np.float64)
+    size = int(inputs.get("size") or 1)
+    try:
+        mech.sample(data, size, rng)
+    except InputError as exc:
+        return False, "outputs", f"rejected as out of domain: {exc}", "InputError"
+    except Exception as exc:  # noqa: BLE001 - the failure being replayed
+        return True, "outputs (no exception)", f"{type(exc).__name__}: {exc}", (
+            f"data set {data.tolist()[:10]}")
+    return False, "outputs (no exception)", "outputs", "the mechanism no longer raises"
+
+
+@replayer(CHECK_EXACT)
+def replay_exact(inputs: dict[str, Any]) -> tuple[bool, Any, Any, str]:
+    """Recompute the certified exact loss of the stored pair."""
+    from audit.privacy.exact_loss import dataset_pair_loss
+
+    mech = _rewrap(inputs)
+    p = inputs["pair"]
+    k = dataset_pair_loss(mech, np.asarray(p["first"], dtype=np.float64),
+                          np.asarray(p["second"], dtype=np.float64)).kernel
+    return (k.value_down > float(inputs["epsilon"]), f"loss <= {inputs['epsilon']}",
+            k.value_down, f"y* = {k.y_star}, family {k.family}")
+test_mechanism.__test__ = False  # not a pytest test when imported into a test module

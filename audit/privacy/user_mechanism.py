@@ -1,0 +1,261 @@
+"""Adapters: a user's own mechanism in the shape the privacy testers sample
+(:class:`audit.protocols.Mechanism`: ``sample(dataset, size, rng) -> array of size outputs``).
+
+What a user may hand in (``wrap_mechanism(obj, epsilon=..., relation=...)``):
+
+* a **vectorised callable** ``f(data, size, rng)`` returning ``size`` outputs (shape
+  ``(size,)`` or ``(size, d)``);
+* a **per-call callable** ``f(data)`` or ``f(data, rng)`` returning one output (a number or
+  a short vector); dpaudit calls it ``size`` times and stacks the results;
+* a **class or object with a ``sample`` method** of either shape (a class is instantiated
+  with no arguments).
+
+``data`` is the data set as a 1-D float64 numpy array (``.tolist()`` it for libraries that
+want a list).  The randomness argument, when there is one, may be
+
+* ``"generator"``: a :class:`numpy.random.Generator` — the tester's own, so a run is
+  reproducible from its seed;
+* ``"seed"``: an int — dpaudit draws one int seed per call from the tester's generator (in
+  [0, 2^63)), so the run is reproducible as well;
+* ``"global"``: no argument, but the mechanism draws from Python's :mod:`random` or
+  numpy's legacy global state: dpaudit seeds both from the tester's generator before every
+  batch (reproducible if those are its only sources);
+* ``"none"``: no argument and randomness dpaudit cannot control (an OS or library CSPRNG,
+  e.g. OpenDP's samplers): the run is **not reproducible**, and the report says so; a replay
+  re-draws fresh outputs and re-checks the bound statistically.
+
+With ``style="auto"`` / ``randomness="auto"`` the shape is read from the signature: three
+positional parameters = vectorised ``(data, size, rng)``; two = per-call ``(data, rng)``
+unless the second is called ``size``/``n``/``count``/``n_samples`` (vectorised, no rng); one =
+per-call ``(data)`` with ``randomness="none"``.  A randomness parameter called ``seed`` (or
+annotated ``int``) is given an int seed, any other a Generator.  Both can be forced.
+
+A mechanism that declares a known location-scale density — ``location_scale(data) ->
+(location, scale)``, ``noise_logpdf(z)`` and ``noise_logpdf_mp(z)`` (and, for the exact
+tester's tail analysis, ``noise = "laplace" | "gaussian" | "powerlaw"``) — also gets the
+exact privacy-loss tester (:mod:`audit.privacy.exact_loss`); the wrapper passes those through.
+
+Nothing here prints or writes files.
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import math
+import numbers
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from audit.protocols import ADD_REMOVE_ONE, REPLACE_ONE
+from kernels.errors import InputError, InvalidParameterError
+
+__all__ = [
+    "RANDOMNESS",
+    "STYLES",
+    "MechanismLoadError",
+    "UserMechanism",
+    "load_object",
+    "normalise_relation",
+    "wrap_mechanism",
+]
+
+STYLES = ("auto", "vectorised", "per-call")
+RANDOMNESS = ("auto", "generator", "seed", "global", "none")
+_SIZE_NAMES = {"size", "n", "count", "num", "n_samples", "samples", "k"}
+_RELATION_ALIASES = {
+    "replace-one": REPLACE_ONE, "replace": REPLACE_ONE, REPLACE_ONE: REPLACE_ONE,
+    "add-remove": ADD_REMOVE_ONE, "add-remove-one": ADD_REMOVE_ONE, ADD_REMOVE_ONE: ADD_REMOVE_ONE,
+}
+_DENSITY = ("location_scale", "noise_logpdf", "noise_logpdf_mp")
+
+
+class MechanismLoadError(InputError):
+    """``MODULE:OBJECT`` cannot be imported, or the object is not a usable mechanism."""
+
+
+def normalise_relation(relation: str) -> str:
+    """``"replace-one"`` or ``"add-remove"`` (also ``"add-remove-one"``) -> the engine's name."""
+    try:
+        return _RELATION_ALIASES[relation]
+    except (KeyError, TypeError):
+        raise InvalidParameterError(
+            f"relation must be 'replace-one' or 'add-remove', got {relation!r}") from None
+
+
+def load_object(ref: str) -> Any:
+    """``"package.module:attr"`` -> the object; one clear error naming what failed."""
+    if not isinstance(ref, str) or ":" not in ref:
+        raise MechanismLoadError(
+            f"mechanism must be given as MODULE:OBJECT (e.g. mypkg.mech:laplace), got {ref!r}")
+    mod_name, _, attr = ref.partition(":")
+    if not mod_name or not attr:
+        raise MechanismLoadError(f"mechanism must be MODULE:OBJECT, got {ref!r}")
+    try:
+        obj: Any = importlib.import_module(mod_name)
+    except Exception as exc:
+        raise MechanismLoadError(
+            f"cannot import module {mod_name!r} of {ref!r} ({type(exc).__name__}: {exc})"
+        ) from exc
+    for part in attr.split("."):
+        if not hasattr(obj, part):
+            raise MechanismLoadError(f"module {mod_name!r} has no attribute {attr!r} ({ref})")
+        obj = getattr(obj, part)
+    return obj
+
+
+def _positional(fn: Callable[..., Any]) -> list[inspect.Parameter]:
+    try:
+        sig = inspect.signature(fn)
+    except (TypeError, ValueError):
+        return []
+    kinds = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+    return [p for p in sig.parameters.values() if p.kind in kinds]
+
+
+def _is_seed(p: inspect.Parameter) -> bool:
+    ann = p.annotation
+    return "seed" in p.name.lower() or ann is int or ann == "int"
+
+
+def _infer(fn: Callable[..., Any], style: str, randomness: str) -> tuple[str, str]:
+    params = _positional(fn)
+    if style == "auto":
+        if len(params) >= 3:
+            style = "vectorised"
+        elif len(params) == 2 and params[1].name in _SIZE_NAMES:
+            style = "vectorised"
+        elif len(params) in (1, 2):
+            style = "per-call"
+        else:
+            raise MechanismLoadError(
+                f"cannot tell how to call {getattr(fn, '__qualname__', fn)!r} (signature "
+                f"with {len(params)} positional parameters); pass style= 'vectorised' "
+                "(data, size, rng) or 'per-call' (data[, rng])")
+    if randomness == "auto":
+        k = 2 if style == "vectorised" else 1
+        if len(params) > k:
+            randomness = "seed" if _is_seed(params[k]) else "generator"
+        else:
+            randomness = "none"
+    return style, randomness
+
+
+@dataclass
+class UserMechanism:
+    """A user's mechanism behind the :class:`audit.protocols.Mechanism` protocol (see the
+    module docstring).  ``reproducible`` is False for ``randomness="none"``."""
+
+    target: Any
+    call: Callable[..., Any]
+    name: str
+    claimed_epsilon: float
+    relation: str
+    style: str
+    randomness: str
+    delta: float = 0.0
+
+    @property
+    def reproducible(self) -> bool:
+        return self.randomness != "none"
+
+    @property
+    def declares_density(self) -> bool:
+        """True when the target declares location_scale, noise_logpdf and noise_logpdf_mp."""
+        return all(callable(getattr(self.target, a, None)) for a in _DENSITY)
+
+    def __getattr__(self, item: str) -> Any:
+        # density and noise attributes pass through (exact_loss reads them)
+        if item in _DENSITY + ("noise", "noise_name", "gamma", "exact_location_scale"):
+            target = self.__dict__.get("target")
+            if target is not None and hasattr(target, item):
+                return getattr(target, item)
+        raise AttributeError(item)
+
+    def describe(self) -> dict[str, Any]:
+        return {"name": self.name, "style": self.style, "randomness": self.randomness,
+                "reproducible": self.reproducible, "declares_density": self.declares_density,
+                "claimed_epsilon": self.claimed_epsilon, "delta": self.delta,
+                "relation": self.relation}
+
+    def sample(self, dataset: Any, size: int, rng: np.random.Generator) -> np.ndarray:
+        data = dataset
+        if self.randomness == "global":
+            s = int(rng.integers(0, 2**32))
+            random.seed(s)
+            np.random.seed(s)  # noqa: NPY002 - the legacy global state is what it uses
+        if self.style == "vectorised":
+            if self.randomness in ("generator",):
+                return np.asarray(self.call(data, size, rng))
+            if self.randomness == "seed":
+                return np.asarray(self.call(data, size, int(rng.integers(0, 2**63))))
+            return np.asarray(self.call(data, size))
+        if self.randomness == "generator":
+            out = [self.call(data, rng) for _ in range(size)]
+        elif self.randomness == "seed":
+            seeds = rng.integers(0, 2**63, size=size)
+            out = [self.call(data, int(s)) for s in seeds]
+        else:
+            out = [self.call(data) for _ in range(size)]
+        return np.asarray(out, dtype=np.float64)
+
+
+def _claim(obj: Any, epsilon: Any) -> float:
+    if epsilon is None:
+        epsilon = getattr(obj, "claimed_epsilon", None)
+        if epsilon is None:
+            epsilon = getattr(obj, "epsilon", None)
+        if epsilon is None:
+            raise InvalidParameterError(
+                "no claimed epsilon: pass epsilon= (CLI: --epsilon E) or give the mechanism "
+                "an 'epsilon' attribute")
+    if isinstance(epsilon, bool) or not isinstance(epsilon, (numbers.Real, np.floating)) or not (
+            math.isfinite(float(epsilon)) and float(epsilon) > 0):
+        raise InvalidParameterError(f"epsilon must be a finite number > 0, got {epsilon!r}")
+    return float(epsilon)
+
+
+def wrap_mechanism(obj: Any, *, epsilon: float | None = None, relation: str = "replace-one",
+                   delta: float = 0.0, name: str | None = None, style: str = "auto",
+                   randomness: str = "auto") -> UserMechanism:
+    """Wrap a callable, a class or an object with ``sample`` (module docstring).
+
+    ``epsilon``: the claimed epsilon (default: the object's ``claimed_epsilon`` or
+    ``epsilon`` attribute); ``relation``: ``"replace-one"`` or ``"add-remove"``;
+    ``style`` in :data:`STYLES`, ``randomness`` in :data:`RANDOMNESS`."""
+    if isinstance(obj, UserMechanism):
+        return obj
+    if style not in STYLES:
+        raise InvalidParameterError(f"style must be one of {STYLES}, got {style!r}")
+    if randomness not in RANDOMNESS:
+        raise InvalidParameterError(f"randomness must be one of {RANDOMNESS}, got {randomness!r}")
+    rel = normalise_relation(relation)
+    target = obj
+    if inspect.isclass(obj):
+        try:
+            target = obj()
+        except Exception as exc:
+            raise MechanismLoadError(
+                f"cannot instantiate {obj.__qualname__}() with no arguments "
+                f"({type(exc).__name__}: {exc}); pass an instance") from exc
+    if hasattr(target, "sample") and callable(target.sample):
+        call = target.sample
+    elif callable(target):
+        call = target
+    else:
+        raise MechanismLoadError(
+            f"the mechanism must be a callable or have a sample method; got "
+            f"{type(target).__name__}")
+    st, rnd = _infer(call, style, randomness)
+    eps = _claim(target, epsilon)
+    if isinstance(delta, bool) or not isinstance(delta, (numbers.Real, np.floating)) or not (
+            0.0 <= float(delta) < 1.0):
+        raise InvalidParameterError(f"delta must be a number in [0, 1), got {delta!r}")
+    label = name or getattr(target, "name", None) or getattr(
+        obj, "__qualname__", None) or type(target).__name__
+    return UserMechanism(target=target, call=call, name=str(label), claimed_epsilon=eps,
+                         relation=rel, style=st, randomness=rnd, delta=float(delta))
