@@ -70,7 +70,7 @@ def full_mode() -> bool:
 
 
 def _runs(budget_s: float, per_s: float, lo: int) -> int:
-    return PAPER_RUNS if full_mode() else int(min(PAPER_RUNS, max(lo, budget_s / per_s)))
+    return PAPER_RUNS if full_mode() else int(min(3000, max(lo, budget_s / per_s)))
 
 
 def _size(runs: int) -> str:
