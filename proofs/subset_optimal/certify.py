@@ -50,8 +50,8 @@ def certify_alg3(data: np.ndarray, R: float, epsilon: float, gamma: float,
             def r1(k: str = key) -> Any:
                 return alg3_params_exact(n, Rf, eps, g, n_public)[k]
 
-            def r2(k: str = key) -> Any:
-                return alg3_params_exact(n2, Rf, eps, g, n_public)[k]
+            def r2(k: str = key, m: int = n2) -> Any:
+                return alg3_params_exact(m, Rf, eps, g, n_public)[k]
 
             res = alg2_loss(xs, r1, a1, d2, r2, a2, -Rf, Rf, eps)
             losses[key] = res.as_dict()
