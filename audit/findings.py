@@ -52,7 +52,9 @@ _FRACTION_KEY = "fraction"
 class Verdict(StrEnum):
     """Outcome of a check."""
 
-    VERIFIED = "verified"
+    VERIFIED = "verified"  # proof, UNSAT or exhaustive search over the stated scope
+    #: sampled or statistical check that found no violation (its power stated in evidence)
+    NOT_REFUTED = "not-refuted"
     REFUTED = "refuted"
     INCONCLUSIVE = "inconclusive"
     ERROR = "error"

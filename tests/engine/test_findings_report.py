@@ -216,6 +216,7 @@ def test_build_report_shape_and_summary():
     assert r["schema"] == REPORT_SCHEMA == "dpaudit.report/1"
     assert r["summary"] == {
         "verified": 1,
+        "not-refuted": 0,
         "refuted": 1,
         "inconclusive": 1,
         "error": 0,
