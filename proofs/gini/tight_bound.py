@@ -387,7 +387,7 @@ def smoothness(budget_s: float, seed: int) -> list[Finding]:
     twin_ratio = twin["worst"][0][0] if twin["worst"] else 0.0
     return [_f("tight.smoothness-search",
                "S_tight(X) >= LS(X) and S_tight(X) <= e^beta S_tight(X') (replace-one)",
-               Method.EMPIRICAL, Verdict.REFUTED if bad else Verdict.VERIFIED,
+               Method.EMPIRICAL, Verdict.REFUTED if bad else Verdict.NOT_REFUTED,
                f"not-refuted (sampled, not a proof): {n_cases} random data sets (n = 3..8, "
                f"rational, L in {{0, 1, 5}}, U - L in {{1, 2, 10, 100}}), beta in {betas}, "
                f"{r['pairs']} neighbours (every record x every value in L, U, the records, "
