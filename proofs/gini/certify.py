@@ -178,8 +178,11 @@ def _input_finding(ctx: _Ctx) -> list[Finding]:
         "alpha": c.alpha,
         "beta": c.beta,
         "proved_loss_bound_rounded_up": c.proved_loss_bound,
-        "records_at_lower": int(np.count_nonzero(ctx.xs == ctx.cfg.lower)),
-        "records_at_upper": int(np.count_nonzero(ctx.xs == ctx.cfg.upper)),
+        # exact counts of records at the bounds describe records: confidential
+        "confidential": {
+            "records_at_lower": int(np.count_nonzero(ctx.xs == ctx.cfg.lower)),
+            "records_at_upper": int(np.count_nonzero(ctx.xs == ctx.cfg.upper)),
+        },
         "data_sha256": ctx.sha,
     }
     return [
@@ -302,9 +305,9 @@ def _bounds_subsamples(ctx: _Ctx) -> list[Finding]:
                 cx = counterexample_document(
                     "certify.bounds-subsamples",
                     ctx.subject,
-                    {"x": ys, "k": k, "lower": L, "upper": U, "bound": cfg.bound},
-                    truth,
-                    got,
+                    {**_subsample_ref(ctx, ys), "k": k, "lower": L, "upper": U,
+                     "bound": cfg.bound},
+                    *_shown(ctx, truth, got),
                     {"rtol": 1e-12},
                     "kernel A^(k) below the brute-force lower bound on the true A^(k)",
                 )
@@ -316,14 +319,33 @@ def _bounds_subsamples(ctx: _Ctx) -> list[Finding]:
             cx = counterexample_document(
                 "certify.bounds-subsamples",
                 ctx.subject,
-                {"x": ys, "k": -1, "lower": L, "upper": U, "bound": cfg.bound, "beta": c.beta},
-                ls,
-                s,
+                {**_subsample_ref(ctx, ys), "k": -1, "lower": L, "upper": U,
+                 "bound": cfg.bound, "beta": c.beta},
+                *_shown(ctx, ls, s),
                 {"rtol": 1e-12},
                 "smooth sensitivity below the exact local sensitivity",
             )
             return [_bounds_finding(ctx, Verdict.REFUTED, checked, len(cases), worst_margin, cx)]
     return [_bounds_finding(ctx, Verdict.VERIFIED, checked, len(cases), worst_margin, None)]
+
+
+def _subsample_ref(ctx: _Ctx, ys: list[Fraction]) -> dict[str, Any]:
+    """A subsample in a counterexample: its records with --show-confidential, otherwise
+    their ranks in the sorted data plus the data reference (the replayer reloads them)."""
+    if ctx.cfg.show_confidential:
+        return {"x": ys}
+    ranks = [int(np.searchsorted(ctx.xs, float(v))) for v in ys]
+    return {"ranks": ranks, **_data_ref(ctx)}
+
+
+def _shown(ctx: _Ctx, truth: Any, got: Any) -> tuple[Any, Any]:
+    """(expected, actual) of a subsample counterexample: exact values derived from records
+    only with --show-confidential, else the relative shortfall (the replay recomputes)."""
+    if ctx.cfg.show_confidential:
+        return truth, got
+    rel = (float(truth) - float(got)) / float(truth) if float(truth) else math.inf
+    return "kernel value >= brute-force truth (values withheld: confidential)", {
+        "relative_shortfall": rel}
 
 
 def _bounds_finding(ctx: _Ctx, verdict: Verdict, checked: int, cases: int, margin: float,
@@ -339,7 +361,9 @@ def _bounds_finding(ctx: _Ctx, verdict: Verdict, checked: int, cases: int, margi
         "against exact brute force (audit/oracles.py); "
         f"{checked} comparisons",
         evidence={"comparisons": checked, "subsamples": cases,
-                  "smallest_margin_kernel_minus_truth": margin},
+                  "all_margins_nonnegative": margin >= 0,
+                  # a margin on a 3-5-record subsample is a function of records
+                  "confidential": {"smallest_margin_kernel_minus_truth": margin}},
         counterexample=cx,
         seed=ctx.cfg.seed,
         subject=ctx.subject,
@@ -375,6 +399,8 @@ def _posterior(ctx: _Ctx) -> list[Finding]:
         step = max(1, pg.grid.size // 400)
         ctx.figures.append({
             "id": "certify.posterior",
+            # the prior's support [0, 1] on this axis would give the release and S(X)
+            "confidentiality": "confidential",
             "title": "Posterior of g given one simulated release (eq. 11, Uniform(0,1) prior)",
             "kind": "line",
             "series": [{"label": "posterior density", "x": pg.grid[::step].tolist(),
@@ -555,7 +581,11 @@ def _replay_bounds(inp: dict) -> tuple[bool, Any, Any, str]:
     """Recompute the kernel bound (or S) and the brute-force truth on the stored subsample."""
     from kernels.gini import api
 
-    ys = sorted(Fraction(v) for v in inp["x"])
+    if "ranks" in inp:  # stored by rank in the data (records withheld)
+        xs = reload_data(inp)
+        ys = sorted(Fraction(float(xs[int(r)])) for r in inp["ranks"])
+    else:
+        ys = sorted(Fraction(v) for v in inp["x"])
     L, U, k = Fraction(inp["lower"]), Fraction(inp["upper"]), int(inp["k"])
     xf = [float(v) for v in ys]
     if k < 0:

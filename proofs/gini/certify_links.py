@@ -89,14 +89,16 @@ def float_sampler(ctx: Any) -> list[Finding]:
             scope=f"gamma = {cfg.gamma:g}, noise scale of this data; masses from the mpmath "
             "survival function (two precisions), rounded up; threshold 2^-64",
             evidence={
+                "delta_at_most_threshold": ok,
                 "sampler": "|Z| = exp((log G1 - log G2)/gamma), G1 ~ Gamma(1/gamma), "
                 "G2 ~ Gamma(1-1/gamma), uniform sign; non-finite magnitudes and G2 == 0 "
                 "redrawn (conditions on |Z| <= DBL_MAX)",
                 "release_arithmetic": "fl(g + fl(scale * Z)) in IEEE-754 binary64, "
                 "round-to-nearest-even",
                 "mass_redrawn_P(|Z|>DBL_MAX)_rounded_up": redraw,
-                "mass_overflow_P(|scale*Z|>DBL_MAX)_rounded_up": overflow,
-                "delta_equivalent": delta,
+                # the overflow mass is a function of the noise scale: confidential
+                "confidential": {"mass_overflow_P(|scale*Z|>DBL_MAX)_rounded_up": overflow,
+                                 "delta_equivalent": delta},
                 "negligible_threshold": FLOAT_DELTA_NEGLIGIBLE,
                 "consequence": "pure epsilon-DP holds for the float release up to a failure "
                 f"probability delta <= {delta:.3g}" if not ok else "negligible",
@@ -164,6 +166,51 @@ def _public_change(change: dict[str, Any], show: bool) -> dict[str, Any]:
     return dict(change) if show else {k: v for k, v in change.items() if k != "old"}
 
 
+#: x label of a figure drawn relative to an unstated centre (see audit/report/confidentiality.py)
+_REL_X = "released value, (y - c)/s: units of the noise scale s relative to an unstated centre c"
+
+
+def _centre_scale(ctx: Any) -> tuple[float, float]:
+    """(g(X), noise scale) of this data: confidential, used only to draw figures and state
+    events relative to them (never written unless --show-confidential)."""
+    from kernels.gini.index import gini_sorted
+
+    return float(gini_sorted(ctx.xs)), float(ctx.noise_scale)
+
+
+def _relative_event(spec: dict[str, Any], c: float, s: float) -> str:
+    """A witness event in units of the noise scale relative to the unstated centre; a
+    bit-pattern event without its binade (a binade bound with the relative axis would give
+    c and s)."""
+    k = spec.get("kind")
+
+    def t(v: float) -> str:
+        return f"{(v - c) / s:.4g}"
+
+    y = "(output - c)/s"
+    if k == "gt":
+        return f"{y} > {t(spec['a'])}"
+    if k == "lt":
+        return f"{y} < {t(spec['a'])}"
+    if k == "in":
+        return f"{t(spec['a'])} < {y} <= {t(spec['b'])}"
+    if k == "eq":
+        return "the output equals one value (withheld: confidential)"
+    if k == "bits":
+        b = spec.get("bits") or {}
+        nb, pat = int(b.get("k", 1)), int(b.get("pattern", 0))
+        what = ("the last mantissa bit of its float64 encoding is" if nb == 1 else
+                f"the last {nb} mantissa bits of its float64 encoding are")
+        where = ("the output lies in one binade (withheld: confidential) and "
+                 if int(b.get("biased_exponent", -1)) >= 0 else "the output is finite and ")
+        return f"{where}{what} {pat:0{nb}b}"
+    if k == "f32":
+        return "the output is exactly representable as a float32"
+    if k == "not-f32":
+        return "the output is finite and not exactly representable as a float32"
+    return "an output event (withheld: confidential)"
+
+
 def exact_loss(ctx: Any) -> list[Finding]:
     """Certified privacy loss on the worst replace-one neighbours found around the data
     (:func:`audit.privacy.exact_loss.worst_neighbour`), re-certified on exact reference
@@ -210,13 +257,18 @@ def exact_loss(ctx: Any) -> list[Finding]:
         if k.curve:
             ys = [p[0] for p in k.curve]
             ls = [p[1] for p in k.curve]
+            c0, s0 = _centre_scale(ctx)
+            rel = not cfg.show_confidential
+            if rel:  # relative axis: no midpoint, crossing or argmax gives g(X) or S(X)
+                ys = [(y - c0) / s0 for y in ys]
             ctx.figures.append({
+                "confidentiality": "relative" if rel else "confidential",
                 "id": "certify.exact-loss",
                 "title": "Privacy loss log p_X(y) - log p_X'(y) over the output y, worst "
                 "neighbour found",
                 "kind": "line",
                 "series": [{"label": "L(y), worst pair", "x": ys, "y": ls}],
-                "xlabel": "released value y",
+                "xlabel": _REL_X if rel else "released value y",
                 "ylabel": "log-density ratio (nats)",
                 "hlines": [{"y": cfg.epsilon, "label": "+epsilon"},
                            {"y": -cfg.epsilon, "label": "-epsilon"}],
@@ -321,6 +373,9 @@ def _bb_finding(ctx: Any, fid: str, float_grid: bool, claim: str, what: str,
                if k in w}
     if "pair_index" in w and 0 <= int(w["pair_index"]) < len(pairs):
         witness["change"] = pairs[int(w["pair_index"])].change
+    if not cfg.show_confidential and isinstance(w.get("event_spec"), dict):
+        # the event's bounds are output values next to g(X): stated relative instead
+        witness["event"] = _relative_event(w["event_spec"], *_centre_scale(ctx))
     det = res.details
     ev = {
         "epsilon_lower": res.epsilon_lower,
@@ -391,15 +446,20 @@ def blackbox(ctx: Any) -> list[Finding]:
     edges = np.linspace(lo, hi, 81)
     ha, _ = np.histogram(ya, edges, density=True)
     hb, _ = np.histogram(yb, edges, density=True)
+    rel = not ctx.cfg.show_confidential
+    if rel:  # relative axis, density per unit of the noise scale (absolute would give S)
+        c0, s0 = _centre_scale(ctx)
+        edges, ha, hb = (edges - c0) / s0, ha * s0, hb * s0
     ctx.figures.append({
+        "confidentiality": "relative" if rel else "confidential",
         "id": "certify.released-values",
         "title": "Distribution of released values on X and on the worst neighbour X'",
         "kind": "step",
         "series": [{"label": "X", "x": edges[:-1].tolist(), "y": ha.tolist()},
                    {"label": "X' (worst neighbour)", "x": edges[:-1].tolist(),
                     "y": hb.tolist()}],
-        "xlabel": "released DP Gini index",
-        "ylabel": "density",
+        "xlabel": _REL_X if rel else "released DP Gini index",
+        "ylabel": "density" + (" per unit of (y - c)/s" if rel else ""),
         "caption": "200,000 draws each, central 99% shown; a confidential diagnostic "
         "(its centre is the true Gini index).",
     })

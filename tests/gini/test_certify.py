@@ -47,7 +47,7 @@ def test_float_sampler_negligible_at_gamma_2() -> None:
     assert f.verdict.value == "verified"
     # Cauchy: P(|Z| > t) = 1 - 2 atan(t)/pi ~ 2/(pi t); overflow at t = DBL_MAX / 8
     expect = 2 / (math.pi * (sys.float_info.max / 8))
-    got = f.evidence["mass_overflow_P(|scale*Z|>DBL_MAX)_rounded_up"]
+    got = f.evidence["confidential"]["mass_overflow_P(|scale*Z|>DBL_MAX)_rounded_up"]
     assert 0 < got <= FLOAT_DELTA_NEGLIGIBLE
     assert abs(got / expect - 1) < 1e-9
 

@@ -32,8 +32,8 @@ def _csv(tmp_path: Path, values: np.ndarray, name: str = "inc.csv") -> Path:
         (["--epsilon", "0"], "epsilon"),
         (["--gamma", "1"], "gamma"),
         (["--sample", "nope"], "nope"),
-        (["--upper", "10"], "above the upper bound"),
-        (["--lower", "5"], "below the lower bound"),
+        (["--upper", "10"], "above --upper 10"),
+        (["--lower", "5"], "below --lower 5"),
         (["--lower", "3", "--upper", "2"], "upper"),
     ],
 )
