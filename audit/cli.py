@@ -277,7 +277,12 @@ def _cmd_claims(a: argparse.Namespace) -> int:
                             figures=_claim_figures(findings) or None, outcome=oc)
 
     rep = final(None)
-    key = "check-error" if rep["summary"]["error"] else "completed"
+    # evidence["must_hold"]: our own correct mechanism/kernel - its refutation is a failure
+    # (a refuted paper claim is a result)
+    own = [f.id for f in findings if f.verdict is Verdict.REFUTED and f.evidence.get("must_hold")]
+    if own:
+        _progress(f"FAIL: our own correct mechanism/kernel refuted: {', '.join(own)}")
+    key = "check-error" if rep["summary"]["error"] else ("fail" if own else "completed")
     rep, code = finish(out_dir, final, key)
     print(render_summary_table(rep))
     print(f"report: {out_dir / 'report.json'}  {out_dir / 'report.md'}")
@@ -445,46 +450,57 @@ def _suite_for(name: str | None, kernels: str | None) -> tuple[str, object, str]
 
 def _cmd_regress(a: argparse.Namespace) -> int:
     from audit.protocols import load_kernels, provided
-    from audit.report import build_report, render_summary_table
+    from audit.report import build_report, render_summary_table, write_report
 
-    subj, suite, kernels = _suite_for(a.subject, a.kernels)
-    mod = load_kernels(kernels, suite.protocol)
-    subject = f"kernels:{kernels}"
+    if a.kernels is None and a.subject is None:  # every subject's own kernels, one report
+        plan = [(n, s, s.default_kernels) for n, s in sorted(
+            _regress_suites().items(), key=lambda t: (not registry.subjects()[t[0]].default,
+                                                      t[0]))]
+        if not plan:
+            raise InputError("no installed subject provides a regress suite (dpaudit subjects)")
+    else:
+        plan = [_suite_for(a.subject, a.kernels)]
+    mods = [(subj, suite, kernels, load_kernels(kernels, suite.protocol))
+            for subj, suite, kernels in plan]
+    kernels = " + ".join(k for _, _, k, _ in mods)
+    subject = " + ".join(f"kernels:{k}" for _, _, k, _ in mods)
     mode = "full" if a.full else "quick"
-    run_id = a.run_id or f"regress-{kernels}-{mode}-seed{a.seed}"
-    report_dir(a.out, run_id)
+    tag = mods[0][2] if len(mods) == 1 else "all"
+    run_id = a.run_id or f"regress-{tag}-{mode}-seed{a.seed}"
+    out_dir = Path(a.out) / run_id
     started = datetime.now(UTC).isoformat(timespec="seconds")
-    params = {
+    params: dict = {
         "kernels": kernels,
-        "kernels_name": str(getattr(mod, "DPAUDIT_NAME", kernels)),
-        "subject": subj,
+        "kernels_name": " + ".join(str(getattr(m, "DPAUDIT_NAME", k)) for _, _, k, m in mods),
+        "subject": " + ".join(s for s, _, _, _ in mods),
         "mode": mode,
-        **(suite.parameters(mod, mode) if hasattr(suite, "parameters") else {}),
-        "provided": provided(mod, suite.protocol),
+        "provided": [n for _, suite, _, m in mods for n in provided(m, suite.protocol)],
         "only": a.only,
     }
+    for _, suite, _, m in mods:
+        if hasattr(suite, "parameters"):
+            params.update(suite.parameters(m, mode))
     findings: list = []
-    out_dir = start_report(a.out, run_id, "regress", subject, a.seed, params, started)
+    reports: list[dict] = []
     _progress(f"dpaudit regress: {params['kernels_name']} ({kernels}), {mode}, seed {a.seed}")
+    for j, (_, suite, kern, mod) in enumerate(mods):
+        last_suite = j == len(mods) - 1
 
-    def on_finding(i: int, total: int, f) -> None:
-        findings.append(f)
-        _progress(f"  [{i:>2}/{total}] {f.id:<38} {f.verdict.value:<12} {f.duration_s:6.1f} s")
-        if i < total:
-            write(out_dir, build_report("regress", subject, a.seed, findings, params, started,
-                                        False))
+        def on_finding(i: int, total: int, f, last_suite: bool = last_suite) -> None:
+            findings.append(f)
+            _progress(f"  [{i:>2}/{total}] {f.id:<38} {f.verdict.value:<12} {f.duration_s:6.1f} s")
+            rep = build_report("regress", subject, a.seed, findings, params, started,
+                               last_suite and i == total)
+            write_report(out_dir, rep)
+            reports.append(rep)
 
-    suite.run(mod, subject, a.seed, mode, a.only, on_finding)
-
-    def final(oc: dict | None) -> dict:
-        return build_report("regress", subject, a.seed, findings, params, started, True,
-                            outcome=oc)
-
-    key = "pass" if final(None)["summary"]["pass"] else "fail"
-    rep, code = finish(out_dir, final, key)
+        suite.run(mod, f"kernels:{kern}", a.seed, mode, a.only, on_finding)
+    rep = build_report("regress", subject, a.seed, findings, params, started, True)
+    write_report(out_dir, rep)
     print(render_summary_table(rep))
     print(f"report: {out_dir / 'report.json'}  {out_dir / 'report.md'}")
-    return code
+    # our own kernels are correct by claim: any refutation (or error) is a failure
+    return EXIT_OK if rep["summary"]["pass"] else EXIT_FINDINGS
 
 
 def _add_replay(sub: argparse._SubParsersAction) -> None:

@@ -33,4 +33,5 @@ SUBJECT = Subject(
         "proofs.freegap.experiments",
     ),
     mechanisms="proofs.freegap.mechanisms:catalogue",
+    regress="proofs.freegap.regress:SUITE",
 )

@@ -764,6 +764,8 @@ def finding_for(row: dict[str, Any], target: Target, seed: int) -> Finding:
                 "black-box tester finds no output event whose certified probability ratio "
                 f"on the tested pairs exceeds e^{eps:g}")
     ev = _evidence(row)
+    if not target.broken:  # our own correct mechanism: a refutation is a failure (exit 1)
+        ev["must_hold"] = True
     if target.note:
         ev["note"] = target.note
     if row["flagged"]:

@@ -32,7 +32,7 @@ from audit.registry import replayer
 from proofs.gini import reference
 from proofs.gini.admissibility import admissible, loss_at
 from proofs.gini.certify import reload_data
-from proofs.gini.mechanisms import GiniRelease
+from proofs.gini.mechanisms import GiniRelease, ShippedRelease
 
 __all__ = [
     "FLOAT_DELTA_NEGLIGIBLE",
@@ -109,10 +109,14 @@ def float_sampler(ctx: Any) -> list[Finding]:
     ]
 
 
-def _mechanism(ctx: Any) -> GiniRelease:
+def _mechanism(ctx: Any) -> ShippedRelease:
+    """The shipped release (``cfg.release``, default ``kernels.gini.release.release_gini``):
+    the exact-loss and black-box links sample and read the scale through it."""
+    from kernels.gini.release import release_gini
+
     cfg = ctx.cfg
-    return GiniRelease(cfg.lower, cfg.upper, cfg.epsilon, cfg.gamma, cfg.constants, cfg.bound,
-                       snap=cfg.snap)
+    return ShippedRelease(getattr(cfg, "release", None) or release_gini, cfg.lower, cfg.upper,
+                          cfg.epsilon, cfg.gamma, cfg.constants, cfg.bound, snap=cfg.snap)
 
 
 def admissibility(ctx: Any) -> list[Finding]:

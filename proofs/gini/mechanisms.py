@@ -266,3 +266,43 @@ def above_threshold_max_log_ratio(p: dict[float, Any], p2: dict[float, Any]) -> 
         worst = max(worst, abs(mpmath.log(a) - mpmath.log(b)))
     w = float(worst)
     return w if mpmath.mpf(w) >= worst else math.nextafter(w, math.inf)
+
+
+class ShippedRelease:
+    """The *shipped* release function (default :func:`kernels.gini.release.release_gini`,
+    what ``dpaudit release`` runs; a third party passes its own callable with the same
+    signature and ``size`` keyword) as a location-scale mechanism for the privacy testers.
+
+    ``sample`` draws through the release function itself (``size`` draws per call);
+    ``location_scale`` is the release's *declared* (gini, scale).  Everything exact
+    (``exact_location_scale``, the noise densities) comes from the reference-side
+    :class:`GiniRelease` with the same parameters, so the exact-loss link compares the
+    shipped declaration with the exact reference.  No ``output``/``sample_noise``: a tester
+    cannot bypass the release by drawing the noise itself."""
+
+    _HIDDEN = ("output", "sample_noise")
+
+    def __init__(self, release: Any, lower: float, upper: float, epsilon: float,
+                 gamma: float = 2.0, constants: str = "alg3", bound: str = "thm43",
+                 snap: bool = True) -> None:
+        self.release = release
+        self._ref = GiniRelease(lower, upper, epsilon, gamma, constants, bound, snap=snap)
+        self.name = f"shipped:{getattr(release, '__module__', '?')}." \
+                    f"{getattr(release, '__name__', 'release')}[{constants},{bound}]"
+        self._kw = {"gamma": gamma, "constants": constants, "bound": bound, "snap_output": snap}
+
+    def __getattr__(self, name: str) -> Any:
+        if name in ShippedRelease._HIDDEN or name.startswith("__"):
+            raise AttributeError(name)
+        return getattr(self._ref, name)
+
+    def declared(self, dataset: Any, rng: np.random.Generator, size: int) -> Any:
+        r = self._ref
+        return self.release(dataset, r.lower, r.upper, r.epsilon, rng, size=size, **self._kw)
+
+    def location_scale(self, dataset: Any) -> tuple[float, float]:
+        res = self.declared(dataset, np.random.default_rng(0), 1)
+        return float(res.gini), float(res.scale)
+
+    def sample(self, dataset: Any, size: int, rng: np.random.Generator) -> np.ndarray:
+        return np.asarray(self.declared(dataset, rng, size).value, dtype=np.float64)

@@ -75,3 +75,40 @@ def test_replayers_recompute_certify_counterexamples() -> None:
     # the printed paper's eq. (24) bound can be negative (README): the same replayer logic
     # with the paper's kernel would fail; here the truth is the exact LS ball bound > 0
     assert truth > 0
+
+
+def test_release_link_audits_the_shipped_release_and_catches_half_noise() -> None:
+    """certify.release goes through the release function (any callable with
+    release_gini's signature): the shipped one passes; one that adds half the noise it
+    declares, or declares a scale one ulp below the exact value, is refuted."""
+    import dataclasses
+    import math
+
+    from kernels.gini.release import release_gini
+    from proofs.gini.certify import CertifyConfig, _Ctx, _release_link, canonical_sha256
+
+    xs = np.sort(np.random.default_rng(4).lognormal(3, 1, 200))
+    cfg = CertifyConfig(xs, {"sample": "test"}, 0.0, float(3 * xs.max()), 1.0, quick=True)
+
+    def run(fn):
+        c = _Ctx(dataclasses.replace(cfg, release=fn), xs, canonical_sha256(xs), "t",
+                 np.random.default_rng(0))
+        return _release_link(c)[0]
+
+    assert run(None).verdict.value == "verified"
+
+    def half_noise(*a, **k):
+        r = release_gini(*a, **k)
+        return dataclasses.replace(r, value=r.gini + (r.value - r.gini) / 2)
+
+    def ulp_below(*a, **k):
+        r = release_gini(*a, **k)
+        ss = r.smooth_sensitivity / r.constants.alpha / (1 + 2.0**-36)
+        return dataclasses.replace(r, scale=math.nextafter(ss / (1 + 2.0**-36), 0.0))
+
+    bad = run(half_noise)
+    assert bad.verdict.value == "refuted" and bad.counterexample is not None
+    assert any("noise law" in p for p in bad.evidence["problems"])
+    below = run(ulp_below)
+    assert below.verdict.value == "refuted"
+    assert any("BELOW" in p for p in below.evidence["problems"])

@@ -19,7 +19,8 @@ def _report(path: Path) -> dict:
 
 
 def test_ours_quick_regress_all_verified(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
-    code = main(["regress", "--out", str(tmp_path), "--run-id", "ours", "--seed", "0"])
+    code = main(["regress", "--subject", "lan-reiter-2025", "--out", str(tmp_path), "--run-id",
+                 "ours", "--seed", "0"])
     out = capsys.readouterr().out
     rep = _report(tmp_path / "ours")
     bad = [(f["id"], f["verdict"], f.get("evidence")) for f in rep["findings"]
@@ -35,7 +36,8 @@ def test_ours_quick_regress_all_verified(tmp_path: Path, capsys: pytest.CaptureF
 def test_same_seed_same_json(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
     runs = []
     for rid in ("a", "b"):
-        main(["regress", "--out", str(tmp_path), "--run-id", rid, "--seed", "7", "--only", "gini"])
+        main(["regress", "--subject", "lan-reiter-2025", "--out", str(tmp_path), "--run-id", rid,
+              "--seed", "7", "--only", "gini"])
         runs.append(strip_timings(_report(tmp_path / rid)))
     capsys.readouterr()
     assert json.dumps(runs[0], sort_keys=True) == json.dumps(runs[1], sort_keys=True)
@@ -99,7 +101,8 @@ def test_interrupted_run_keeps_last_complete_report(
         return real(self, mod, subject, ctx)
 
     monkeypatch.setattr(crosscheck.CaseCheck, "run_all", flaky)
-    code = main(["regress", "--out", str(tmp_path), "--run-id", "cut", "--only", "extremes"])
+    code = main(["regress", "--subject", "lan-reiter-2025", "--out", str(tmp_path), "--run-id",
+                 "cut", "--only", "extremes"])
     capsys.readouterr()
     assert code == 130
     rep = _report(tmp_path / "cut")
@@ -110,3 +113,54 @@ def test_interrupted_run_keeps_last_complete_report(
 def test_unknown_kernels_module(capsys: pytest.CaptureFixture) -> None:
     assert main(["regress", "--kernels", "no.such.module"]) == EXIT_BAD_INPUT
     assert "no.such.module" in capsys.readouterr().err
+
+
+def test_one_ulp_below_is_refuted_one_sided(tmp_path: Path) -> None:
+    """A bound one ulp below the exact value (the unsafe side) is refuted; the same bound a
+    few ulps above (safe side, within rtol) is not."""
+    import math
+    import types
+
+    from kernels.gini import api
+
+    def shifted(direction: float):
+        m = types.ModuleType("shifted")
+        m.bound_A = lambda x, k, L, U: math.nextafter(  # type: ignore[attr-defined]
+            math.nextafter(float(crosscheck.ref.bound_A(
+                len(x), crosscheck._fr(L), crosscheck._fr(U),
+                *(crosscheck._ref_ext({"x": x, "L": L, "U": U, "k": k})[f]
+                  for f in ("min_gini", "max_gini", "min_mean", "max_mean")))), 0.0),
+            direction) if direction < 0 else api.bound_A(x, k, L, U)
+        return m
+
+    ctx = crosscheck.Context(seed=0)
+    chk = crosscheck.check_by_id("bound.thm43.vs-reference")
+    below = chk.run_all(shifted(-math.inf), "t", ctx)
+    assert below[0].verdict.value == "refuted"
+    assert below[0].evidence["failure_class"].startswith("below")
+    ok = chk.run_all(shifted(math.inf), "t", ctx)
+    assert ok[0].verdict.value == "verified"
+    assert ok[0].evidence["one_sided"].startswith("never below the exact value: 0 of ")
+
+
+def test_several_counterexamples_one_per_failure_class() -> None:
+    """A module that raises for k = 0 and is wrong (too small) for k >= 1: both classes are
+    reported, the trivial one does not mask the other."""
+    import types
+
+    from kernels.gini import api
+
+    m = types.ModuleType("twofaced")
+
+    def bound(x, k, L, U):
+        if k == 0:
+            raise ZeroDivisionError("k = 0")
+        return 0.5 * api.bound_A(x, k, L, U)
+
+    m.bound_A = bound  # type: ignore[attr-defined]
+    fs = crosscheck.check_by_id("bound.thm43.vs-reference").run_all(
+        m, "t", crosscheck.Context(seed=0))
+    classes = {f.evidence["failure_class"] for f in fs}
+    assert any(c.startswith("raised-zerodivisionerror") for c in classes), classes
+    assert any(c.startswith("below") for c in classes), classes
+    assert len({f.id for f in fs}) == len(fs)
