@@ -1,7 +1,9 @@
 """Input validation shared by every public kernel (one place, one message style).
 
-Messages follow the pattern ``"<name> must be <condition>, got <value!r> (type <T>)"``
-so a user always sees which argument, which value and which type was rejected.
+Messages follow the pattern ``"<name> must be <condition>, got <value>"`` (plus ``(type <T>)``
+when the value is not a number) so a user always sees which argument, which value and which
+type was rejected.  Numbers are shown as plain Python numbers, never as numpy reprs, and no
+message names a Python keyword: the same text reaches the command line.
 """
 
 from __future__ import annotations
@@ -39,7 +41,18 @@ __all__ = [
 
 
 def _describe(value: Any) -> str:
+    """The value as a user would write it: numpy scalars shown as plain numbers (never
+    ``np.float64(...)``), with the type only where it is not a plain number."""
+    if isinstance(value, np.generic):
+        value = value.item()
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return _num(value)
     return f"{value!r} (type {type(value).__name__})"
+
+
+def _num(v: Any) -> str:
+    """A plain number (500.0, never np.float64(500.0)); full precision kept."""
+    return str(int(v)) if isinstance(v, (int, np.integer)) else repr(float(v))
 
 
 def as_scalar(value: Any, name: str) -> float:
@@ -96,7 +109,7 @@ def check_bounds(lower: Any, upper: Any, *, allow_negative: bool = False) -> tup
         raise InvalidBoundsError(f"lower bound L must be >= 0 for incomes, got {_describe(lower)}")
     if hi <= lo:
         raise InvalidBoundsError(
-            f"upper bound U must be > lower bound L, got L={lo!r}, U={hi!r}"
+            f"upper bound U must be > lower bound L, got L={_num(lo)}, U={_num(hi)}"
         )
     return lo, hi
 
@@ -108,7 +121,7 @@ def check_k(k: Any, n: int, *, name: str = "k", low: int = 0, high: int | None =
     top = n if high is None else high
     kk = int(k)
     if kk < low or kk > top:
-        raise InvalidKError(f"{name} must be in {low}..{top} (n = {n}), got {kk!r}")
+        raise InvalidKError(f"{name} must be in {low}..{top} (n = {n}), got {kk}")
     return kk
 
 
@@ -147,7 +160,7 @@ def as_data(x: Any, name: str = "x", *, min_n: int = 2, sort: bool = True) -> np
     if bad.any():
         i = int(np.flatnonzero(bad)[0])
         raise NonFiniteError(
-            f"{name} must be finite, got {float(out[i])!r} at position {i} "
+            f"{name} must be finite, got {float(out[i])} at position {i} "
             f"({int(bad.sum())} non-finite)"
         )
     if out.size < min_n:
@@ -180,14 +193,18 @@ def as_incomes(
         np.clip(arr, lo, hi, out=arr)
     else:
         if arr[0] < lo:
+            k = int((arr < lo).sum())
             raise OutOfBoundsError(
-                f"{name} has a value below the lower bound L={lo!r}: {arr[0]!r} "
-                f"({int((arr < lo).sum())} such values; pass clip=True to clip)"
+                f"{name} has {k} value{'s' if k > 1 else ''} below the lower bound "
+                f"L = {_num(lo)} (smallest {_num(arr[0])}); clip the data to [L, U] or "
+                "widen the bounds"
             )
         if arr[-1] > hi:
+            k = int((arr > hi).sum())
             raise OutOfBoundsError(
-                f"{name} has a value above the upper bound U={hi!r}: {arr[-1]!r} "
-                f"({int((arr > hi).sum())} such values; pass clip=True to clip)"
+                f"{name} has {k} value{'s' if k > 1 else ''} above the upper bound "
+                f"U = {_num(hi)} (largest {_num(arr[-1])}); clip the data to [L, U] or "
+                "widen the bounds"
             )
     if not allow_zero_mean and arr[-1] == 0.0:
         raise ZeroMeanError(f"{name} has mean 0 (all {arr.size} records are 0): Gini undefined")
