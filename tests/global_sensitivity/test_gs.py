@@ -122,6 +122,7 @@ def test_blackbox_power_and_printed_pvector():
                               targets=(("mean", fo.DEF1), ("proportion-vector", fo.DEF2)))
     mean, pvec = fs
     assert not mean.evidence["printed_gs_release"]["violates"]
+    assert mean.verdict is Verdict.NOT_REFUTED
     assert mean.evidence["broken_twin_half_scale"]["violates"]  # power on the broken twin
     assert pvec.verdict is Verdict.REFUTED
     assert not pvec.evidence["exact_gs_release"]["violates"]
