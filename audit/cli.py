@@ -450,7 +450,7 @@ def _suite_for(name: str | None, kernels: str | None) -> tuple[str, object, str]
 
 def _cmd_regress(a: argparse.Namespace) -> int:
     from audit.protocols import load_kernels, provided
-    from audit.report import build_report, render_summary_table, write_report
+    from audit.report import build_report, render_summary_table
 
     if a.kernels is None and a.subject is None:  # every subject's own kernels, one report
         plan = [(n, s, s.default_kernels) for n, s in sorted(
@@ -467,7 +467,7 @@ def _cmd_regress(a: argparse.Namespace) -> int:
     mode = "full" if a.full else "quick"
     tag = mods[0][2] if len(mods) == 1 else "all"
     run_id = a.run_id or f"regress-{tag}-{mode}-seed{a.seed}"
-    out_dir = Path(a.out) / run_id
+    report_dir(a.out, run_id)  # bad --out / --run-id: exit 2 before anything runs
     started = datetime.now(UTC).isoformat(timespec="seconds")
     params: dict = {
         "kernels": kernels,
@@ -481,7 +481,7 @@ def _cmd_regress(a: argparse.Namespace) -> int:
         if hasattr(suite, "parameters"):
             params.update(suite.parameters(m, mode))
     findings: list = []
-    reports: list[dict] = []
+    out_dir = start_report(a.out, run_id, "regress", subject, a.seed, params, started)
     _progress(f"dpaudit regress: {params['kernels_name']} ({kernels}), {mode}, seed {a.seed}")
     for j, (_, suite, kern, mod) in enumerate(mods):
         last_suite = j == len(mods) - 1
@@ -489,18 +489,21 @@ def _cmd_regress(a: argparse.Namespace) -> int:
         def on_finding(i: int, total: int, f, last_suite: bool = last_suite) -> None:
             findings.append(f)
             _progress(f"  [{i:>2}/{total}] {f.id:<38} {f.verdict.value:<12} {f.duration_s:6.1f} s")
-            rep = build_report("regress", subject, a.seed, findings, params, started,
-                               last_suite and i == total)
-            write_report(out_dir, rep)
-            reports.append(rep)
+            write(out_dir, build_report("regress", subject, a.seed, findings, params, started,
+                                        False))
 
         suite.run(mod, f"kernels:{kern}", a.seed, mode, a.only, on_finding)
-    rep = build_report("regress", subject, a.seed, findings, params, started, True)
-    write_report(out_dir, rep)
+
+    def final(oc: dict | None) -> dict:
+        return build_report("regress", subject, a.seed, findings, params, started, True,
+                            outcome=oc)
+
+    # our own kernels are correct by claim: any refutation (or error) is a failure
+    key = "pass" if final(None)["summary"]["pass"] else "fail"
+    rep, code = finish(out_dir, final, key)
     print(render_summary_table(rep))
     print(f"report: {out_dir / 'report.json'}  {out_dir / 'report.md'}")
-    # our own kernels are correct by claim: any refutation (or error) is a failure
-    return EXIT_OK if rep["summary"]["pass"] else EXIT_FINDINGS
+    return code
 
 
 def _add_replay(sub: argparse._SubParsersAction) -> None:
