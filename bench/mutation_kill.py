@@ -1,0 +1,473 @@
+"""Mutation meta-test of dpaudit: does dpaudit itself (not pytest) catch plausible kernel bugs?
+
+Every mutant of :data:`bench.mutations.CATALOGUE` (one source-level edit of a fresh copy of
+``kernels/``) is run through dpaudit's own commands and the verdict is theirs:
+
+* ``regress`` - the subject's regress suite (what ``dpaudit regress --kernels MODULE --quick``
+  runs; called directly so a run can stop at the first refuted check): Gini mutants through
+  ``<copy>.gini.api`` (``<copy>.gini.printed`` for printed.py), free-gap mutants through
+  ``<copy>.freegap.api``; validate.py mutants through both.  Killed = a refuted or errored
+  check (the command would exit 1).  printed.py already fails regress unmutated, so there a
+  kill is any check whose verdict differs from the unmutated printed module's (full run).
+* ``certify`` - :func:`proofs.gini.certify.certify` (``dpaudit certify --quick``) on the
+  built-in CPS sample with the mutant's ``release_gini`` through ``CertifyConfig.release``
+  (the door for a third party's release; bound ``tight`` for tight.py mutants).  Killed =
+  anything but CERTIFIED (the command exits 1 or 3).
+* ``search`` - ``dpaudit search --paper P --only KEY`` in a subprocess whose ``kernels``
+  package is the mutated copy (it shadows the real one on ``sys.path``), for the claims a
+  mutant lists.  Killed = exit code != 0 (a must-hold finding refuted, or an error) or any
+  finding whose verdict differs from the unmutated copy's run with the same seed.
+
+Usage::
+
+    python bench/mutation_kill.py                 # whole catalogue + false alarms, seeds 0-2
+    python bench/mutation_kill.py --only fg.      # mutants whose id starts with fg.
+    python bench/mutation_kill.py --seeds 0 --no-false-alarm --json out.json
+
+Prints the kill rate per command and per module, every survivor (with the catalogue's
+equivalence note), and the false-alarm rate of the unmutated copy over the seeds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "bench"))
+sys.path.insert(0, str(ROOT))
+
+import mutations as M  # noqa: E402
+
+GINI = "lan-reiter-2025"
+FREEGAP = "ding-et-al-free-gap"
+CPS = "cpssw8_earnings"
+#: per-mutant, per-command wall-clock cap (a hang counts as killed: CI would time out)
+TIMEOUT_S = 240
+
+
+class _Stop(BaseException):
+    """Raised from ``on_finding`` to stop a suite at its first refuted check."""
+
+
+class _Timeout(BaseException):
+    pass
+
+
+@dataclass
+class CommandResult:
+    command: str
+    killed: bool
+    detail: str
+    seconds: float
+    checks: list[str] = field(default_factory=list)  # the checks that killed it
+
+
+@dataclass
+class MutantResult:
+    mutant: M.Mutant
+    results: list[CommandResult]
+
+    @property
+    def killed(self) -> bool:
+        return any(r.killed for r in self.results)
+
+
+def _alarm(seconds: int):
+    def handler(signum, frame):  # noqa: ARG001
+        raise _Timeout()
+
+    if hasattr(signal, "SIGALRM"):
+        signal.signal(signal.SIGALRM, handler)
+        signal.alarm(seconds)
+
+
+def _alarm_off() -> None:
+    if hasattr(signal, "SIGALRM"):
+        signal.alarm(0)
+
+
+# ----------------------------------------------------------------------------- suites
+def suites() -> dict[str, Any]:
+    from audit import registry
+
+    return {n: registry.resolve(s.regress) for n, s in registry.subjects().items()
+            if s.regress and n in (GINI, FREEGAP)}
+
+
+def regress(mod: Any, subject: str, seed: int = 0, only: Iterable[str] | None = None,
+            stop_first: bool = True) -> tuple[bool, dict[str, str]]:
+    """Run the subject's regress suite (quick mode, as ``dpaudit regress --quick``) on
+    ``mod``; ``only``: check-id substrings (one ``--only`` run each).  Returns (failed,
+    {check id: verdict}) - failed is the command's FAIL (a refuted or errored check)."""
+    from audit.findings import Verdict
+
+    suite = suites()[subject]
+    verdicts: dict[str, str] = {}
+    bad = (Verdict.REFUTED, Verdict.ERROR)
+
+    def on_finding(_i: int, _n: int, f: Any) -> None:
+        verdicts[f.id] = f.verdict.value
+        if stop_first and f.verdict in bad:
+            raise _Stop()
+
+    name = f"kernels:{getattr(mod, '__name__', mod)}"
+    try:
+        for o in (list(only) if only else [None]):
+            suite.run(mod, name, seed, "quick", o, on_finding)
+    except _Stop:
+        pass
+    failed = any(v in ("refuted", "error") for v in verdicts.values())
+    return failed, verdicts
+
+
+_CPS_DATA: Any = None
+
+
+def certify_release(release_fn: Any, seed: int = 0, bound: str = "thm43") -> tuple[str, list]:
+    """``dpaudit certify --quick`` on the CPS sample (L = 0, U = 100, epsilon = 1, gamma = 2)
+    with ``release_fn`` as the release under audit.  Returns (verdict word, failing ids)."""
+    global _CPS_DATA
+    from audit import datasets
+    from audit.findings import Verdict
+    from proofs.gini.certify import CertifyConfig, certify
+
+    if _CPS_DATA is None:
+        _CPS_DATA = datasets.load_sample(CPS)
+    cfg = CertifyConfig(data=_CPS_DATA, source={"sample": CPS}, lower=0.0, upper=100.0,
+                        epsilon=1.0, gamma=2.0, bound=bound, seed=seed, quick=True,
+                        release=release_fn)
+    res = certify(cfg)
+    bad = [f.id for f in res.findings if f.verdict is not Verdict.VERIFIED
+           and f.verdict.value != "not-refuted"]
+    return res.certification["verdict"], bad
+
+
+def search(shadow_root: Path, paper: str, key: str, seed: int, out: Path,
+           budget: float = 120.0) -> tuple[int, dict[str, str]]:
+    """``dpaudit search --paper P --only KEY`` with ``shadow_root/kernels`` shadowing the real
+    package (subprocess, cwd = shadow_root).  Returns (exit code, {finding id: verdict})."""
+    run_id = f"s-{key}-{seed}".replace("/", "_")
+    env = dict(os.environ, PYTHONPATH=str(shadow_root), DPAUDIT_NO_PROGRESS="1")
+    cmd = [sys.executable, "-c",
+           "import sys; from audit.cli import main; sys.exit(main(sys.argv[1:]))",
+           "search", "--paper", paper, "--only", key, "--seed", str(seed), "--budget",
+           str(budget), "--out", str(out), "--run-id", run_id]
+    try:
+        p = subprocess.run(cmd, cwd=shadow_root, env=env, capture_output=True, text=True,
+                           timeout=TIMEOUT_S)
+        code = p.returncode
+    except subprocess.TimeoutExpired:
+        return 124, {}
+    try:
+        rep = json.loads((out / run_id / "report.json").read_text())
+        verdicts = {f["id"]: f["verdict"] for f in rep.get("findings", [])}
+    except (OSError, json.JSONDecodeError):
+        verdicts = {}
+    return code, verdicts
+
+
+# ---------------------------------------------------------------------- per mutant
+def paper_of(m: M.Mutant) -> str:
+    return FREEGAP if m.file.startswith("freegap/") else GINI
+
+
+def regress_targets(m: M.Mutant) -> list[tuple[str, str]]:
+    """(module inside the copy, subject) pairs that ``regress`` audits for this mutant."""
+    if m.file == "gini/printed.py":
+        return [("gini.printed", GINI)]
+    if m.file == "gini/tight.py":
+        return []  # not in the Gini kernel protocol (certify --bound tight, search tight.*)
+    if m.file == "freegap/broken.py":
+        return []  # broken twins: search only
+    if m.file.startswith("freegap/"):
+        return [("freegap.api", FREEGAP)]
+    if m.file == "validate.py":
+        return [("gini.api", GINI), ("freegap.api", FREEGAP)]
+    return [("gini.api", GINI)]
+
+
+def certify_applies(m: M.Mutant) -> str | None:
+    """The bound certify runs with, if the mutated file is on release_gini's code path."""
+    on_path = {"gini/index.py", "gini/extremes.py", "gini/sensitivity.py", "gini/noise.py",
+               "gini/release.py", "validate.py"}
+    if m.file in on_path:
+        return "thm43"
+    if m.file == "gini/tight.py":
+        return "tight"
+    return None
+
+
+class Runner:
+    """Runs mutants; keeps the unmutated baselines it needs (printed, search)."""
+
+    def __init__(self, work: Path, seed: int = 0, area_only: bool = False,
+                 commands: tuple[str, ...] = ("regress", "certify", "search")) -> None:
+        self.work = work
+        self.seed = seed
+        self.area_only = area_only
+        self.commands = commands
+        self._printed_base: dict[str, str] | None = None
+        self._search_base: dict[tuple[str, str], tuple[int, dict[str, str]]] = {}
+        self._n = 0
+
+    def _pkg(self, m: M.Mutant | None) -> str:
+        self._n += 1
+        tag = "control" if m is None else m.id.replace(".", "_").replace("-", "_")
+        return f"kmut{self._n}_{tag}"
+
+    def printed_baseline(self) -> dict[str, str]:
+        if self._printed_base is None:
+            pkg = self._pkg(None)
+            M.make_copy(self.work, pkg, None)
+            mod = M.import_copy(self.work, pkg, "gini.printed")
+            _, self._printed_base = regress(mod, GINI, self.seed, None, stop_first=False)
+        return self._printed_base
+
+    def search_baseline(self, paper: str, key: str) -> tuple[int, dict[str, str]]:
+        if (paper, key) not in self._search_base:
+            root = self.work / "shadow-control"
+            if not (root / "kernels").exists():
+                M.make_copy(root, "kernels", None, rename=False)
+            self._search_base[(paper, key)] = search(root, paper, key, self.seed,
+                                                     self.work / "reports")
+        return self._search_base[(paper, key)]
+
+    def run(self, m: M.Mutant) -> MutantResult:
+        out: list[CommandResult] = []
+        pkg = self._pkg(m)
+        M.make_copy(self.work, pkg, m)
+        only = m.area if (self.area_only and m.area) else None
+        if "regress" in self.commands:
+            for modname, subject in regress_targets(m):
+                t0 = time.perf_counter()
+                _alarm(TIMEOUT_S)
+                try:
+                    mod = M.import_copy(self.work, pkg, modname)
+                    if modname == "gini.printed":
+                        base = self.printed_baseline()
+                        _, v = regress(mod, GINI, self.seed, only, stop_first=False)
+                        diff = sorted(k for k in v if base.get(k) != v[k])
+                        killed, checks = bool(diff), diff
+                        detail = (f"verdicts changed vs unmutated printed: {', '.join(diff)}"
+                                  if diff else "same verdicts as unmutated printed")
+                    else:
+                        killed, v = regress(mod, subject, self.seed, only)
+                        checks = [k for k, x in v.items() if x in ("refuted", "error")]
+                        detail = (f"FAIL: {', '.join(f'{k} {v[k]}' for k in checks)}" if killed
+                                  else f"PASS ({len(v)} checks)")
+                except _Timeout:
+                    killed, checks, detail = True, [], f"timeout after {TIMEOUT_S} s"
+                except Exception as exc:  # import error of the mutant = a crash of regress
+                    killed, checks, detail = True, [], f"crash: {type(exc).__name__}: {exc}"
+                finally:
+                    _alarm_off()
+                out.append(CommandResult(f"regress:{subject}", killed, detail,
+                                         time.perf_counter() - t0, checks))
+        bound = certify_applies(m)
+        if "certify" in self.commands and bound is not None:
+            t0 = time.perf_counter()
+            _alarm(TIMEOUT_S)
+            try:
+                rel = M.import_copy(self.work, pkg, "gini.release")
+                word, bad = certify_release(rel.release_gini, self.seed, bound)
+                killed, detail = word != "CERTIFIED", f"{word}" + (f": {', '.join(bad)}"
+                                                                   if bad else "")
+            except _Timeout:
+                killed, bad, detail = True, [], f"timeout after {TIMEOUT_S} s"
+            except Exception as exc:
+                killed, bad, detail = True, [], f"crash: {type(exc).__name__}: {exc}"
+            finally:
+                _alarm_off()
+            out.append(CommandResult(f"certify:{bound}", killed, detail,
+                                     time.perf_counter() - t0, bad))
+        if "search" in self.commands and m.search:
+            root = self.work / f"shadow-{pkg}"
+            M.make_copy(root, "kernels", m, rename=False)
+            paper = paper_of(m)
+            for key in m.search:
+                t0 = time.perf_counter()
+                base_code, base = self.search_baseline(paper, key)
+                code, v = search(root, paper, key, self.seed, self.work / f"reports-{pkg}")
+                diff = sorted(k for k in set(v) | set(base) if base.get(k) != v.get(k))
+                killed = code != 0 or bool(diff)
+                detail = (f"exit {code} (unmutated {base_code})"
+                          + (f"; verdicts changed: {', '.join(diff[:6])}"
+                             + (" ..." if len(diff) > 6 else "") if diff else ""))
+                out.append(CommandResult(f"search:{key}", killed, detail,
+                                         time.perf_counter() - t0, diff))
+        return MutantResult(m, out)
+
+    def control(self) -> list[CommandResult]:
+        """The unmutated copy through every command and every search key of the catalogue:
+        any failure is a false alarm."""
+        out: list[CommandResult] = []
+        pkg = self._pkg(None)
+        M.make_copy(self.work, pkg, None)
+        for modname, subject in (("gini.api", GINI), ("freegap.api", FREEGAP)):
+            t0 = time.perf_counter()
+            mod = M.import_copy(self.work, pkg, modname)
+            failed, v = regress(mod, subject, self.seed, None, stop_first=False)
+            checks = [k for k, x in v.items() if x in ("refuted", "error")]
+            out.append(CommandResult(f"regress:{subject}", failed,
+                                     f"{len(v)} checks, failing: {checks or 'none'}",
+                                     time.perf_counter() - t0, checks))
+        rel = M.import_copy(self.work, pkg, "gini.release")
+        for bound in ("thm43", "tight"):
+            t0 = time.perf_counter()
+            word, bad = certify_release(rel.release_gini, self.seed, bound)
+            out.append(CommandResult(f"certify:{bound}", word != "CERTIFIED", word,
+                                     time.perf_counter() - t0, bad))
+        keys = sorted({(paper_of(m), k) for m in M.CATALOGUE for k in m.search})
+        for paper, key in keys:
+            t0 = time.perf_counter()
+            code, v = self.search_baseline(paper, key)
+            bad = [k for k, x in v.items() if x == "error"]
+            out.append(CommandResult(f"search:{key}", code != 0, f"exit {code}",
+                                     time.perf_counter() - t0, bad))
+        return out
+
+
+# ------------------------------------------------------------------------- tables
+def kill_table(results: list[MutantResult]) -> dict[str, Any]:
+    """Kill rates per command (over the mutants the command applies to), per module, and
+    overall; equivalent mutants are counted apart (excluded from the rate)."""
+    def rate(k: int, n: int) -> str:
+        return f"{k}/{n} ({100.0 * k / n:.0f}%)" if n else "-"
+
+    live = [r for r in results if not r.mutant.equivalent]
+    per_cmd: dict[str, list[int]] = {}
+    for r in live:
+        for c in r.results:
+            name = c.command.split(":")[0]
+            k, n = per_cmd.setdefault(name, [0, 0])
+            per_cmd[name] = [k + c.killed, n + 1]
+    per_mod: dict[str, list[int]] = {}
+    for r in live:
+        k, n = per_mod.setdefault(r.mutant.file, [0, 0])
+        per_mod[r.mutant.file] = [k + r.killed, n + 1]
+    per_op: dict[str, list[int]] = {}
+    for r in live:
+        k, n = per_op.setdefault(r.mutant.operator, [0, 0])
+        per_op[r.mutant.operator] = [k + r.killed, n + 1]
+    total_k = sum(r.killed for r in live)
+    return {
+        "overall": rate(total_k, len(live)),
+        "overall_fraction": total_k / len(live) if live else None,
+        "per_command": {c: rate(*v) for c, v in sorted(per_cmd.items())},
+        "per_module": {f: rate(*v) for f, v in sorted(per_mod.items())},
+        "per_operator": {o: rate(*v) for o, v in sorted(per_op.items())},
+        "equivalent": [(r.mutant.id, r.killed) for r in results if r.mutant.equivalent],
+        "survivors": [r.mutant.id for r in live if not r.killed],
+    }
+
+
+def _print_results(results: list[MutantResult], w=sys.stdout.write) -> None:
+    for r in results:
+        m = r.mutant
+        tag = "KILLED  " if r.killed else ("equiv.  " if m.equivalent else "SURVIVED")
+        w(f"{tag} {m.id:<32} [{m.operator}] {m.what}\n")
+        for c in r.results:
+            w(f"           {c.command:<36} {'kill' if c.killed else 'pass':<5} "
+              f"{c.seconds:6.1f} s  {c.detail[:110]}\n")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--only", default=None, help="mutant ids starting with this text")
+    ap.add_argument("--seed", type=int, default=0, help="seed of the mutant runs")
+    ap.add_argument("--seeds", default="0,1,2", help="false-alarm seeds (comma list)")
+    ap.add_argument("--no-false-alarm", action="store_true")
+    ap.add_argument("--area", action="store_true",
+                    help="regress only the checks of the mutated area (faster, weaker)")
+    ap.add_argument("--json", default=None, help="write the results here")
+    a = ap.parse_args(argv)
+    problems = M.check_anchors()
+    if problems:
+        print("catalogue problems:\n  " + "\n  ".join(problems), file=sys.stderr)
+        return 2
+    todo = [m for m in M.CATALOGUE if a.only is None or m.id.startswith(a.only)]
+    w = sys.stdout.write
+    w(f"mutation meta-test: {len(todo)} mutants, {len(M.OPERATORS)} operators, modules "
+      f"{', '.join(f'{f} ({n})' for f, n in M.modules_covered().items())}\n")
+    t_all = time.perf_counter()
+    results: list[MutantResult] = []
+    control_rows: list[tuple[int, list[CommandResult]]] = []
+    with tempfile.TemporaryDirectory(prefix="dpaudit-mut-") as tmp:
+        runner = Runner(Path(tmp), a.seed, area_only=a.area)
+        for i, m in enumerate(todo, 1):
+            t0 = time.perf_counter()
+            r = runner.run(m)
+            results.append(r)
+            print(f"[{i:>3}/{len(todo)}] {'killed  ' if r.killed else 'SURVIVED'} {m.id:<32} "
+                  f"{', '.join(c.command for c in r.results if c.killed) or '-'} "
+                  f"({time.perf_counter() - t0:.1f} s)", file=sys.stderr, flush=True)
+        if not a.no_false_alarm:
+            for s in (int(x) for x in a.seeds.split(",") if x.strip()):
+                ctl = Runner(Path(tmp) / f"control-{s}", s)
+                (Path(tmp) / f"control-{s}").mkdir()
+                rows = ctl.control()
+                control_rows.append((s, rows))
+                print(f"control seed {s}: "
+                      f"{sum(c.killed for c in rows)} false alarms of {len(rows)} runs",
+                      file=sys.stderr, flush=True)
+    w("\n== per mutant ==\n")
+    _print_results(results, w)
+    tab = kill_table(results)
+    w(f"\n== kill rate (dpaudit's own commands; equivalent mutants excluded) ==\n"
+      f"overall: {tab['overall']}\n")
+    w("per command (over the mutants it applies to):\n")
+    for c, v in tab["per_command"].items():
+        w(f"  {c:<10} {v}\n")
+    w("per module:\n")
+    for f, v in tab["per_module"].items():
+        w(f"  {f:<24} {v}\n")
+    w("per operator:\n")
+    for o, v in tab["per_operator"].items():
+        w(f"  {o:<20} {v}\n")
+    eq = [f"{i} ({'killed' if k else 'not killed'})" for i, k in tab["equivalent"]]
+    w(f"equivalent mutants (excluded): {', '.join(eq) or 'none'}\n")
+    w("survivors:\n")
+    for r in results:
+        if r.mutant.id in tab["survivors"]:
+            w(f"  {r.mutant.id}: {r.mutant.what} ({r.mutant.file})\n")
+    if not tab["survivors"]:
+        w("  none\n")
+    if control_rows:
+        w("\n== false alarms: the unmutated copy through the same commands ==\n")
+        n_runs = sum(len(rows) for _, rows in control_rows)
+        n_bad = sum(c.killed for _, rows in control_rows for c in rows)
+        for s, rows in control_rows:
+            for c in rows:
+                w(f"  seed {s} {c.command:<36} {'FALSE ALARM' if c.killed else 'ok':<11} "
+                  f"{c.seconds:6.1f} s  {c.detail[:80]}\n")
+        w(f"false-alarm rate: {n_bad}/{n_runs} command runs\n")
+    w(f"\ntotal {time.perf_counter() - t_all:.0f} s\n")
+    if a.json:
+        Path(a.json).write_text(json.dumps({
+            "table": tab,
+            "mutants": [{"id": r.mutant.id, "file": r.mutant.file, "operator": r.mutant.operator,
+                         "what": r.mutant.what, "equivalent": r.mutant.equivalent,
+                         "killed": r.killed,
+                         "commands": [{"command": c.command, "killed": c.killed,
+                                       "detail": c.detail, "seconds": round(c.seconds, 2),
+                                       "checks": c.checks} for c in r.results]}
+                        for r in results],
+            "control": [{"seed": s, "command": c.command, "false_alarm": c.killed,
+                         "detail": c.detail} for s, rows in control_rows for c in rows],
+        }, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

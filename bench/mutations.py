@@ -1,0 +1,469 @@
+"""Mutation catalogue for dpaudit's meta-test: plausible maintainer bugs in ``kernels/``.
+
+Each :class:`Mutant` is one source-level edit (an exact, unique anchor replaced by new text)
+of a fresh copy of the ``kernels/`` package.  :func:`make_copy` writes that copy under another
+package name (``kmut_<id>``; every ``from kernels`` / ``import kernels`` inside it is renamed)
+so it is imported next to the real one, exactly as ``dpaudit regress --kernels`` would import
+a third party's module; with ``rename=False`` the copy is called ``kernels`` and is meant to
+*shadow* the real package in a subprocess (``PYTHONPATH``), so that ``dpaudit search`` -
+whose claims import ``kernels.*`` directly - runs on the mutant.
+
+Operators (:data:`OPERATORS`) are the bug classes of issue 19: off-by-one in a range or
+index, a dropped factor, a halved/doubled noise scale, a wrong budget split, a removed
+rounding nudge, a flipped comparison, a changed constant, swapped arguments, a wrong
+accumulator, a sign flip, a wrong branch/variable, a removed guard.  Every kernel module is
+covered (``kernels/gini/*.py``, ``kernels/freegap/*.py``, ``kernels/validate.py``) except the
+two declarative ``protocol.py`` files (their dicts are documentation: the suites read the
+*installed* protocol, not the audited copy's) and the empty ``__init__.py`` files.
+
+Some mutants are expected to be *equivalent* (no observable change in any output: e.g. ``>``
+vs ``>=`` on a continuous random variable); they carry ``equivalent=<why>`` and are reported
+separately - they are kept to show the meta-test does not pretend to kill the unkillable.
+
+This module only builds data and copies; ``bench/mutation_kill.py`` runs them and prints.
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+import shutil
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
+
+__all__ = ["CATALOGUE", "KERNELS", "OPERATORS", "Mutant", "by_id", "check_anchors",
+           "import_copy", "make_copy", "modules_covered"]
+
+KERNELS = Path(__file__).resolve().parents[1] / "kernels"
+
+OPERATORS: dict[str, str] = {
+    "off-by-one": "range bound or index shifted by one",
+    "dropped-factor": "a multiplicative factor removed (or a divisor changed)",
+    "noise-scale": "noise scale halved or doubled (or the declared scale diverges from the "
+    "one used)",
+    "budget-split": "privacy budget split between steps wrongly",
+    "rounding-nudge": "safe-direction rounding removed (2^-36 SAFE_MARGIN, one-ulp nudges)",
+    "flipped-comparison": "< / <= / > / >= changed or a comparison reversed",
+    "constant": "a numeric constant changed",
+    "swapped-args": "two arguments or operands swapped / wrong argument passed",
+    "accumulator": "wrong accumulator (precision or quantity accumulated)",
+    "sign-flip": "a sign flipped",
+    "wrong-variable": "the wrong variable, branch or table used",
+    "removed-guard": "a validation / copy / guard removed",
+}
+
+
+@dataclass(frozen=True)
+class Mutant:
+    id: str
+    operator: str
+    file: str  # relative to kernels/
+    old: str  # exact text, unique in the file
+    new: str
+    what: str
+    #: check-id substrings for the *area* run of the default test (regress --only)
+    area: tuple[str, ...] = ()
+    #: search claim keys that apply (run through ``dpaudit search --only KEY``)
+    search: tuple[str, ...] = ()
+    #: why the mutant is (believed) equivalent: no observable behaviour change
+    equivalent: str = ""
+
+
+def _m(id: str, op: str, file: str, old: str, new: str, what: str, area: tuple[str, ...] = (),
+       search: tuple[str, ...] = (), equivalent: str = "") -> Mutant:
+    assert op in OPERATORS, op
+    return Mutant(id, op, file, old, new, what, area, search, equivalent)
+
+
+CATALOGUE: list[Mutant] = [
+    # ------------------------------------------------------------------ gini/index.py
+    _m("index.den-n", "off-by-one", "gini/index.py",
+       "den = (n - 1) * np.sum(xs, dtype=_ACC)", "den = n * np.sum(xs, dtype=_ACC)",
+       "n instead of n-1 in the eq.-(2) denominator", ("gini.eq2",)),
+    _m("index.weights-shift", "off-by-one", "gini/index.py",
+       "w = np.arange(1 - n, n, 2, dtype=_ACC)  # 2i - n - 1", "w = np.arange(3 - n, n + 2, 2, "
+       "dtype=_ACC)  # 2i - n - 1", "weights 2i - n + 1 instead of 2i - n - 1", ("gini.eq2",)),
+    _m("index.eq1-den", "dropped-factor", "gini/index.py",
+       "den = n * np.sum(xs, dtype=_ACC)", "den = (n - 1) * np.sum(xs, dtype=_ACC)",
+       "eq. (1) computed with the eq.-(2) denominator", ("gini.eq1",)),
+    _m("index.float32-sum", "accumulator", "gini/index.py",
+       "den = (n - 1) * np.sum(xs, dtype=_ACC)", "den = (n - 1) * np.sum(xs, dtype=np.float32)",
+       "float32 accumulator for the total", ("gini.eq2",)),
+    _m("index.prefix-C", "constant", "gini/index.py",
+       "np.cumsum((2 * t - n - 1) * xa, out=C[1:])", "np.cumsum((2 * t - n) * xa, out=C[1:])",
+       "prefix table C with weights 2t - n", ("extremes.max-gini",)),
+    _m("index.prefix-R", "off-by-one", "gini/index.py",
+       "np.cumsum(t * xa, out=R[1:])", "np.cumsum((t - 1) * xa, out=R[1:])",
+       "prefix table R with 0-based ranks", ("extremes.min-gini",)),
+    _m("index.negative-guard", "removed-guard", "gini/index.py",
+       "if xs[0] < 0:", "if xs[0] < -1:", "negative incomes above -1 accepted by gini()",
+       ("gini.",)),
+    # --------------------------------------------------------------- gini/extremes.py
+    _m("extremes.max-window", "off-by-one", "gini/extremes.py",
+       "hi = n - kk  # predicate domain", "hi = n - kk - 1  # predicate domain",
+       "max Gini never replaces the top k records", ("extremes.max-gini",)),
+    _m("extremes.min-drop-above", "dropped-factor", "gini/extremes.py",
+       "num = nblock[idx] + k * (below + above)", "num = nblock[idx] + k * below",
+       "min Gini drops the above-block distances", ("extremes.min-gini",)),
+    _m("extremes.min-mean-U", "swapped-args", "gini/extremes.py",
+       "min_mean = ((P[n - ks] + ks * _ACC(lower)) / n)",
+       "min_mean = ((P[n - ks] + ks * _ACC(upper)) / n)", "min mean replaces by U, not L",
+       ("extremes.min-mean",)),
+    _m("extremes.max-mean-index", "off-by-one", "gini/extremes.py",
+       "max_mean = ((P[n] - P[ks] + ks * _ACC(upper)) / n)",
+       "max_mean = ((P[n] - P[ks - 1] + ks * _ACC(upper)) / n)", "max mean keeps the k smallest",
+       ("extremes.max-mean",)),
+    _m("extremes.max-den-n", "dropped-factor", "gini/extremes.py",
+       "g = np.where(den > 0, num / ((n - 1) * np.where(den > 0, den, 1)), -np.inf)",
+       "g = np.where(den > 0, num / (n * np.where(den > 0, den, 1)), -np.inf)",
+       "max Gini divided by n D (Algorithm 2 as printed: eq.-(1) Gini)", ("extremes.max-gini",)),
+    _m("extremes.max-sign", "sign-flip", "gini/extremes.py",
+       "Ud * uu * (n - uu)", "Ud * uu * (n + uu)", "sign flip in the U-block constant",
+       ("extremes.max-gini",)),
+    _m("extremes.min-pred-ge", "flipped-comparison", "gini/extremes.py",
+       "return ~((2 * j - lft[idx] - rgt[idx] + 1) * den - num > 0)",
+       "return ~((2 * j - lft[idx] - rgt[idx] + 1) * den - num >= 0)",
+       "min-Gini predicate >= instead of >", ("extremes.min-gini",),
+       equivalent="at a predicate zero g is flat between x_j and x_{j+1} (both minimisers)"),
+    _m("extremes.min-kn", "constant", "gini/extremes.py",
+       "gmin[ks == n] = 0.0", "gmin[ks == n] = g0", "min Gini at k = n is g(X), not 0",
+       ("extremes.min-gini",)),
+    _m("extremes.min-clamp", "removed-guard", "gini/extremes.py",
+       "return np.maximum(gmin.astype(np.float64), 0.0), best",
+       "return gmin.astype(np.float64) * (1 + 2.0**-30), best",
+       "min Gini rounded up instead of clamped (unsafe side of C1)", ("extremes.min-gini",)),
+    # ------------------------------------------------------------ gini/sensitivity.py
+    _m("sens.k-from-1", "off-by-one", "gini/sensitivity.py",
+       "    k0 = 0\n    while k0 <= cap:", "    k0 = 1\n    while k0 <= cap:",
+       "smooth sensitivity without the k = 0 term (Theorem 4.5's k = 1..n)", ("smooth.",)),
+    _m("sens.printed-22", "constant", "gini/sensitivity.py",
+       "c2a = D * (g_hi + 1.0) / den2", "c2a = D * (g_hi + 1.0 - 2.0 / (n - 1)) / den2",
+       "printed factor of eq. (22)", ("bound.thm43",)),
+    _m("sens.no-safe-margin", "rounding-nudge", "gini/sensitivity.py",
+       "return np.minimum(out * (1.0 + SAFE_MARGIN), 1.0)", "return np.minimum(out, 1.0)",
+       "A^(k) without the 2^-36 safe margin", ("bound.",)),
+    _m("sens.no-up", "rounding-nudge", "gini/sensitivity.py",
+       "return float(best * (1.0 + SAFE_MARGIN))", "return float(best)",
+       "S(X) without the 2^-36 safe margin", ("smooth.",)),
+    _m("sens.tiny-margin", "constant", "gini/sensitivity.py",
+       "SAFE_MARGIN = 2.0**-36", "SAFE_MARGIN = 2.0**-60",
+       "safe margin below the float error (2^-60)", ("bound.", "smooth.")),
+    _m("sens.c1b-factor", "dropped-factor", "gini/sensitivity.py",
+       "c1b = 2.0 * (s_hi - n * L)", "c1b = 1.0 * (s_hi - n * L)",
+       "factor 2 dropped from the second term of (21)", ("bound.thm43",)),
+    _m("sens.c2b-swap", "swapped-args", "gini/sensitivity.py",
+       "c2b = 2.0 * (n * U - s_lo)", "c2b = 2.0 * (n * U - s_hi)",
+       "s_hi instead of s_lo in (22)", ("bound.thm43",)),
+    _m("sens.ok-ge", "flipped-comparison", "gini/sensitivity.py",
+       "ok = (s_lo - D > 0) & (s_lo > 0)", "ok = (s_lo - D >= 0) & (s_lo > 0)",
+       ">= in the validity condition of (21)/(22)", ("bound.",),
+       equivalent="at s_lo = D the denominator of (22) is 0: the terms are inf/NaN and the "
+       "clip to 1 gives the same value"),
+    _m("sens.decay-nudge", "rounding-nudge", "gini/sensitivity.py",
+       "decay = np.nextafter(np.exp(-b * ks), np.inf)", "decay = np.exp(-b * ks)",
+       "pruning test without its one-ulp margin", ("smooth.",),
+       equivalent="only changes where the scan stops when e^{-beta k} equals the maximum to "
+       "the last ulp; later terms are <= e^{-beta k} A^(k) <= that maximum"),
+    _m("sens.stop-early", "constant", "gini/sensitivity.py",
+       "stop = np.flatnonzero(decay <= best)", "stop = np.flatnonzero(decay <= 2 * best)",
+       "pruning stops while later terms can still win", ("smooth.",)),
+    _m("sens.terms-shift", "off-by-one", "gini/sensitivity.py",
+       "terms = np.exp(-b * ks) * a", "terms = np.exp(-b * (ks + 1)) * a",
+       "e^{-beta (k+1)} weights", ("smooth.",)),
+    _m("sens.thm44-slo", "off-by-one", "gini/sensitivity.py",
+       "s_lo = np.maximum(n * lower, total - kk * D)",
+       "s_lo = np.maximum(n * lower, total - (kk - 1) * D)",
+       "Theorem 4.4 lower total from k - 1 replacements", ("bound.thm44",)),
+    # ------------------------------------------------------------------ gini/noise.py
+    _m("noise.cauchy-sampler", "wrong-variable", "gini/noise.py",
+       "mag = magnitude(g1, g2)\n", "mag = np.abs(rng.standard_cauchy(size=shape))\n",
+       "sampler draws Cauchy for every gamma", ("noise.sampler",)),
+    _m("noise.half-sample", "noise-scale", "gini/noise.py",
+       "return sign * mag\n", "return 0.5 * sign * mag\n", "sampler returns half the noise",
+       ("noise.sampler", "release.sample")),
+    _m("noise.constant-pi", "dropped-factor", "gini/noise.py",
+       "return g * math.sin(math.pi * min(a, b)) / (2.0 * math.pi)",
+       "return g * math.sin(math.pi * min(a, b)) / math.pi",
+       "normalising constant without the 1/2", ("noise.pdf",)),
+    _m("noise.shapes-swap", "swapped-args", "gini/noise.py",
+       "return 1.0 / g, (g - 1.0) / g\n", "return (g - 1.0) / g, 1.0 / g\n",
+       "Beta shapes a, b swapped", ("noise.",)),
+    _m("noise.sign-bias", "constant", "gini/noise.py",
+       "sign = np.where(rng.random(size=shape) < 0.5, -1.0, 1.0)",
+       "sign = np.where(rng.random(size=shape) < 0.45, -1.0, 1.0)",
+       "asymmetric sign of the noise", ("noise.sampler",)),
+    _m("noise.redraw-g2", "removed-guard", "gini/noise.py",
+       "bad = (g2 == 0) | ~np.isfinite(mag)", "bad = ~np.isfinite(mag)",
+       "redraw test without G2 == 0", ("noise.sampler",),
+       equivalent="G2 == 0 gives log(0) = -inf, so the magnitude is +inf and is redrawn anyway"),
+    _m("noise.series-tol", "constant", "gini/noise.py",
+       "done = term <= 1e-17 * acc", "done = term <= 1e-7 * acc",
+       "cdf series truncated at 1e-7", ("noise.cdf",)),
+    _m("noise.pdf-power", "constant", "gini/noise.py",
+       "out = c / (1.0 + np.power(np.abs(zz), g))",
+       "out = c / (1.0 + np.power(np.abs(zz), g + 0.5))",
+       "pdf with exponent gamma + 1/2", ("noise.pdf",)),
+    # ---------------------------------------------------------------- gini/release.py
+    _m("release.beta-section23", "budget-split", "gini/release.py",
+       "alpha, beta = eps / (4 * g), eps / (2 * (g + 1))", "alpha, beta = eps / (4 * g), eps / g",
+       "alg3 rule with Section 2.3's beta = eps/gamma", ("release.", "constants.")),
+    _m("release.alpha-double", "noise-scale", "gini/release.py",
+       "alpha, beta = eps / (4 * g), eps / (2 * (g + 1))",
+       "alpha, beta = eps / (2 * g), eps / (2 * (g + 1))", "alpha doubled: half the noise",
+       ("release.", "constants.")),
+    _m("release.no-ulp", "rounding-nudge", "gini/release.py",
+       "scale = float(np.nextafter(ss.value / c.alpha, math.inf))",
+       "scale = float(ss.value / c.alpha)", "noise scale not rounded up", ("release.scale",)),
+    _m("release.half-noise", "noise-scale", "gini/release.py",
+       "value = g + scale * z\n", "value = g + 0.5 * scale * z\n",
+       "adds half the declared noise", ("release.sample",)),
+    _m("release.alpha-for-beta", "swapped-args", "gini/release.py",
+       "ss = smooth_sensitivity(xs, lo, hi, c.beta, bound=bound)",
+       "ss = smooth_sensitivity(xs, lo, hi, c.alpha, bound=bound)",
+       "smooth sensitivity with alpha in place of beta", ("release.scale",)),
+    _m("release.loss-bound-min", "flipped-comparison", "gini/release.py",
+       "val = beta * max(1.0, g - 1.0) + alpha", "val = beta * min(1.0, g - 1.0) + alpha",
+       "bound (*) with min instead of max", ("constants.",)),
+    _m("release.loss-bound-nudge", "rounding-nudge", "gini/release.py",
+       "return float(np.nextafter(np.nextafter(val, math.inf), math.inf))", "return float(val)",
+       "bound (*) not rounded up", ("constants.",),
+       equivalent="the loss bound is a reported figure; every rule is below epsilon by far "
+       "more than 2 ulps, so no decision changes"),
+    _m("release.snap-headroom", "constant", "gini/release.py",
+       "SNAP_HEADROOM_BITS = 12", "SNAP_HEADROOM_BITS = 0",
+       "snapping grid = one ulp of B (snapping ineffective)", ("release.",)),
+    _m("release.ub-half-query-noise", "noise-scale", "gini/release.py",
+       "noisy = counts + rng.laplace(0.0, 4.0 / e2, size=m)",
+       "noisy = counts + rng.laplace(0.0, 2.0 / e2, size=m)",
+       "AboveThreshold query noise halved (Section 5.1)", ("upper-bound",)),
+    _m("release.ub-half-threshold-noise", "noise-scale", "gini/release.py",
+       "t_hat = n_tilde + rng.laplace(0.0, 2.0 / e2)",
+       "t_hat = n_tilde + rng.laplace(0.0, 1.0 / e2)",
+       "AboveThreshold threshold noise halved", ("upper-bound",)),
+    _m("release.ub-count-left", "flipped-comparison", "gini/release.py",
+       'counts = np.searchsorted(xs, guesses, side="right")',
+       'counts = np.searchsorted(xs, guesses, side="left")',
+       "count of records < guess instead of <=", ("upper-bound",)),
+    _m("release.ub-last-hit", "wrong-variable", "gini/release.py",
+       "i = int(hit[0]) if halted else m - 1", "i = int(hit[-1]) if halted else m - 1",
+       "AboveThreshold returns the last guess that passes", ("upper-bound",)),
+    _m("release.posterior-level", "constant", "gini/release.py",
+       "a = (1 - lv) / 2\n    qs = np.array([a, 1 - a])",
+       "a = (1 - lv) / 4\n    qs = np.array([a, 1 - a])",
+       "posterior credible interval too wide (post-processing only)", ()),
+    # ------------------------------------------------------------------- gini/tight.py
+    _m("tight.no-margin", "rounding-nudge", "gini/tight.py",
+       "a = np.nextafter(a * (1.0 + MARGIN), np.inf)", "a = a * 1.0",
+       "A_tight without margin and ulp nudge", (), ("tight.",)),
+    _m("tight.drop-case", "wrong-variable", "gini/tight.py",
+       "return np.maximum(np.maximum(ip, im), np.maximum(dp, dm))",
+       "return np.maximum(np.maximum(ip, im), dp)", "A_tight drops the D- case", (), ("tight.",)),
+    _m("tight.ok-k0", "off-by-one", "gini/tight.py",
+       "ok = np.where(k == 0, slo - (d.x[-1] - _ACC(d.lower)) > 0, slo - D > 0)",
+       "ok = np.where(k == 0, slo - D > 0, slo - D > 0)",
+       "k = 0 validity with U - L instead of x_n - L (safe side: more 1s)", (), ("tight.",)),
+    # -------------------------------------------------------------------- gini/api.py
+    _m("api.release-gamma", "swapped-args", "gini/api.py",
+       "return _rel.release_gini(x, L, U, epsilon, np.random.default_rng(0), gamma=gamma).scale",
+       "return _rel.release_gini(x, L, U, epsilon, np.random.default_rng(0)).scale",
+       "release_scale ignores gamma (default 2)", ("release.scale",)),
+    _m("api.constants-calibrated", "constant", "gini/api.py",
+       'c = _rel.noise_constants(epsilon, gamma, "alg3")',
+       'c = _rel.noise_constants(epsilon, gamma, "calibrated")',
+       "noise_constants reports another rule", ("constants.",)),
+    _m("api.ub-swap-eps", "swapped-args", "gini/api.py",
+       "return _rel.dp_upper_bound(x, rng, epsilon_count=epsilon_count,\n"
+       "                               epsilon_threshold=epsilon_threshold,",
+       "return _rel.dp_upper_bound(x, rng, epsilon_count=epsilon_threshold,\n"
+       "                               epsilon_threshold=epsilon_count,",
+       "upper bound with the two budgets swapped", ("upper-bound",)),
+    # ------------------------------------------------------------------ validate.py
+    _m("validate.in-place", "removed-guard", "validate.py",
+       "out = np.array(arr, dtype=np.float64, copy=True)",
+       "out = np.asarray(arr, dtype=np.float64)",
+       "sorts the caller's array in place", ("input.", "freegap.")),
+    _m("validate.upper-ge", "flipped-comparison", "validate.py",
+       "if arr[-1] > hi:", "if arr[-1] >= hi:", "records equal to U rejected",
+       ("gini.", "extremes.", "bound.", "smooth.")),
+    _m("validate.no-upper-check", "removed-guard", "validate.py",
+       "if arr[-1] > hi:", "if arr[-1] > 2 * hi:", "records up to 2U accepted as in [L, U]",
+       ("input.", "bound.", "smooth.")),
+    _m("validate.clip-order", "swapped-args", "validate.py",
+       "np.clip(arr, lo, hi, out=arr)", "np.clip(arr, lo, hi, out=arr)\n        arr = arr[::-1]",
+       "clipped data returned unsorted", ("bound.", "smooth.")),
+    # ------------------------------------------------------- freegap/mechanisms.py
+    _m("fg.noisy-max-argmin", "flipped-comparison", "freegap/mechanisms.py",
+       "return int(np.argmax(noisy))", "return int(np.argmin(-noisy[::-1]))",
+       "Noisy Max core breaks ties to the largest index", ("noisy-max",),
+       equivalent="ties of q + eta have probability 0 under Laplace noise; the core check "
+       "draws continuous noise"),
+    _m("fg.noisy-max-half-noise", "noise-scale", "freegap/mechanisms.py",
+       "b = (1.0 if monotone else 2.0) / eps", "b = (1.0 if monotone else 1.0) / eps",
+       "Noisy Max with Lap(1/eps) on general queries", ("noisy-max",),
+       ("freegap.blackbox",)),
+    _m("fg.topk-scale-no-k", "dropped-factor", "freegap/mechanisms.py",
+       "return (kk if monotone else 2.0 * kk) / eps", "return (kk if monotone else 2.0) / eps",
+       "Top-K noise not scaled by k", ("top-k",), ("freegap.blackbox",)),
+    _m("fg.topk-gap-last", "off-by-one", "freegap/mechanisms.py",
+       "return order[:kk].astype(np.int64), (vals[:-1] - vals[1:]).astype(np.float64)",
+       "return order[:kk].astype(np.int64), (vals[:-1] - vals[-1]).astype(np.float64)",
+       "Top-K core gaps to the (k+1)-th instead of the next", ("top-k",)),
+    _m("fg.topk-gap-sign", "sign-flip", "freegap/mechanisms.py",
+       "out[a:z, kk:] = vals[:, :-1] - vals[:, 1:]", "out[a:z, kk:] = vals[:, 1:] - vals[:, :-1]",
+       "Top-K sampler gaps negated", ("top-k",)),
+    _m("fg.svt-halt-late", "off-by-one", "freegap/mechanisms.py",
+       "            if count >= cc:\n", "            if count > cc:\n",
+       "SVT core halts one answer late", ("svt",)),
+    _m("fg.svt-pattern-late", "off-by-one", "freegap/mechanisms.py",
+       "out[before >= c] = np.nan", "out[before > c] = np.nan",
+       "SVT sampler halts one answer late", ("svt",), ("freegap.blackbox",)),
+    _m("fg.svt-noise-no-c", "dropped-factor", "freegap/mechanisms.py",
+       "nu = rng.laplace(0.0, (1.0 if monotone else 2.0) * cc / eps2, size=(m, qa.size))",
+       "nu = rng.laplace(0.0, (1.0 if monotone else 2.0) / eps2, size=(m, qa.size))",
+       "SVT query noise not scaled by the answer count c", ("svt",), ("freegap.blackbox",)),
+    _m("fg.svt-budget-swap", "budget-split", "freegap/mechanisms.py",
+       "eps1, eps2 = th * eps, (1.0 - th) * eps", "eps1, eps2 = (1.0 - th) * eps, th * eps",
+       "SVT threshold/query budget split swapped", ("svt",), ("freegap.blackbox",)),
+    _m("fg.svt-ge-gt", "flipped-comparison", "freegap/mechanisms.py",
+       "above = bool(qa[i] + nv[i] >= t + e)", "above = bool(qa[i] + nv[i] > t + e)",
+       "SVT core > instead of >=", ("svt",),
+       equivalent="equality of q_i + nu_i and T + eta has probability 0 under Laplace noise"),
+    _m("fg.theta-exponent", "constant", "freegap/mechanisms.py",
+       "r = (kk if monotone else 2.0 * kk) ** (2.0 / 3.0)",
+       "r = (kk if monotone else 2.0 * kk) ** (1.0 / 3.0)",
+       "recommended theta with exponent 1/3", ("svt", "adaptive"),
+       ("freegap.svt-gap-measures-mse", "freegap.adaptive-more-answers")),
+    _m("fg.asvt-stop-late", "off-by-one", "freegap/mechanisms.py",
+       "return units > 2 * k - 2\n", "return units > 2 * k - 1\n",
+       "Adaptive SVT core stops one cost unit late", ("adaptive",),
+       ("freegap.alg2-stopping-rule",)),
+    _m("fg.asvt-limit-late", "off-by-one", "freegap/mechanisms.py",
+       "limit = 2 * k - 2 if max_units is None else max_units",
+       "limit = 2 * k - 1 if max_units is None else max_units",
+       "Adaptive SVT sampler stops one cost unit late", ("adaptive",), ("freegap.blackbox",)),
+    _m("fg.asvt-eps2", "dropped-factor", "freegap/mechanisms.py",
+       "eps2 = eps1 / 2.0\n", "eps2 = eps1\n", "eps2 = eps1 (top branch gets the middle budget)",
+       ("adaptive",), ("freegap.blackbox",)),
+    _m("fg.asvt-xi-scale", "wrong-variable", "freegap/mechanisms.py",
+       "xi = rng.laplace(0.0, mult / bud.eps2, size=(m, qa.size))",
+       "xi = rng.laplace(0.0, mult / bud.eps1, size=(m, qa.size))",
+       "top-branch noise with the middle-branch scale (half the noise)", ("adaptive",),
+       ("freegap.blackbox",)),
+    _m("fg.asvt-units-top2", "accumulator", "freegap/mechanisms.py",
+       "units += top.astype(np.int64) + 2 * mid.astype(np.int64)",
+       "units += 2 * top.astype(np.int64) + 2 * mid.astype(np.int64)",
+       "top answers charged 2 units (stops early; less output than claimed)", ("adaptive",)),
+    _m("fg.asvt-both-branches", "removed-guard", "freegap/mechanisms.py",
+       "mid = active & ~top & (mid_gap >= 0)", "mid = active & (mid_gap >= 0)",
+       "middle branch also taken after a top answer (overwrites it)", ("adaptive",)),
+    _m("fg.asvt-sigma", "constant", "freegap/mechanisms.py",
+       "sig = (2.0 if monotone else 4.0) * math.sqrt(2.0) / eps2",
+       "sig = (2.0 if monotone else 4.0) / eps2",
+       "sigma = 4/eps2 instead of 4 sqrt(2)/eps2", ("adaptive",),
+       ("freegap.adaptive-more-answers",)),
+    _m("fg.blue-den", "dropped-factor", "freegap/mechanisms.py",
+       "return (total + lm * k * a + p - k * prefix) / ((1.0 + lm) * k)\n\n\ndef blue_top_k_rows",
+       "return (total + lm * k * a + p - k * prefix) / (1.0 + lm)\n\n\ndef blue_top_k_rows",
+       "BLUE without the 1/k", (), ("freegap.topk-blue-mse",)),
+    # ----------------------------------------------------------- freegap/broken.py
+    _m("broken.svt-nothreshold-fixed", "wrong-variable", "freegap/broken.py",
+       "return svt_pattern_from_noise(qa, t, np.zeros(m), nu, cc)",
+       "return svt_pattern_from_noise(qa, t, rng.laplace(0.0, 2.0 / eps2, size=m), nu, cc)",
+       "broken twin 'no threshold noise' gets threshold noise (no longer broken)", (),
+       ("freegap.broken-witnesses", "freegap.blackbox")),
+    _m("broken.svt-loop-halt", "off-by-one", "freegap/broken.py",
+       "            if c is not None and count >= c:",
+       "            if c is not None and count > c:",
+       "broken twins' SVT loop halts one answer late", (),
+       ("freegap.broken-witnesses",)),
+    # ------------------------------------------------------------- freegap/api.py
+    _m("fgapi.adaptive-flag", "removed-guard", "freegap/api.py",
+       "theta=theta,\n                                            adaptive=adaptive)",
+       "theta=theta)", "sampler wrapper ignores adaptive=False", ("adaptive",)),
+    _m("fgapi.svt-theta", "removed-guard", "freegap/api.py",
+       "return _fg.sample_sparse_vector(q, T, epsilon, c, rng, size, theta=theta)",
+       "return _fg.sample_sparse_vector(q, T, epsilon, c, rng, size)",
+       "SVT wrapper ignores theta", ("svt",)),
+]
+
+
+def _printed_mutants() -> list[Mutant]:
+    """Mutants of the paper-as-printed module (its baseline already fails regress: a kill is
+    any check whose verdict differs from the unmutated printed module's)."""
+    return [
+        _m("printed.eq22-fixed", "constant", "gini/printed.py",
+           "a = (U - L) * (max_g + 1 - 2 / (n - 1)) / den", "a = (U - L) * (max_g + 1) / den",
+           "printed eq. (22) factor repaired", ("bound.thm43",)),
+        _m("printed.gini-den", "off-by-one", "gini/printed.py",
+           "return float(num / (n * (xs.sum() / n) * (n - 1)))",
+           "return float(num / (n * (xs.sum() / n) * n))", "printed Gini denominator n^2 xbar",
+           ("gini.eq2",)),
+        _m("printed.alg2-loop", "off-by-one", "gini/printed.py",
+           "for s in range(1, n - k + 1):", "for s in range(0, n - k + 1):",
+           "Algorithm 2's loop repaired to start at s = 0", ("extremes.max-gini",)),
+    ]
+
+
+CATALOGUE += _printed_mutants()
+
+
+def by_id(mid: str) -> Mutant:
+    for m in CATALOGUE:
+        if m.id == mid:
+            return m
+    raise KeyError(mid)
+
+
+def check_anchors() -> list[str]:
+    """Problems with the catalogue: anchors missing or not unique, duplicate ids."""
+    out = []
+    seen = set()
+    for m in CATALOGUE:
+        if m.id in seen:
+            out.append(f"duplicate id {m.id}")
+        seen.add(m.id)
+        text = (KERNELS / m.file).read_text()
+        if text.count(m.old) != 1:
+            out.append(f"{m.id}: anchor found {text.count(m.old)} times in {m.file}")
+        if m.old == m.new:
+            out.append(f"{m.id}: no change")
+    return out
+
+
+def modules_covered() -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for m in CATALOGUE:
+        counts[m.file] = counts.get(m.file, 0) + 1
+    return counts
+
+
+def make_copy(root: Path, pkg: str, mutant: Mutant | None, *, rename: bool = True) -> Path:
+    """Write ``root/<pkg>/`` = a copy of ``kernels/`` with ``mutant`` applied (None: the
+    unmutated control).  ``rename``: rewrite the package's own imports to ``pkg`` (needs
+    ``pkg != "kernels"`` to coexist with the real package)."""
+    dst = root / pkg
+    if dst.exists():
+        shutil.rmtree(dst)
+    shutil.copytree(KERNELS, dst, ignore=shutil.ignore_patterns("__pycache__"))
+    for f in dst.rglob("*.py"):
+        text = f.read_text()
+        if rename:
+            text = re.sub(r"\bfrom kernels\b", f"from {pkg}", text)
+            text = re.sub(r"\bimport kernels\b", f"import {pkg}", text)
+        if mutant is not None and f.relative_to(dst).as_posix() == mutant.file:
+            if text.count(mutant.old) != 1:
+                raise ValueError(f"mutation anchor of {mutant.id} not unique/found in "
+                                 f"{mutant.file}")
+            text = text.replace(mutant.old, mutant.new)
+        f.write_text(text)
+    return dst
+
+
+def import_copy(root: Path, pkg: str, module: str) -> ModuleType:
+    """Import ``<pkg>.<module>`` from a copy written by :func:`make_copy` under ``root``."""
+    if str(root) not in sys.path:
+        sys.path.insert(0, str(root))
+    importlib.invalidate_caches()
+    return importlib.import_module(f"{pkg}.{module}")
