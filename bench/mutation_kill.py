@@ -391,12 +391,21 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--area", action="store_true",
                     help="regress only the checks of the mutated area (faster, weaker)")
     ap.add_argument("--json", default=None, help="write the results here")
+    ap.add_argument("--shard", default=None, help="K/N: run every N-th mutant from the K-th "
+                    "(parallel runs; combine their --json files with --merge)")
+    ap.add_argument("--merge", nargs="+", default=None, help="print the tables of earlier "
+                    "--json files combined (nothing is run)")
     a = ap.parse_args(argv)
+    if a.merge:
+        return _merge(a.merge)
     problems = M.check_anchors()
     if problems:
         print("catalogue problems:\n  " + "\n  ".join(problems), file=sys.stderr)
         return 2
     todo = [m for m in M.CATALOGUE if a.only is None or m.id.startswith(a.only)]
+    if a.shard:
+        k, n = (int(v) for v in a.shard.split("/"))
+        todo = todo[k::n]
     w = sys.stdout.write
     w(f"mutation meta-test: {len(todo)} mutants, {len(M.OPERATORS)} operators, modules "
       f"{', '.join(f'{f} ({n})' for f, n in M.modules_covered().items())}\n")
@@ -412,6 +421,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"[{i:>3}/{len(todo)}] {'killed  ' if r.killed else 'SURVIVED'} {m.id:<32} "
                   f"{', '.join(c.command for c in r.results if c.killed) or '-'} "
                   f"({time.perf_counter() - t0:.1f} s)", file=sys.stderr, flush=True)
+            if a.json:  # incremental: a long run interrupted keeps what it measured
+                _dump(a.json, results, control_rows)
         if not a.no_false_alarm:
             for s in (int(x) for x in a.seeds.split(",") if x.strip()):
                 ctl = Runner(Path(tmp) / f"control-{s}", s)
@@ -421,8 +432,56 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"control seed {s}: "
                       f"{sum(c.killed for c in rows)} false alarms of {len(rows)} runs",
                       file=sys.stderr, flush=True)
+                if a.json:
+                    _dump(a.json, results, control_rows)
     w("\n== per mutant ==\n")
     _print_results(results, w)
+    _print_tables(results, control_rows, w)
+    w(f"\ntotal {time.perf_counter() - t_all:.0f} s\n")
+    if a.json:
+        _dump(a.json, results, control_rows)
+    return 0
+
+
+def _dump(path: str, results: list[MutantResult], control_rows: list) -> None:
+    Path(path).write_text(json.dumps({
+        "mutants": [{"id": r.mutant.id,
+                     "commands": [{"command": c.command, "killed": c.killed,
+                                   "detail": c.detail, "seconds": round(c.seconds, 2),
+                                   "checks": c.checks} for c in r.results]}
+                    for r in results],
+        "control": [{"seed": s, "command": c.command, "killed": c.killed,
+                     "detail": c.detail, "seconds": round(c.seconds, 2), "checks": c.checks}
+                    for s, rows in control_rows for c in rows],
+    }, indent=1))
+
+
+def _load(paths: list[str]) -> tuple[list[MutantResult], list]:
+    results, control = [], {}
+    for p in paths:
+        doc = json.loads(Path(p).read_text())
+        for r in doc["mutants"]:
+            results.append(MutantResult(M.by_id(r["id"]), [
+                CommandResult(c["command"], c["killed"], c["detail"], c["seconds"], c["checks"])
+                for c in r["commands"]]))
+        for c in doc["control"]:
+            control.setdefault(c["seed"], []).append(
+                CommandResult(c["command"], c["killed"], c["detail"], c["seconds"], c["checks"]))
+    order = {m.id: i for i, m in enumerate(M.CATALOGUE)}
+    results.sort(key=lambda r: order[r.mutant.id])
+    return results, sorted(control.items())
+
+
+def _merge(paths: list[str]) -> int:
+    results, control_rows = _load(paths)
+    w = sys.stdout.write
+    w("== per mutant ==\n")
+    _print_results(results, w)
+    _print_tables(results, control_rows, w)
+    return 0
+
+
+def _print_tables(results: list[MutantResult], control_rows: list, w) -> None:
     tab = kill_table(results)
     w(f"\n== kill rate (dpaudit's own commands; equivalent mutants excluded) ==\n"
       f"overall: {tab['overall']}\n")
@@ -452,21 +511,6 @@ def main(argv: list[str] | None = None) -> int:
                 w(f"  seed {s} {c.command:<36} {'FALSE ALARM' if c.killed else 'ok':<11} "
                   f"{c.seconds:6.1f} s  {c.detail[:80]}\n")
         w(f"false-alarm rate: {n_bad}/{n_runs} command runs\n")
-    w(f"\ntotal {time.perf_counter() - t_all:.0f} s\n")
-    if a.json:
-        Path(a.json).write_text(json.dumps({
-            "table": tab,
-            "mutants": [{"id": r.mutant.id, "file": r.mutant.file, "operator": r.mutant.operator,
-                         "what": r.mutant.what, "equivalent": r.mutant.equivalent,
-                         "killed": r.killed,
-                         "commands": [{"command": c.command, "killed": c.killed,
-                                       "detail": c.detail, "seconds": round(c.seconds, 2),
-                                       "checks": c.checks} for c in r.results]}
-                        for r in results],
-            "control": [{"seed": s, "command": c.command, "false_alarm": c.killed,
-                         "detail": c.detail} for s, rows in control_rows for c in rows],
-        }, indent=1))
-    return 0
 
 
 if __name__ == "__main__":
