@@ -24,7 +24,7 @@ SUBJECT = Subject(
     name=NAME,
     paper="Dick, Kulesza, Sun & Suresh, Subset-based instance optimality in private "
     "estimation (shared/papers/dick-et-al-subset-instance-optimality.md)",
-    modules=("proofs.subset_optimal.claims",),
+    modules=("proofs.subset_optimal.claims", "proofs.subset_optimal.accuracy"),
     mechanisms="proofs.subset_optimal.mechanisms:catalogue",
     certify="proofs.subset_optimal.cli:CERTIFY",
 )
