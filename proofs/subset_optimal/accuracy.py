@@ -889,9 +889,9 @@ def replace_one(budget_s: float, seed: int) -> list[Finding]:
                   "Algorithm 5; Section 2", Method.EXACT_LOSS,
                   Verdict.REFUTED if worst5["printed"][0] > 1.0 else Verdict.VERIFIED,
                   f"replace-one (labelled), exhaustive: multisets on {{0..3}} of size 1..3, "
-                  f"every replacement on the grid ({count5} pairs x 3 properties... counted per "
-                  "property), output grid {0..3}, eps = 1; exact discrete loss (mpmath 30/60, "
-                  "rounded up)",
+                  f"every replacement on the grid ({count5} (pair, property) cases; mean, "
+                  "median, 1/4-quantile), output grid {0..3}, eps = 1; exact discrete loss "
+                  "(mpmath 30/60, rounded up)",
                   {"relation": REPLACE_ONE, "worst": worst5,
                    "claimed_replace_one": "2 x eps/2 = 1 (Section 2: swap model at most a "
                    "factor of two above add/remove)"}, t0,
