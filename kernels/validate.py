@@ -70,7 +70,7 @@ def check_rng(rng: Any) -> np.random.Generator:
     if not isinstance(rng, np.random.Generator):
         raise TypeError(
             f"rng must be a numpy.random.Generator (e.g. numpy.random.default_rng(seed)), "
-            f"got {_describe(rng)}"
+            f"got {rng!r} (type {type(rng).__name__})"
         )
     return rng
 

@@ -129,6 +129,6 @@ def test_prove_search_and_replay_on_plugin(toy_env, capsys) -> None:
 
 
 def test_unknown_paper_is_bad_input(toy_env, capsys) -> None:
-    with pytest.raises(SystemExit) as e:
-        main(["prove", "--paper", "no-such-paper"])
-    assert e.value.code == EXIT_BAD_INPUT
+    assert main(["prove", "--paper", "no-such-paper"]) == EXIT_BAD_INPUT
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "no-such-paper" in err[0] and "toy-paper" in err[0]
