@@ -262,7 +262,7 @@ def _cmd_claims(a: argparse.Namespace) -> int:
         findings.extend(got)
         counts = ", ".join(
             f"{v}: {sum(f.verdict.value == v for f in got)}"
-            for v in ("verified", "refuted", "inconclusive", "error")
+            for v in ("verified", "not-refuted", "refuted", "inconclusive", "error")
             if any(f.verdict.value == v for f in got)
         )
         _progress(

@@ -106,7 +106,9 @@ def _summary_line(report: dict[str, Any]) -> str:
     s = report.get("summary", {})
     word = overall_word(report)
     line = (
-        f"{word}: {s.get('verified', 0)} verified, {s.get('refuted', 0)} refuted, "
+        f"{word}: {s.get('verified', 0)} verified, "
+        + (f"{s['not-refuted']} not-refuted, " if s.get("not-refuted") else "")
+        + f"{s.get('refuted', 0)} refuted, "
         f"{s.get('inconclusive', 0)} inconclusive, {s.get('error', 0)} error"
     )
     if report.get("finished") is False:
