@@ -307,9 +307,8 @@ CATALOGUE: list[Mutant] = [
     # ------------------------------------------------------- freegap/mechanisms.py
     _m("fg.noisy-max-argmin", "flipped-comparison", "freegap/mechanisms.py",
        "return int(np.argmax(noisy))", "return int(np.argmin(-noisy[::-1]))",
-       "Noisy Max core breaks ties to the largest index", ("noisy-max",),
-       equivalent="ties of q + eta have probability 0 under Laplace noise; the core check "
-       "draws continuous noise"),
+       "Noisy Max core breaks ties to the largest index (the protocol says smallest)",
+       ("noisy-max",)),
     _m("fg.noisy-max-half-noise", "noise-scale", "freegap/mechanisms.py",
        "b = (1.0 if monotone else 2.0) / eps", "b = (1.0 if monotone else 1.0) / eps",
        "Noisy Max with Lap(1/eps) on general queries", ("noisy-max",),
