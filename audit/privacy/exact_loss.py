@@ -63,14 +63,13 @@ import mpmath
 import numpy as np
 from scipy.optimize import minimize_scalar
 
-from audit.privacy.neighbours import AddRemoveOne, ReplaceOne, replace
+from audit.privacy.neighbours import AddRemoveOne, ReplaceOne, candidate_indices, replace
 from audit.privacy.powerlaw_loss import _check_dps, sup_loss_fixed
 from audit.protocols import (
     ADD_REMOVE_ONE,
     RELATIONS,
     REPLACE_ONE,
     LocationScaleMechanism,
-    NeighbourPair,
 )
 from kernels.errors import InvalidParameterError
 from kernels.validate import as_data, as_scalar, check_positive
@@ -640,6 +639,7 @@ def worst_neighbour(
     certify_top: int = 3,
     reference: bool | None = None,
     dps: tuple[int, int] = DPS,
+    screen: Callable[[dict[str, Any] | None], tuple[float, float]] | None = None,
 ) -> NeighbourSearch:
     """Search the neighbours of ``dataset`` for the largest privacy loss of ``mech``.
 
@@ -652,6 +652,14 @@ def worst_neighbour(
     certified with :func:`pair_loss` (the best pair of each distinct record);
     ``reference`` (default: a mechanism with exact_location_scale and n <= :data:`REFERENCE_MAX_N`)
     re-certifies the worst pair on exact reference values.
+
+    ``screen`` (optional, for large n): ``screen(change)`` returns the neighbour's float
+    (location, scale) without building it (e.g. O(log n) updates of the data set's prefix
+    quantities), ``screen(None)`` those of the data set itself.  It only *steers* the search
+    (screening and the optimiser); the certified pairs are recomputed with
+    ``mech.location_scale`` on the data set and the materialised neighbour.  Neighbours are
+    materialised one at a time (never the whole candidate list), and the time budget never
+    stops the search before one neighbour has been evaluated.
     """
     t0 = time.perf_counter()
     if not isinstance(mech, LocationScaleMechanism):
@@ -687,6 +695,8 @@ def worst_neighbour(
     xs = as_data(dataset, "dataset", min_n=1 if rel == ADD_REMOVE_ONE else 2)
     fam, par = noise_family(mech)
     a, b = mech.location_scale(xs)
+    # the screen's own figures for X, so screened pairs compare like with like
+    sa, sb = screen(None) if screen is not None else (a, b)
     deadline = None if time_budget_s is None else t0 + float(time_budget_s)
 
     n_ls = 1
@@ -694,46 +704,47 @@ def worst_neighbour(
     evaluated: list[NeighbourLoss] = []
     seen: set[tuple] = set()
 
-    def evaluate(second: np.ndarray, change: dict[str, Any]) -> float:
+    def evaluate(change: dict[str, Any]) -> float:
         nonlocal n_ls
-        if n_ls - 1 >= max_evals or (deadline is not None and time.perf_counter() > deadline):
+        if n_ls - 1 >= max_evals or (n_ls > 1 and deadline is not None
+                                     and time.perf_counter() > deadline):
             raise _Budget
         key = tuple(sorted(change.items()))
         n_ls += 1
         try:
-            a2, b2 = mech.location_scale(second)
+            if screen is not None:
+                a2, b2 = screen(change)
+            else:
+                a2, b2 = mech.location_scale(_apply(xs, change))
         except ValueError as exc:  # kernels' InputError and reference errors are ValueErrors
             reason = type(exc).__name__
             skipped[reason] = skipped.get(reason, 0) + 1
             return -math.inf
-        s = _screen(mech, fam, par, a, b, a2, b2)
+        s = _screen(mech, fam, par, sa, sb, a2, b2)
         if key not in seen:
             seen.add(key)
             evaluated.append(NeighbourLoss(dict(change), s, (a2, b2)))
         return s
 
-    gen = (ReplaceOne(lo, hi, tuple(values)) if rel == REPLACE_ONE
-           else AddRemoveOne(lo, hi, tuple(values)))
-    pairs: list[NeighbourPair] = list(gen.pairs(xs))
+    changes = _candidate_changes(rel, xs, lo, hi, values)
     # extremes first (new value L or U, removals), so a budget cut keeps the likely worst
-    pairs.sort(key=lambda p: 0 if p.change.get("new") in (lo, hi) or p.change["op"] == "remove"
-               else 1)
+    changes.sort(key=lambda c: 0 if c.get("new") in (lo, hi) or c["op"] == "remove" else 1)
     truncated = False
     try:
-        for p in pairs:
-            evaluate(p.second, p.change)
+        for c in changes:
+            evaluate(c)
         # local optimisation over the new value for the best few records / additions
         if refine and evaluated and max(e.screen for e in evaluated) < math.inf:
             targets = _refine_targets(evaluated, xs, lo, hi, rel, refine)
-            for j, (label, lo_v, hi_v, make) in enumerate(targets):
+            for j, (label, lo_v, hi_v) in enumerate(targets):
                 # share what is left of max_evals between the remaining targets
                 left = max_evals - (n_ls - 1)
                 per = min(25, left // (len(targets) - j))
                 if per < 3:
                     raise _Budget
 
-                def obj(v: float, make: Callable = make, label: dict = label) -> float:
-                    s = evaluate(make(v), {**label, "new": float(v)})
+                def obj(v: float, label: dict = label) -> float:
+                    s = evaluate({**label, "new": float(v)})
                     return -s if math.isfinite(s) else (1e300 if s < 0 else -1e300)
 
                 minimize_scalar(obj, bounds=(lo_v, hi_v), method="bounded",
@@ -756,9 +767,11 @@ def worst_neighbour(
         use_ref = hasattr(mech, "exact_location_scale") and xs.size <= REFERENCE_MAX_N
     for i, e in enumerate(ranked[:certify_top]):
         second = _apply(xs, e.change)
+        ls2 = e.location_scale if screen is None else mech.location_scale(second)
         dpl = dataset_pair_loss(mech, xs, second, reference=bool(use_ref) and i == 0, dps=dps,
-                                kernel_values=(a, b, *e.location_scale))
-        top.append(NeighbourLoss(e.change, e.screen, e.location_scale, dpl))
+                                kernel_values=(a, b, *ls2))
+        del second
+        top.append(NeighbourLoss(e.change, e.screen, ls2, dpl))
     top.sort(key=lambda e: e.epsilon_up, reverse=True)
     worst = top[0] if top else None
     eps_up = worst.epsilon_up if worst is not None else 0.0
@@ -771,11 +784,13 @@ def worst_neighbour(
         violates = max(cands) > claimed
     scope = (
         f"{rel} neighbours of the given data (n = {xs.size}) in [{lo:g}, {hi:g}]: "
-        f"{n_pairs} neighbours evaluated ({len(pairs)} generator candidates, then bounded "
+        f"{n_pairs} neighbours evaluated ({len(changes)} generator candidates, then bounded "
         f"optimisation of the new value for {refine} records), {sum(skipped.values())} "
         f"skipped (outside the domain), top {min(certify_top, n_pairs)} certified with mpmath "
         f"{dps[0]}/{dps[1]} digits, rounded up"
         + ("; budget reached (truncated)" if truncated else "")
+        + ("; screened by fast neighbour updates, certified pairs recomputed in full"
+           if screen is not None else "")
     )
     return NeighbourSearch(
         mechanism=mech.name, relation=rel, claimed_epsilon=claimed, n=int(xs.size),
@@ -797,13 +812,32 @@ def _apply(xs: np.ndarray, change: dict[str, Any]) -> np.ndarray:
     raise AssertionError(op)
 
 
+def _candidate_changes(rel: str, xs: np.ndarray, lo: float, hi: float,
+                       values: Sequence[float]) -> list[dict[str, Any]]:
+    """The neighbour generator's candidates as changes only (the same records and values,
+    in the same order, as :class:`ReplaceOne` / :class:`AddRemoveOne` ``.pairs``), so no
+    neighbour is built before it is evaluated."""
+    if rel == REPLACE_ONE:
+        gen = ReplaceOne(lo, hi, tuple(values))
+        idx = candidate_indices(xs, gen.max_distinct)
+        vals = gen.new_values(xs, idx)
+        return [{"op": "replace", "rank": i, "old": float(xs[i]), "new": v}
+                for i in idx for v in vals if v != xs[i]]
+    ar = AddRemoveOne(lo, hi, tuple(values))
+    out: list[dict[str, Any]] = [{"op": "remove", "rank": i, "old": float(xs[i])}
+                                 for i in candidate_indices(xs, ar.max_distinct)]
+    extra = {float(lo), float(hi)} | {float(v) for v in values if lo <= v <= hi}
+    out += [{"op": "add", "new": v} for v in sorted(extra)]
+    return out
+
+
 def _refine_targets(
     evaluated: list[NeighbourLoss], xs: np.ndarray, lo: float, hi: float, rel: str, k: int
-) -> list[tuple[dict[str, Any], float, float, Callable[[float], np.ndarray]]]:
-    """(label, v_lo, v_hi, make_dataset) for the optimiser: the k best (record, direction)
-    for replace-one; the added value for add-remove-one."""
+) -> list[tuple[dict[str, Any], float, float]]:
+    """(label, v_lo, v_hi) for the optimiser: the k best (record, direction) for
+    replace-one; the added value for add-remove-one."""
     if rel == ADD_REMOVE_ONE:
-        return [({"op": "add"}, lo, hi, lambda v: np.sort(np.append(xs, v)))]
+        return [({"op": "add"}, lo, hi)]
     best: dict[tuple[int, str], float] = {}
     for e in evaluated:
         c = e.change
@@ -819,9 +853,5 @@ def _refine_targets(
         v_lo, v_hi = (lo, old) if direction == "down" else (old, hi)
         if v_hi <= v_lo:
             continue
-
-        def make(v: float, rank: int = rank) -> np.ndarray:
-            return replace(xs, rank, v)
-
-        out.append(({"op": "replace", "rank": rank, "old": old}, v_lo, v_hi, make))
+        out.append(({"op": "replace", "rank": rank, "old": old}, v_lo, v_hi))
     return out

@@ -267,6 +267,12 @@ def _certify_arguments(p: argparse.ArgumentParser) -> None:
         "absolute units in the report (otherwise withheld or drawn relative to an unstated "
         "centre in units of the noise scale)",
     )
+    dist = p.add_mutually_exclusive_group()
+    dist.add_argument("--workers", type=int, default=None, metavar="N",
+                      help="run the black-box counts and the exact Gini on a local Dask "
+                      "cluster of N worker processes (same figures as without)")
+    dist.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                      help="run them on a running Dask scheduler, e.g. tcp://host:8786")
     p.add_argument("--out", default="reports", help="report folder root (default reports)")
     p.add_argument("--run-id", default=None, help="report folder name inside --out")
 
@@ -322,6 +328,7 @@ def _cmd_certify(a: argparse.Namespace) -> int:
         data=x, source=src, lower=lo, upper=hi, epsilon=a.epsilon, gamma=a.gamma,
         constants=a.constants, bound=a.bound, seed=a.seed, quick=a.quick,
         show_confidential=a.show_confidential, snap=not a.no_snap,
+        workers=getattr(a, "workers", None), scheduler=getattr(a, "scheduler", None),
     )
     xs = _validate(cfg)  # bad input ends here: nothing written yet
     started = datetime.now(UTC).isoformat(timespec="seconds")
