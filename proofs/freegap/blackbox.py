@@ -778,8 +778,8 @@ def finding_for(row: dict[str, Any], target: Target, seed: int) -> Finding:
         verdict, cx = Verdict.INCONCLUSIVE, None
         ev["unexpected"] = ("broken variant not flagged: the tester lacked power at this "
                             f"sample size ({row['n_certify']:,} certification draws)")
-    else:
-        verdict, cx = Verdict.VERIFIED, None
+    else:  # sampled: no violation found, power stated by the broken variants
+        verdict, cx = Verdict.NOT_REFUTED, None
     if row.get("covered") is False:
         ev["coverage_note"] = (
             "epsilon_lower exceeds the exact log-ratio of the certified event: the <= 10% "
@@ -864,7 +864,7 @@ def summary_finding(rows: list[dict[str, Any]], seed: int, sizes: tuple[int, int
                "certified event no more often than 10% allows, and never at level 1 - 2e-7"),
         reference=f"{REF}, Alg. 1-2, Thm. 2, 4; DESIGN.md 'Privacy testing'",
         method=Method.EMPIRICAL,
-        verdict=Verdict.VERIFIED if ok else Verdict.INCONCLUSIVE,
+        verdict=Verdict.NOT_REFUTED if ok else Verdict.INCONCLUSIVE,
         scope=(f"{len(correct)} correct mechanisms and {len(broken)} broken variants, "
                f"{sizes[0]:,} / {sizes[1]:,} selection / certification draws per data set "
                f"(budget {budget_s:g} s), 90% confidence per run, claim seed {seed}; each "

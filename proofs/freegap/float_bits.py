@@ -388,8 +388,8 @@ def finding_for(row: dict[str, Any], target: FloatTarget, seed: int) -> Finding:
                           "(<= 10%) or a real-number defect; see freegap.blackbox")
         else:
             ev["explanation"] = target.explanation
-    else:
-        verdict, cx = Verdict.VERIFIED, None
+    else:  # sampled: no bit-level violation found
+        verdict, cx = Verdict.NOT_REFUTED, None
     return Finding(
         id=f"{CHECK}.{target.key}", claim=text, reference=target.reference,
         method=Method.EMPIRICAL, verdict=verdict, scope=_scope(row, target), evidence=ev,

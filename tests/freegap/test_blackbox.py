@@ -287,10 +287,10 @@ def test_claim_findings(claim_findings):
             assert "false alarm with probability <= 10%" in f.scope
             assert f.evidence["catalogue_event"]
         else:
-            assert f.verdict is Verdict.VERIFIED and f.counterexample is None
+            assert f.verdict is Verdict.NOT_REFUTED and f.counterexample is None
             assert "not a proof of privacy" in f.scope and "Bonferroni factor 2" in f.scope
     s = by_id[f"{fbb.CHECK}.summary"]
-    assert s.verdict is Verdict.VERIFIED
+    assert s.verdict is Verdict.NOT_REFUTED
     assert not s.evidence["false_alarms"] and not s.evidence["misses"]
     assert not s.evidence["unsound"]
     figs = validate_figures(s.evidence["figures"])
@@ -332,7 +332,7 @@ def test_unexpected_outcomes_get_the_opposite_verdict(rows_seed0):
     rows = [dict(rows_seed0[t.key]) for t in TARGETS]
     rows[-1]["covered"] = False
     s = fbb.summary_finding(rows, 0, SMALL, 1.0, 0.0)
-    assert s.verdict is Verdict.VERIFIED and s.evidence["epsilon_lower_above_exact"]
+    assert s.verdict is Verdict.NOT_REFUTED and s.evidence["epsilon_lower_above_exact"]
     f = fbb.finding_for(rows[-1], TARGETS[-1], 0)
     assert f.verdict is Verdict.REFUTED and "exact" in f.evidence["coverage_note"]
     rows[-1]["sound"] = False
