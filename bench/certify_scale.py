@@ -4,9 +4,14 @@ per-record cost (fast float path vs the general Fraction path, same process).
 
     python bench/certify_scale.py                 # n = 1e5, 1e6
     python bench/certify_scale.py 1e5 1e6 1e7     # any sizes
-    python bench/certify_scale.py --workers 2 1e6 # also time the Dask partitioned exact Gini
+    python bench/certify_scale.py --workers 2 1e6 # also certify on a LocalCluster(2) and time
+                                                  # the Dask partitioned exact Gini
+    python bench/certify_scale.py --before 2a62a60 1e5 1e6 1e7
+        # also run certify from an earlier commit (git archive into a temporary tree) on the
+        # same files: before/after wall, RSS and per-link tables in one run
 
-Every number is measured in this run; ratios compare runs made here, on this machine.
+Every number is measured in this run; ratios compare runs made here, on this machine.  Max
+RSS is that of the largest single process (ru_maxrss of a fresh wrapper's children).
 """
 
 from __future__ import annotations
@@ -14,7 +19,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import resource
 import subprocess
 import sys
 import tempfile
@@ -40,22 +44,49 @@ def _read_sort(path: Path) -> float:
     return time.perf_counter() - t
 
 
-def _certify(path: Path, upper: float, out: Path) -> dict:
-    cmd = [sys.executable, "-m", "audit.cli", "certify", str(path), "--lower", "0",
-           "--upper", str(upper), "--quick", "--out", str(out), "--run-id", "bench"]
-    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+_RSS_WRAPPER = ("import resource, subprocess, sys; "
+                "rc = subprocess.run(sys.argv[1:]).returncode; "
+                "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss); sys.exit(rc)")
+
+
+def _certify(path: Path, upper: float, out: Path, tree: Path | None = None,
+             extra: tuple[str, ...] = ()) -> dict:
+    """``dpaudit certify --quick`` in a subprocess (from ``tree`` when given: an earlier
+    commit's files first on sys.path), with its wall time and max RSS."""
+    cmd = [sys.executable, "-c", _RSS_WRAPPER, sys.executable, "-m", "audit.cli", "certify",
+           str(path), "--lower", "0", "--upper", str(upper), "--quick", "--out", str(out),
+           "--run-id", "bench", *extra]
+    env = dict(os.environ)
+    if tree is not None:
+        env["PYTHONPATH"] = str(tree)
     t = time.perf_counter()
-    proc = subprocess.run(cmd, capture_output=True, text=True)
+    proc = subprocess.run(cmd, capture_output=True, text=True, env=env,
+                          cwd=str(tree) if tree is not None else None)
     wall = time.perf_counter() - t
-    rss_kb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    lines = proc.stdout.strip().splitlines()
+    rss_kb = float(lines[-1]) if lines and lines[-1].strip().isdigit() else float("nan")
     rep = {}
     rj = out / "bench" / "report.json"
     if rj.exists():
         rep = json.loads(rj.read_text())
-    links = {f["id"]: f.get("duration_s") for f in rep.get("findings", [])}
+    links: dict[str, float] = {}
+    for f in rep.get("findings", []):
+        if isinstance(f.get("duration_s"), (int, float)):
+            links[f["id"]] = links.get(f["id"], 0.0) + f["duration_s"]
     verdict = (rep.get("certification") or {}).get("verdict", f"exit {proc.returncode}")
-    return {"wall": wall, "rss_mb": max(rss_kb, before) / 1024, "verdict": verdict,
+    return {"wall": wall, "rss_mb": rss_kb / 1024, "verdict": verdict,
             "links": links, "rc": proc.returncode}
+
+
+def _tree(ref: str, tmp: Path) -> Path:
+    """The files of commit ``ref`` in a temporary directory (git archive)."""
+    root = Path(__file__).resolve().parents[1]
+    dest = tmp / f"tree-{ref}"
+    dest.mkdir()
+    arch = subprocess.run(["git", "-C", str(root), "archive", ref], capture_output=True,
+                          check=True).stdout
+    subprocess.run(["tar", "-x", "-C", str(dest)], input=arch, check=True)
+    return dest
 
 
 def _reference_cost(n: int) -> tuple[float, float]:
@@ -70,32 +101,60 @@ def _reference_cost(n: int) -> tuple[float, float]:
     return tf / n * 1e6, ts / n * 1e6
 
 
+def _row(label: str, n: int, r: dict, rs: float) -> str:
+    return (f"{label:>7} {n:>12,} {r['verdict']:>13} {r['wall']:>8.1f} {rs:>11.2f} "
+            f"{r['wall'] / rs:>6.1f} {r['rss_mb']:>10.0f} {r['rss_mb'] * 2**20 / n:>9.0f}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("sizes", nargs="*", default=["1e5", "1e6"])
     ap.add_argument("--workers", type=int, default=None)
+    ap.add_argument("--before", default=None, metavar="REF",
+                    help="also run certify from this earlier commit (before/after tables)")
     a = ap.parse_args()
     sizes = [int(float(s)) for s in a.sizes]
     f_us, s_us = _reference_cost(200_000)
     print(f"exact reference gini_eq2, n = 2e5: fast path {f_us:.2f} us/record, general "
           f"(Fractions) {s_us:.2f} us/record: {s_us / f_us:.1f}x")
-    print(f"{'n':>10} {'verdict':>13} {'wall s':>8} {'read+sort s':>11} {'ratio':>6} "
-          f"{'max RSS MB':>10} {'B/record':>9}")
+    print(f"{'run':>7} {'n':>12} {'verdict':>13} {'wall s':>8} {'read+sort s':>11} "
+          f"{'ratio':>6} {'max RSS MB':>10} {'B/record':>9}")
     rows = []
-    with tempfile.TemporaryDirectory() as tmp:
+    with tempfile.TemporaryDirectory() as tmp_s:
+        tmp = Path(tmp_s)
+        tree = _tree(a.before, tmp) if a.before else None
         for n in sizes:
-            path = Path(tmp) / f"x{n}.csv"
+            path = tmp / f"x{n}.csv"
             upper = _make_csv(path, n)
             rs = _read_sort(path)
-            r = _certify(path, upper, Path(tmp) / "out")
-            rows.append((n, r))
-            print(f"{n:>10,} {r['verdict']:>13} {r['wall']:>8.1f} {rs:>11.2f} "
-                  f"{r['wall'] / rs:>6.1f} {r['rss_mb']:>10.0f} "
-                  f"{r['rss_mb'] * 2**20 / n:>9.0f}")
-        print("\nper-link seconds:")
-        for n, r in rows:
-            print(f"  n = {n:,}: " + ", ".join(f"{k} {v:.1f}" for k, v in r["links"].items()
-                                              if isinstance(v, (int, float))))
+            runs = {}
+            if tree is not None:
+                runs["before"] = _certify(path, upper, tmp / "out-before", tree)
+                print(_row("before", n, runs["before"], rs), flush=True)
+            runs["after"] = _certify(path, upper, tmp / "out")
+            print(_row("after", n, runs["after"], rs), flush=True)
+            if a.workers:
+                runs[f"dask{a.workers}"] = _certify(path, upper, tmp / "out-dask", None,
+                                                    ("--workers", str(a.workers)))
+                print(_row(f"dask{a.workers}", n, runs[f"dask{a.workers}"], rs), flush=True)
+            rows.append((n, runs))
+        print("\nper-link seconds" + (" (before -> after)" if tree is not None else "") + ":")
+        ids: list[str] = []
+        for _n, runs in rows:
+            for r in runs.values():
+                ids += [k for k in r["links"] if k not in ids]
+        head = "".join(f" {f'n = {n:.0e}':>16}" for n, _ in rows)
+        print(f"  {'link':<28}{head}")
+        for k in ids:
+            cells = []
+            for _n, runs in rows:
+                aft = runs["after"]["links"].get(k)
+                bef = runs.get("before", {}).get("links", {}).get(k) if tree else None
+                txt = "-" if aft is None else f"{aft:.1f}"
+                if tree is not None:
+                    txt = ("-" if bef is None else f"{bef:.1f}") + " -> " + txt
+                cells.append(f" {txt:>16}")
+            print(f"  {k:<28}" + "".join(cells))
         if a.workers:
             from audit.distributed import client
             from proofs.gini.distributed import gini_eq2_partitioned
