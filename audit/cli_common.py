@@ -69,7 +69,9 @@ class Outcome:
 
 #: every outcome of every command: key -> (word, exit code, meaning)
 OUTCOMES: dict[str, Outcome] = {o.key: o for o in (
-    Outcome("certified", "CERTIFIED", EXIT_OK, "certify: every link verified"),
+    Outcome("certified", "CERTIFIED", EXIT_OK,
+            "certify: no link refuted or undecided (proof links verified, sampled links "
+            "not-refuted)"),
     Outcome("not-certified", "NOT CERTIFIED", EXIT_NOT_CERTIFIED,
             "certify: a link refuted (a replayable counterexample is written)"),
     Outcome("inconclusive", "INCONCLUSIVE", EXIT_INCONCLUSIVE,

@@ -306,8 +306,9 @@ def exact_loss(ctx: Any) -> list[Finding]:
                 "caption": f"Certified sup |L| = {res.epsilon_up:.6g} (rounded up) vs claimed "
                 f"epsilon {cfg.epsilon:g}; {res.n_pairs} neighbours evaluated.",
             })
+    # the loss is certified on the pairs found, but the search over neighbours is sampled
     verdict = Verdict.REFUTED if res.violates else (
-        Verdict.VERIFIED if worst is not None and res.epsilon_up <= cfg.epsilon
+        Verdict.NOT_REFUTED if worst is not None and res.epsilon_up <= cfg.epsilon
         else Verdict.INCONCLUSIVE)
     cx = None
     if verdict is Verdict.REFUTED and worst is not None:
@@ -572,7 +573,7 @@ def _bb_finding(ctx: Any, fid: str, float_grid: bool, claim: str, what: str,
         reference="StatDP (Ding et al. 2018) / DP-Sniper (Bichsel et al. 2021) style; "
         + ("Mironov 2012; " if float_grid else "") + f"{REF}, eq. (9)",
         method=Method.EMPIRICAL,
-        verdict=Verdict.REFUTED if res.violates else Verdict.VERIFIED,
+        verdict=Verdict.REFUTED if res.violates else Verdict.NOT_REFUTED,  # sampled
         scope=f"{len(pairs)} replace-one pairs (the worst of the exact search), "
         f"{det.get('n_select'):,} selection + {det.get('n_certify'):,} certification "
         f"draws per data set, {what}, Clopper-Pearson at 90% with Bonferroni factor "
