@@ -384,7 +384,8 @@ def _print_results(results: list[MutantResult], w=sys.stdout.write) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--only", default=None, help="mutant ids starting with this text")
+    ap.add_argument("--only", default=None,
+                    help="mutant ids starting with this text (comma list: any of them)")
     ap.add_argument("--seed", type=int, default=0, help="seed of the mutant runs")
     ap.add_argument("--seeds", default="0,1,2", help="false-alarm seeds (comma list)")
     ap.add_argument("--no-false-alarm", action="store_true")
@@ -404,7 +405,8 @@ def main(argv: list[str] | None = None) -> int:
     if problems:
         print("catalogue problems:\n  " + "\n  ".join(problems), file=sys.stderr)
         return 2
-    todo = [m for m in M.CATALOGUE if a.only is None or m.id.startswith(a.only)]
+    prefixes = [p for p in (a.only or "").split(",") if p]
+    todo = [m for m in M.CATALOGUE if not prefixes or any(m.id.startswith(p) for p in prefixes)]
     if a.shard:
         k, n = (int(v) for v in a.shard.split("/"))
         todo = todo[k::n]

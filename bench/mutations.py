@@ -38,11 +38,12 @@ __all__ = ["CATALOGUE", "KERNELS", "MODULES", "OPERATORS", "Mutant", "by_id", "c
 
 KERNELS = Path(__file__).resolve().parents[1] / "kernels"
 
-#: the kernel modules the catalogue covers (every kernel module when it was written; a module
-#: added later - e.g. kernels/gini/neighbour.py, issue 16, in progress - needs its mutants)
+#: the kernel modules the catalogue covers (every kernel module; a module added later needs
+#: its mutants - tests/engine/test_mutation_catalogue.py checks the list against kernels/)
 MODULES: tuple[str, ...] = (
     "gini/index.py", "gini/extremes.py", "gini/sensitivity.py", "gini/noise.py",
-    "gini/release.py", "gini/tight.py", "gini/printed.py", "gini/api.py", "validate.py",
+    "gini/release.py", "gini/tight.py", "gini/neighbour.py", "gini/printed.py", "gini/api.py",
+    "validate.py",
     "freegap/mechanisms.py", "freegap/broken.py", "freegap/api.py",
 )
 
@@ -264,6 +265,20 @@ CATALOGUE: list[Mutant] = [
        "a = (1 - lv) / 2\n    qs = np.array([a, 1 - a])",
        "a = (1 - lv) / 4\n    qs = np.array([a, 1 - a])",
        "posterior credible interval too wide (post-processing only)", ()),
+    # --------------------------------------------------------------- gini/neighbour.py
+    # the prefix-table fast path that steers certify's exact-loss neighbour search
+    _m("neighbour.rf-rank", "off-by-one", "gini/neighbour.py",
+       "mid = R[tm] + P[tm] - P[p] + (p + 1) * vv", "mid = R[tm] + P[tm] - P[p] + p * vv",
+       "rank-weighted prefix of the neighbour with the new value's rank off by one",
+       ("neighbour.",)),
+    _m("neighbour.min-mean-U", "swapped-args", "gini/neighbour.py",
+       "min_mean = ((P[n - ks] + ks * lo) / n).astype(np.float64)",
+       "min_mean = ((P[n - ks] + ks * hi) / n).astype(np.float64)",
+       "neighbour's min mean replaces by U, not L", ("neighbour.",)),
+    _m("neighbour.pf-drop-old", "dropped-factor", "gini/neighbour.py",
+       "return np.where(t <= p, P[t], np.where(t <= r + 1, P[tm] + vv, P[t] - xr + vv))",
+       "return np.where(t <= p, P[t], np.where(t <= r + 1, P[tm] + vv, P[t] + vv))",
+       "neighbour's prefix sums keep the replaced record", ("neighbour.",)),
     # ------------------------------------------------------------------- gini/tight.py
     _m("tight.no-margin", "rounding-nudge", "gini/tight.py",
        "a = np.nextafter(a * (1.0 + MARGIN), np.inf)", "a = a * 1.0",

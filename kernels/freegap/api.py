@@ -56,3 +56,7 @@ def sample_adaptive_svt_with_gap(q: Any, T: float, epsilon: float, k: int,
                                  adaptive: bool = True) -> np.ndarray:
     return _fg.sample_adaptive_svt_with_gap(q, T, epsilon, k, rng, size, theta=theta,
                                             adaptive=adaptive)
+
+
+def blue_top_k(alpha: Any, gaps: Any, lam: float) -> np.ndarray:
+    return _fg.blue_top_k(alpha, gaps, lam)

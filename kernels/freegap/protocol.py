@@ -33,4 +33,7 @@ PROTOCOL: dict[str, str] = {
     "sample_adaptive_svt_with_gap": "sample_adaptive_svt_with_gap(q, T, epsilon, k, rng, size, "
     "theta, adaptive) -> (size, 2n): eta ~ Lap(1/eps0) (size,), xi ~ Lap(2/eps2) (size, n), "
     "eta_q ~ Lap(2/eps1) (size, n); eps0 = theta eps, eps1 = (1-theta) eps/k, eps2 = eps1/2",
+    "blue_top_k": "blue_top_k(alpha, gaps, lam) -> (k,): BLUE of the k selected queries from "
+    "fresh measurements alpha and the k-1 gaps, lam = Var(gap noise)/Var(measurement noise) "
+    "(Theorem 3)",
 }

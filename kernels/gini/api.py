@@ -13,6 +13,7 @@ import numpy as np
 
 from kernels.gini import extremes as _ex
 from kernels.gini import index as _gini
+from kernels.gini import neighbour as _nb
 from kernels.gini import noise as _noise
 from kernels.gini import release as _rel
 from kernels.gini import sensitivity as _sens
@@ -106,3 +107,29 @@ def dp_upper_bound(x: Any, rng: np.random.Generator, epsilon_count: float,
     return _rel.dp_upper_bound(x, rng, epsilon_count=epsilon_count,
                                epsilon_threshold=epsilon_threshold, start=start, ratio=ratio,
                                max_guess=max_guess).upper
+
+
+def loss_bound(alpha: float, beta: float, gamma: float) -> float:
+    """Bound (*) on the release's worst privacy loss (:func:`kernels.gini.release.loss_bound`)."""
+    return _rel.loss_bound(alpha, beta, gamma)
+
+
+def snap_grid(alpha: float) -> tuple[float, float]:
+    """(clamp B, grid step) of the snapped release (:func:`kernels.gini.release.snap_grid`)."""
+    g = _rel.snap_grid(alpha)
+    return g.clamp, g.step
+
+
+def snap(y: Any, clamp: float, step: float) -> np.ndarray:
+    """Clamp to [-B, B] and round to the grid (:func:`kernels.gini.release.snap`)."""
+    return _rel.snap(y, _rel.SnapGrid(clamp, step))
+
+
+def neighbour_location_scale(x: Any, L: float, U: float, epsilon: float, gamma: float,
+                             rank: int, new: float) -> tuple[float, float]:
+    """(g(X'), S(X')/alpha) of the replace-one neighbour X' = sorted x with the record of
+    rank ``rank`` (0-based) replaced by ``new``, by the prefix-table fast path
+    (:mod:`kernels.gini.neighbour`) that steers certify's exact-loss search."""
+    xs, lo, hi = as_incomes(x, L, U)
+    return _nb.neighbour_tables(xs, lo, hi).location_scale(int(rank), float(new), epsilon,
+                                                           gamma)

@@ -49,7 +49,19 @@ PROTOCOL: dict[str, str] = {
     "scale): size draws of the release and its declared location/scale",
     "dp_upper_bound": "dp_upper_bound(x, rng, epsilon_count, epsilon_threshold, start, ratio, "
     "max_guess) -> float: the Section 5.1 DP upper bound U = 2.5 x~ (AboveThreshold)",
+    "loss_bound": "loss_bound(alpha, beta, gamma) -> float: bound (*) on the worst privacy "
+    "loss, beta max(1, gamma-1) + alpha (gamma-1)^(1-1/gamma), never below it",
+    "snap_grid": "snap_grid(alpha) -> (clamp, step): the snapped release's public clamp B and "
+    "grid step (powers of two; step >= 2^12 ulp(B))",
+    "snap": "snap(y, clamp, step) -> array: clamp to [-B, B], round to the nearest multiple "
+    "of step",
+    "neighbour_location_scale": "neighbour_location_scale(x, L, U, epsilon, gamma, rank, new) "
+    "-> (gini, scale) of the replace-one neighbour (sorted x, the record of 0-based rank "
+    "replaced by new), by any fast path the implementation uses to search neighbours",
 }
+#: every function raises ValueError (dpaudit's InputError family) on invalid input:
+#: negative or non-finite incomes, fewer than 2 records, zero mean, records outside [L, U],
+#: L >= U, k outside 0..n (checked by input.rejects-invalid)
 
 
 class KernelModule(Protocol):  # pragma: no cover - typing only
@@ -72,3 +84,8 @@ class KernelModule(Protocol):  # pragma: no cover - typing only
     def dp_upper_bound(self, x: Any, rng: np.random.Generator, epsilon_count: float,
                        epsilon_threshold: float, start: float, ratio: float,
                        max_guess: float) -> float: ...
+    def loss_bound(self, alpha: float, beta: float, gamma: float) -> float: ...
+    def snap_grid(self, alpha: float) -> tuple[float, float]: ...
+    def snap(self, y: Any, clamp: float, step: float) -> np.ndarray: ...
+    def neighbour_location_scale(self, x: Any, L: float, U: float, epsilon: float,
+                                 gamma: float, rank: int, new: float) -> tuple[float, float]: ...

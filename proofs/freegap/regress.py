@@ -30,6 +30,7 @@ import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -223,9 +224,11 @@ def _ev_topk_replay(mod: Any, c: dict) -> tuple[bool, Any, Any, str]:
 
 
 def _ev_svt_replay(mod: Any, c: dict) -> tuple[bool, Any, Any, str]:
-    q, cc, eps, th = c["q"], c["c"], c["eps"], recommended_theta(c["c"])
+    q, cc, eps = c["q"], c["c"], c["eps"]
+    th = recommended_theta(cc) if c.get("theta") is None else c["theta"]
+    kw = {} if c.get("theta") is None else {"theta": c["theta"]}  # default and explicit theta
     out = np.asarray(mod.sample_sparse_vector(q, c["T"], eps, cc,
-                                              np.random.default_rng(c["seed"]), ROWS))
+                                              np.random.default_rng(c["seed"]), ROWS, **kw))
     g = np.random.default_rng(c["seed"])
     eta = g.laplace(0.0, 1.0 / (th * eps), ROWS)
     nu = g.laplace(0.0, 2.0 * cc / ((1 - th) * eps), (ROWS, len(q)))
@@ -237,10 +240,13 @@ def _ev_svt_replay(mod: Any, c: dict) -> tuple[bool, Any, Any, str]:
 
 
 def _ev_adaptive_replay(mod: Any, c: dict) -> tuple[bool, Any, Any, str]:
-    q, k, eps, th = c["q"], c["k"], c["eps"], recommended_theta(c["k"])
+    q, k, eps = c["q"], c["k"], c["eps"]
+    th = recommended_theta(k) if c.get("theta") is None else c["theta"]
+    kw = {} if c.get("theta") is None else {"theta": c["theta"]}
     n = len(q)
     out = np.asarray(mod.sample_adaptive_svt_with_gap(
-        q, c["T"], eps, k, np.random.default_rng(c["seed"]), ROWS, adaptive=c["adaptive"]))
+        q, c["T"], eps, k, np.random.default_rng(c["seed"]), ROWS, adaptive=c["adaptive"],
+        **kw))
     eps0, eps1, eps2, _ = spec_budgets(eps, k, th)
     g = np.random.default_rng(c["seed"])
     eta = g.laplace(0.0, 1.0 / eps0, ROWS)
@@ -286,9 +292,84 @@ def _replay_cases(kind: str) -> Callable[[int, str], list[dict]]:
                          eps=float(g.choice([2.0, 4.0])), adaptive=bool(g.integers(0, 2)))
             return c
 
-        return _rng_cases(seed, kind + "-replay", count, one)
+        cases = _rng_cases(seed, kind + "-replay", count, one)
+        if kind in ("svt", "adaptive"):
+            # the same draws with a non-default theta passed explicitly (the default is
+            # covered above): a wrapper that drops theta replays with the wrong budget split
+            for c, th in zip(cases[:3], THETAS, strict=False):
+                cases.append({**c, "theta": th})
+        return cases
 
     return make
+
+
+#: explicit (non-default) threshold shares for the SVT / Adaptive SVT replays
+THETAS = (0.2, 0.5, 0.7)
+
+
+# --- BLUE (Theorem 3) vs an exact generalised-least-squares solve in Fractions
+def _solve_exact(a: list[list[Fraction]], b: list[Fraction]) -> list[Fraction]:
+    """Gaussian elimination in exact rationals (small, non-singular systems)."""
+    n = len(b)
+    m = [row[:] + [b[i]] for i, row in enumerate(a)]
+    for col in range(n):
+        piv = next(r for r in range(col, n) if m[r][col] != 0)
+        m[col], m[piv] = m[piv], m[col]
+        for r in range(n):
+            if r != col and m[r][col] != 0:
+                f = m[r][col] / m[col][col]
+                m[r] = [x - f * y for x, y in zip(m[r], m[col], strict=True)]
+    return [m[i][n] / m[i][i] for i in range(n)]
+
+
+def ref_blue(alpha: list[float], gaps: list[float], lam: float) -> list[Fraction]:
+    """BLUE of q from z = [alpha; g], z = A q + noise, A = [I; N] (N the first-difference
+    matrix, g_i = q_i - q_{i+1} + noise), Cov = diag(I, lam N N^T) (gap noise eta_i -
+    eta_{i+1}, lam = Var(eta)/Var(xi)): beta solves (A^T C^-1 A) beta = A^T C^-1 z, solved
+    exactly in Fractions on the floats' binary values (no use of the printed formula)."""
+    k = len(alpha)
+    za = [Fraction(v) for v in alpha]
+    if k == 1:
+        return za
+    zg = [Fraction(v) for v in gaps]
+    lm = Fraction(lam)
+    # C_g = lam N N^T: tridiagonal 2 on the diagonal, -1 off it (times lam)
+    cg = [[lm * (2 if i == j else (-1 if abs(i - j) == 1 else 0)) for j in range(k - 1)]
+          for i in range(k - 1)]
+    # columns of C_g^-1 N and C_g^-1 g by exact solves
+    nmat = [[(1 if j == i else (-1 if j == i + 1 else 0)) for j in range(k)]
+            for i in range(k - 1)]
+    cinv_n = [_solve_exact(cg, [Fraction(nmat[i][j]) for i in range(k - 1)]) for j in range(k)]
+    cinv_g = _solve_exact(cg, zg)
+    # normal equations: (I + N^T C_g^-1 N) beta = alpha + N^T C_g^-1 g
+    lhs = [[(1 if i == j else 0) + sum(nmat[r][i] * cinv_n[j][r] for r in range(k - 1))
+            for j in range(k)] for i in range(k)]
+    rhs = [za[i] + sum(nmat[r][i] * cinv_g[r] for r in range(k - 1)) for i in range(k)]
+    return _solve_exact(lhs, rhs)
+
+
+def _ev_blue(mod: Any, c: dict) -> tuple[bool, Any, Any, str]:
+    out = np.asarray(mod.blue_top_k(c["alpha"], c["gaps"], c["lam"]), dtype=np.float64)
+    exp = ref_blue(c["alpha"], c["gaps"], c["lam"])
+    if out.shape != (len(exp),):
+        return False, f"shape ({len(exp)},)", f"shape {out.shape}", "output shape"
+    scale = max(1.0, max(abs(float(v)) for v in exp))
+    err = max(abs(float(Fraction(float(o)) - e)) for o, e in zip(out, exp, strict=True))
+    ok = err <= 1e-12 * scale
+    return (ok, [float(v) for v in exp], out.tolist(),
+            f"max |BLUE - exact GLS| = {err:.3g} (tolerance 1e-12 x {scale:.3g})")
+
+
+def _blue_cases(seed: int, mode: str) -> list[dict]:
+    def one(g: np.random.Generator) -> dict:
+        k = int(g.integers(1, 6))
+        q = sorted(g.normal(0, 10, k).tolist(), reverse=True)
+        alpha = [v + float(g.laplace(0, 1)) for v in q]
+        gaps = [q[i] - q[i + 1] + float(g.laplace(0, 1)) for i in range(k - 1)]
+        return {"alpha": alpha, "gaps": gaps, "lam": float(g.choice([1.0, 4.0, 0.5]))}
+
+    cases = _rng_cases(seed, "blue", 12 if mode == "quick" else 60, one)
+    return [{"alpha": [3.0, 1.0, 2.0], "gaps": [1.5, -0.5], "lam": 1.0}, *cases]
 
 
 # --- exact event probabilities vs sampler frequencies
@@ -475,6 +556,14 @@ def _build() -> list[Check]:
                        Method.EMPIRICAL, (needs,), _exact_cases(kind), ev,
                        "100,000 runs (400,000 full) per case; exact binomial tests, Bonferroni, "
                        f"family false-alarm rate {LEVEL:g}; mpmath quadrature at 20 digits"))
+    C.append(Check("freegap.blue.vs-exact",
+                   "blue_top_k(alpha, gaps, lam) is the best linear unbiased estimate of the k "
+                   "selected queries from fresh measurements and the free gaps (Theorem 3)",
+                   f"{REF}, Theorem 3; exact generalised least squares in Fractions "
+                   "(proofs/freegap/regress.ref_blue)", Method.CROSSCHECK, ("blue_top_k",),
+                   _blue_cases, _ev_blue,
+                   "k in 1..5, lam in {0.5, 1, 4}, random measurements and gaps; tolerance "
+                   "1e-12 x max(1, |BLUE|)"))
     return C
 
 

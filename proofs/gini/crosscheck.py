@@ -182,8 +182,29 @@ def _real_case(ctx: Context) -> list[dict]:
     return [{"x": xs, "L": 0.0, "U": 2.5 * max(xs), "k": 3}]
 
 
+#: a pinned case where the second term of eq. (21) decides the bound: k = 0, the data at
+#: the top of [L, U] - exact eq.-(21) term 0.5; with the factor 2 of that term dropped the
+#: bound falls to 0.262 (a bug random data rarely exposes: elsewhere another term dominates)
+TOP_HEAVY = {"x": [10.0, 10.0, 10.0, 10.0, 9.0], "L": 0.0, "U": 10.0, "k": 0}
+
+
+def _describe_fixed(cases: list[dict]) -> str:
+    names = []
+    for c in cases:
+        x = c.get("x") if isinstance(c, dict) else None
+        if x == TOY["x"]:
+            names.append("the Section 3 toy")
+        elif x == TOP_HEAVY["x"]:
+            names.append("the top-heavy eq.-(21) case")
+        elif isinstance(x, list) and len(x) > 100:
+            names.append("the built-in CPS sample")
+        else:
+            names.append("a pinned case")
+    return ", ".join(names) or "none"
+
+
 def _toy_and_real(ctx: Context) -> list[dict]:
-    return [TOY, *_real_case(ctx)]
+    return [TOY, TOP_HEAVY, *_real_case(ctx)]
 
 
 # ----------------------------------------------------------------------------- checks
@@ -279,6 +300,7 @@ class CaseCheck:
             out = evaluate(case)
             if not out.ok:
                 found.setdefault(failure_class(case, out), case)
+        fixed = self.fixed(ctx)
         domain = self.domain or (
             f"data sets n in 2..{ctx.big_n if ctx.max_n > 8 else 7} (grid data n <= 7 with "
             "ties/zeros/L/U, and seeded lognormal/Pareto/integer/mostly-zero/uniform data), "
@@ -286,18 +308,21 @@ class CaseCheck:
         )
         scope = (
             f"{stats['cases']} inputs evaluated (hypothesis search budget {n_examples}, seed "
-            f"{seed}, plus {len(self.fixed(ctx))} fixed: the Section 3 toy"
-            f"{' and the built-in CPS sample' if len(self.fixed(ctx)) > 1 else ''}); {domain}"
+            f"{seed}, plus {len(fixed)} fixed: {_describe_fixed(fixed)}); {domain}"
             f"{'; ' + self.scope_note if self.scope_note else ''}"
         )
+        rounding = " beyond float rounding" if "exact_allowed_rtol" in str(self.tolerance) else ""
         evidence: dict[str, Any] = {
             "inputs_checked": stats["cases"],
             "worst_error_passing": _num(stats["worst_err"]),
         }
         if stats["sided"]:
+            uns, saf = (("above", "below") if "above_exact_allowed_rtol" in self.tolerance
+                        else ("below", "above"))
             evidence["one_sided"] = (
-                f"never below the exact value: {stats['below']} of {stats['sided']} below; "
-                f"largest gap above {stats['max_above']:.3g} (relative)"
+                f"never {uns} the exact value: {stats['below']} of {stats['sided']} {uns}"
+                f"{rounding}; "
+                f"largest gap {saf} {stats['max_above']:.3g} (relative)"
             )
             evidence["below_exact"] = stats["below"]
             evidence["largest_relative_gap_above"] = _num(stats["max_above"])
@@ -416,6 +441,50 @@ def _upper_eval(
         ok = a <= tf * (1 + rtol) + ATOL
         return Outcome(ok, tf, a, f"{name}: never below the exact value, at most rtol {rtol:g} "
                        "above", gap, "" if ok else "above", gap)
+
+    return ev
+
+
+#: extremes (min/max Gini and mean) are intermediate values, correctly rounded from an exact
+#: long-double computation: their unsafe side may hold float rounding (measured: < 1.1e-16
+#: relative, about half the time) but never more than this; every bound built on them adds a
+#: relative 2^-36 margin (kernels/gini/sensitivity.SAFE_MARGIN), which absorbs 2^-46
+EXTREME_UNSAFE_RTOL = 2.0**-46
+
+
+def _extreme_eval(
+    name: str, exact: Callable[[dict], Any], call: Callable[[ModuleType, dict], Any],
+    safe: str,
+) -> Callable[[ModuleType, dict], Outcome]:
+    """Directional comparison of an extreme used to build an upper bound on the sensitivity:
+    a *max* (Gini or mean) must never be below the exact value and a *min* never above it
+    (``safe``: "above" / "below" is the safe side), beyond float rounding
+    (:data:`EXTREME_UNSAFE_RTOL`, relative); the safe side keeps rtol :data:`RTOL`.
+    ``gap`` is the signed relative gap towards the safe side (negative = unsafe)."""
+
+    def ev(mod: ModuleType, case: dict) -> Outcome:
+        t = exact(case)
+        tf = float(t)
+        a = float(call(mod, case))
+        if not math.isfinite(a):
+            return Outcome(False, tf, a, f"{name} is not finite", math.inf, "nonfinite",
+                           -math.inf)
+        tq = Fraction(t) if not isinstance(t, Fraction) else t
+        diff = Fraction(a) - tq  # exact
+        scale = abs(tq)
+        towards_safe = diff if safe == "above" else -diff
+        gap = float(towards_safe / scale) if scale else (0.0 if diff == 0 else
+                                                         math.copysign(math.inf,
+                                                                       float(towards_safe)))
+        unsafe = "below" if safe == "above" else "above"
+        if towards_safe < 0 and -towards_safe > Fraction(EXTREME_UNSAFE_RTOL) * scale:
+            return Outcome(False, tf, a, f"{name} is {unsafe.upper()} the exact value (unsafe "
+                           f"side; relative gap {abs(gap):.3g} > float rounding "
+                           f"{EXTREME_UNSAFE_RTOL:.3g}): refuted", abs(gap), unsafe, gap)
+        ok = abs(diff) <= ATOL + RTOL * scale
+        return Outcome(ok, tf, a, f"{name}: never {unsafe} the exact value beyond float "
+                       f"rounding ({EXTREME_UNSAFE_RTOL:.3g} relative), at most rtol {RTOL:g} "
+                       f"{safe}", abs(gap), "" if ok else f"far-{safe}", max(gap, 0.0))
 
     return ev
 
@@ -586,6 +655,43 @@ def _release_eval(mod: ModuleType, case: dict) -> Outcome:
     )(mod, case)
 
 
+def _neighbour_eval(mod: ModuleType, case: dict) -> Outcome:
+    """The module's neighbour fast path vs the exact reference on the materialised
+    neighbour: g(X') (eq. 2, Fractions) and S(X')/alpha (mpmath, 60 digits), rtol 1e-9 each
+    (two-sided: the fast path only steers certify's search - every certified pair is
+    recomputed by the release - so its error has no safe side, only a size)."""
+    xs = sorted(case["x"])
+    r = case["rank"] % len(xs)
+    new = case["new_frac"] * case["L"] + (1 - case["new_frac"]) * case["U"]
+    if case.get("new_is_record"):
+        new = xs[case["new_is_record"] % len(xs)]
+    y = sorted([*xs[:r], new, *xs[r + 1:]])
+    if not sum(y) > 0:
+        return Outcome(True, None, None, "neighbour has total 0 (Gini undefined): skipped")
+    alpha, beta = module_constants(mod, case["epsilon"], case["gamma"])
+    g_exact = ref.gini_eq2(y)
+    with mpmath.workdps(60):
+        s_exact = ref.smooth_sensitivity(y, case["L"], case["U"], _fr(beta)).value / mpmath.mpf(
+            alpha)
+    g, sc = (float(v) for v in mod.neighbour_location_scale(
+        list(case["x"]), case["L"], case["U"], case["epsilon"], case["gamma"], r, new))
+    eg, es = _relerr(g, float(g_exact)), _relerr(sc, float(s_exact))
+    ok = _close(g, float(g_exact)) and _close(sc, float(s_exact))
+    cls = "" if ok else ("gini" if not _close(g, float(g_exact)) else "scale")
+    return Outcome(ok, {"gini": float(g_exact), "scale": float(s_exact)},
+                   {"gini": g, "scale": sc},
+                   f"neighbour rank {r} -> {new!r}: relative errors gini {eg:.3g}, scale "
+                   f"{es:.3g} (rtol {RTOL})", max(eg, es), cls)
+
+
+def _neighbour_ls_case(ctx: Context) -> st.SearchStrategy[dict]:
+    return st.tuples(_release_case(ctx), st.integers(0, 10**6),
+                     st.sampled_from([0.0, 1.0, 0.5, 0.25, 0.9]),
+                     st.one_of(st.none(), st.integers(1, 10**6))).map(
+        lambda t: {**t[0], "x": t[0]["x"][:300], "rank": t[1], "new_frac": t[2],
+                   "new_is_record": t[3]})
+
+
 _DATA_FUNCS = ("gini", "gini_eq1", "min_mean", "max_mean", "min_gini", "max_gini", "bound_A",
                "bound_A_iq", "smooth_sensitivity", "release_scale")
 
@@ -730,6 +836,132 @@ def _eval_rule(mod: ModuleType, case: dict) -> Outcome:
                    f"rule {rule}: relative errors alpha {ra:.3g}, beta {rb:.3g}", max(ra, rb), cls)
 
 
+def _eval_loss_bound_fn(mod: ModuleType, case: dict) -> Outcome:
+    """The module's loss_bound(alpha, beta, gamma) is bound (*) computed exactly (mpmath, 50
+    digits, on the floats' binary values): never below it (unsafe side, refuted however
+    small the gap), at most rtol 1e-12 above (the kernel nudges up by 2 ulps)."""
+    eps, g = case["epsilon"], case["gamma"]
+    ea, eb = _rule_value(case.get("rule", "alg3"), eps, g)
+    alpha, beta = float(ea), float(eb)
+    exact = _loss_bound_mp(alpha, beta, g)
+    a = float(mod.loss_bound(alpha, beta, g))
+    if not math.isfinite(a):
+        return Outcome(False, float(exact), a, "loss_bound not finite", math.inf, "nonfinite",
+                       -math.inf)
+    with mpmath.workdps(50):
+        gap = float((mpmath.mpf(a) - exact) / exact)
+        below = mpmath.mpf(a) < exact
+    if below:
+        return Outcome(False, float(exact), a, f"loss_bound BELOW bound (*) (unsafe side; "
+                       f"relative gap {gap:.3g}): refuted however small", abs(gap), "below",
+                       min(gap, -1e-300))
+    ok = gap <= 1e-12
+    return Outcome(ok, float(exact), a, f"loss_bound(alpha={alpha!r}, beta={beta!r}, gamma={g!r})"
+                   " vs bound (*) at 50 digits: never below, at most rtol 1e-12 above", gap,
+                   "" if ok else "above", gap)
+
+
+def _loss_fn_case(ctx: Context) -> st.SearchStrategy[dict]:
+    return st.tuples(_constants_case(ctx), st.sampled_from(["alg3", "section23"])).map(
+        lambda t: {**t[0], "rule": t[1]})
+
+
+#: the snapping mitigation's documented design (kernels/gini/release.snap_grid): a clamp B, a
+#: power of two with 1024/alpha <= B < 2048/alpha, and a grid step, a power of two with at
+#: least 12 bits of headroom over the float resolution at the clamp (step >= 2^12 ulp(B)):
+#: the float errors of g + s Z move a cell boundary by ~2 ulp(B), so they stay below
+#: step/2048 only with that headroom (Mironov 2012, Section 5)
+SNAP_MIN_HEADROOM_BITS = 12
+
+
+def _is_pow2(v: float) -> bool:
+    return v > 0 and math.isfinite(v) and math.frexp(v)[0] == 0.5
+
+
+def _eval_snap(mod: ModuleType, case: dict) -> Outcome:
+    """snap_grid(alpha) follows the documented design (power-of-two clamp in
+    [1024/alpha, 2048/alpha), power-of-two step with >= 12 bits of headroom over ulp(B)),
+    and snap(y, B, step) returns, for every y, a multiple of step within [-B, B] nearest to
+    clip(y, -B, B) (exact rational comparison)."""
+    alpha = float(case["alpha"])
+    clamp, step = (float(v) for v in mod.snap_grid(alpha))
+    if not (_is_pow2(clamp) and Fraction(1024) / Fraction(alpha) <= Fraction(clamp)
+            < Fraction(2048) / Fraction(alpha)):
+        return Outcome(False, "power of two in [1024/alpha, 2048/alpha)", clamp,
+                       f"clamp B = {clamp!r} for alpha = {alpha!r}", 1.0, "clamp")
+    if not _is_pow2(step) or step < math.ulp(clamp) * 2.0**SNAP_MIN_HEADROOM_BITS:
+        bits = math.log2(step / math.ulp(clamp)) if step > 0 else -math.inf
+        return Outcome(False, f"power of two >= 2^{SNAP_MIN_HEADROOM_BITS} ulp(B)", step,
+                       f"grid step {step!r} = 2^{bits:.3g} ulp(B): headroom below "
+                       f"{SNAP_MIN_HEADROOM_BITS} bits (snapping ineffective)", 1.0, "headroom")
+    ys = np.asarray(case["y"], dtype=np.float64) * clamp
+    out = np.asarray(mod.snap(ys, clamp, step), dtype=np.float64)
+    if out.shape != ys.shape:
+        return Outcome(False, ys.shape, out.shape, "snap changed the shape", 1.0, "shape")
+    fs, fb = Fraction(step), Fraction(clamp)
+    for y, v in zip(ys.tolist(), out.tolist(), strict=True):
+        fv = Fraction(v)
+        fy = min(max(Fraction(y), -fb), fb)
+        q = fv / fs
+        if q.denominator != 1 or abs(fv) > fb or abs(fv - fy) > fs / 2:
+            return Outcome(False, "nearest multiple of step in [-B, B]", v,
+                           f"snap({y!r}) = {v!r} (B = {clamp!r}, step = {step!r})", 1.0,
+                           "off-grid")
+    return Outcome(True, None, None, f"alpha {alpha!r}: B = {clamp!r}, step = {step!r}, "
+                   f"{len(ys)} values on the grid")
+
+
+def _snap_case(ctx: Context) -> st.SearchStrategy[dict]:
+    ys = st.lists(st.one_of(st.floats(-3.0, 3.0, allow_nan=False),
+                            st.sampled_from([0.0, 1.0, -1.0, 2.0**-40, 1.5 * 2.0**-40,
+                                             0.5 * 2.0**-40, 1 / 9, 2 / 9, 1 / 7])),
+                  min_size=1, max_size=12)
+    return st.tuples(st.sampled_from([1e-3, 0.0625, 0.125, 0.3, 1.0, 2.0]), ys).map(
+        lambda t: {"alpha": t[0], "y": t[1]})
+
+
+_INVALID: list[tuple[str, tuple, str]] = [
+    ("gini", ([-0.5, 1.0, 2.0],), "a negative income"),
+    ("gini", ([1.0, -1e-300, 2.0],), "a tiny negative income"),
+    ("gini", ([-3.0, 1.0, 4.0],), "a negative income below -1"),
+    ("gini", ([float("nan"), 1.0, 2.0],), "NaN"),
+    ("gini", ([float("inf"), 1.0],), "infinity"),
+    ("gini", ([5.0],), "a single record"),
+    ("gini", ([0.0, 0.0, 0.0],), "all-zero data (mean 0)"),
+    ("gini_eq1", ([-0.5, 1.0, 2.0],), "a negative income"),
+    ("min_mean", ([1.0, 2.0, 11.0], 1, 0.0, 10.0), "a record above U"),
+    ("max_gini", ([1.0, 2.0, 10.5], 1, 0.0, 10.0), "a record above U"),
+    ("bound_A", ([1.0, 2.0, 12.0], 1, 0.0, 10.0), "a record above U"),
+    ("bound_A", ([1.0, 2.0, 19.0], 0, 0.0, 10.0), "a record above U (below 2U)"),
+    ("bound_A", ([0.5, 2.0, 3.0], 1, 1.0, 10.0), "a record below L"),
+    ("bound_A", ([1.0, 2.0, 3.0], 1, 5.0, 5.0), "L = U"),
+    ("bound_A", ([1.0, 2.0, 3.0], 4, 0.0, 10.0), "k > n"),
+    ("bound_A", ([1.0, 2.0, 3.0], -1, 0.0, 10.0), "k < 0"),
+    ("smooth_sensitivity", ([1.0, 2.0, 15.0], 0.0, 10.0, 0.5), "a record above U"),
+    ("release_scale", ([1.0, 2.0, 15.0], 0.0, 10.0, 1.0, 2.0), "a record above U"),
+]
+
+
+def _eval_invalid(mod: ModuleType, case: dict) -> Outcome:
+    """Invalid input must raise ValueError (dpaudit's InputError family derives from it):
+    a kernel that silently computes on it returns a number with no privacy meaning."""
+    fn = getattr(mod, case["fn"], None)
+    if not callable(fn):
+        return Outcome(True, None, None, f"{case['fn']} not provided")
+    args = tuple(list(a) if isinstance(a, list) else a for a in case["args"])
+    try:
+        v = fn(*args)
+    except ValueError:
+        return Outcome(True, "ValueError", "ValueError", "rejected")
+    return Outcome(False, "ValueError (InputError)", repr(v) if not isinstance(v, float) else v,
+                   f"{case['fn']}{args!r} with {case['why']} was accepted", 1.0,
+                   f"accepted-{case['fn']}")
+
+
+def _invalid_cases(ctx: Context) -> list[dict]:
+    return [{"fn": f, "args": a, "why": w} for f, a, w in _INVALID]
+
+
 def _constants_case(ctx: Context) -> st.SearchStrategy[dict]:
     return st.tuples(st.sampled_from([0.01, 0.1, 0.5, 1.0, 2.0, 8.0]),
                      st.sampled_from([1.01, 1.05, 1.5, 2.0, 3.0, 5.0, 10.0, 20.0])).map(
@@ -791,6 +1023,11 @@ _UB_CASES = [
     {"x": [float(v) for v in np.round(np.random.default_rng(2).lognormal(3, 1, 60), 2)],
      "epsilon_count": 0.075, "epsilon_threshold": 0.075, "start": 1.0, "ratio": 2.0,
      "max_guess": 2.0**20},
+    # records equal to guesses start ratio^i: "records <= guess" vs "< guess" differ by whole
+    # blocks of ties (a count-side bug random data never exposes)
+    {"x": [4.0] * 10 + [16.0] * 20 + [32.0] * 10,
+     "epsilon_count": 1.0, "epsilon_threshold": 1.0, "start": 1.0, "ratio": 2.0,
+     "max_guess": 1024.0},
 ]
 
 
@@ -914,6 +1151,12 @@ def _mk(
     return CaseCheck(id_, claim, refstr, method, needs, ev, strategy, **kw)
 
 
+def _extreme_tol(name: str) -> dict:
+    unsafe = "below" if name.startswith("max") else "above"
+    return {f"{unsafe}_exact_allowed_rtol": EXTREME_UNSAFE_RTOL,
+            f"rtol_{'above' if unsafe == 'below' else 'below'}": RTOL, "atol": ATOL}
+
+
 def _build_checks() -> list[CaseCheck]:
     C: list[CaseCheck] = []
     C.append(
@@ -956,8 +1199,10 @@ def _build_checks() -> list[CaseCheck]:
                 f"Lan & Reiter 2025, {alg}",
                 Method.CROSSCHECK,
                 (name,),
-                _value_eval(name, lambda c, f=name: _ref_ext(c)[f], _xkLU(name)),
+                _extreme_eval(name, lambda c, f=name: _ref_ext(c)[f], _xkLU(name),
+                              "above" if name.startswith("max") else "below"),
                 _cases,
+                tolerance=_extreme_tol(name),
             )
         )
         C.append(
@@ -967,8 +1212,10 @@ def _build_checks() -> list[CaseCheck]:
                 f"Lan & Reiter 2025, {alg}",
                 Method.EXHAUSTIVE,
                 (name,),
-                _value_eval(name, _oracle_extreme(name), _xkLU(name)),
+                _extreme_eval(name, _oracle_extreme(name), _xkLU(name),
+                              "above" if name.startswith("max") else "below"),
                 lambda ctx: _small_case(),
+                tolerance=_extreme_tol(name),
                 examples=(40, 200),
                 domain=SMALL_DOMAIN,
                 fixed=lambda ctx: [TOY],
@@ -1181,11 +1428,86 @@ def _build_checks() -> list[CaseCheck]:
             examples=(1, 4),
             tolerance={"binomial_family_level": 1e-6},
             fixed=lambda ctx: [{**_UB_CASES[1], "seed": ctx.seed,
-                                "n": 40_000 if ctx.mode == "quick" else 200_000}],
-            domain="40 uniform records (epsilon 0.5 + 0.5) and 60 lognormal records (the "
-            "paper's 0.075 + 0.075), guesses 2^i; 40,000 draws (200,000 full); exact law by "
+                                "n": 40_000 if ctx.mode == "quick" else 200_000},
+                               {**_UB_CASES[2], "seed": ctx.seed,
+                                "n": 10_000 if ctx.mode == "quick" else 100_000}],
+            domain="40 uniform records (epsilon 0.5 + 0.5), 60 lognormal records (the "
+            "paper's 0.075 + 0.075) and 40 records tied at guesses 4, 16, 32 (epsilon 1 + 1; "
+            "10,000 draws, 100,000 full), guesses 2^i; 40,000 draws (200,000 full); exact law by "
             "mpmath quadrature (20 digits)",
             scope_note="false-alarm probability <= 1e-6 per sample set",
+        )
+    )
+    C.append(
+        _mk(
+            "constants.loss-bound-function",
+            "loss_bound(alpha, beta, gamma) is bound (*) beta max(1, gamma-1) + alpha "
+            "(gamma-1)^(1-1/gamma), never below it",
+            "Lan & Reiter 2025, Section 2.3; kernels/gini/release.py bound (*)",
+            Method.EXHAUSTIVE,
+            ("loss_bound",),
+            _eval_loss_bound_fn,
+            _loss_fn_case,
+            examples=(96, 96),
+            tolerance={"below_exact_allowed": 0, "rtol_above": 1e-12},
+            fixed=lambda ctx: [{"epsilon": 1.0, "gamma": g, "rule": "alg3"}
+                               for g in (1.5, 2.0, 4.0)],
+            domain="epsilon in {0.01, 0.1, 0.5, 1, 2, 8} x gamma in {1.01, ..., 20} x rule "
+            "{alg3, section23} (alpha, beta as floats); bound (*) at 50 digits (mpmath)",
+        )
+    )
+    C.append(
+        _mk(
+            "release.snap.grid-and-clamp",
+            "the snapped release's grid follows its documented design (power-of-two clamp B "
+            "in [1024/alpha, 2048/alpha), power-of-two step >= 2^12 ulp(B)) and snap returns "
+            "the nearest grid point to the clamped value",
+            "kernels/gini/release.snap_grid/snap (Mironov 2012, Section 5, adapted)",
+            Method.CROSSCHECK,
+            ("snap_grid", "snap"),
+            _eval_snap,
+            _snap_case,
+            examples=(30, 150),
+            tolerance={"min_headroom_bits": SNAP_MIN_HEADROOM_BITS, "snap_error": "step/2"},
+            fixed=lambda ctx: [{"alpha": 0.125, "y": [2 / 9, 1 / 7, -1.5, 1.0, 2.0**-41]}],
+            domain="alpha in {1e-3, 0.0625, 0.125, 0.3, 1, 2}; up to 12 values y B with y in "
+            "[-3, 3] and tie points; exact rational comparison",
+        )
+    )
+    C.append(
+        _mk(
+            "neighbour.fast-path.vs-reference",
+            "the fast path that searches replace-one neighbours (protocol "
+            "neighbour_location_scale) gives each neighbour's g(X') and S(X')/alpha",
+            "Lan & Reiter 2025, eqs. (2), (8), (23); kernels/gini/neighbour.py",
+            Method.CROSSCHECK,
+            ("neighbour_location_scale",),
+            _neighbour_eval,
+            _neighbour_ls_case,
+            examples=(20, 100),
+            fixed=lambda ctx: [{**c, "x": c["x"][:300], "epsilon": 1.0, "gamma": 2.0,
+                                "rank": r, "new_frac": f, "new_is_record": None}
+                               for c in _toy_and_real(ctx)[:2] for r, f in ((0, 0.0),
+                                                                          (2, 1.0))],
+            scope_note="neighbour = sorted x with one rank replaced by L, U, a point between "
+            "or another record; n capped at 300",
+        )
+    )
+    C.append(
+        _mk(
+            "input.rejects-invalid",
+            "every protocol function rejects invalid input with ValueError (InputError): "
+            "negative / non-finite incomes, fewer than 2 records, zero mean, records outside "
+            "[L, U], L >= U, k outside 0..n",
+            "DESIGN.md (bad input rules); kernels/validate.py",
+            Method.EXHAUSTIVE,
+            ("gini",),
+            _eval_invalid,
+            lambda ctx: st.sampled_from(_invalid_cases(ctx)),
+            examples=(len(_INVALID), len(_INVALID)),
+            tolerance={"must_raise": "ValueError"},
+            fixed=_invalid_cases,
+            domain=f"{len(_INVALID)} pinned invalid inputs (each also drawn at random)",
         )
     )
     C.append(

@@ -61,6 +61,43 @@ def test_sampled_mutant_is_killed_by_dpaudit(mid: str, commands: tuple[str, ...]
         f"{mid} survived {killer}: " + "; ".join(f"{c.command}: {c.detail}" for c in res.results))
 
 
+# (mutant id, subject, the regress check that must now refute it) - issue 19's survivors,
+# killed by the strengthened checks; our own kernels pass the same checks (control below and
+# tests/gini/test_regress.py, tests/freegap/test_regress.py run the whole suites)
+TARGETED: list = [
+    ("extremes.min-clamp", "lan-reiter-2025", "extremes.min-gini.vs-reference"),
+    ("sens.c1b-factor", "lan-reiter-2025", "bound.thm43.vs-reference"),
+    pytest.param("release.ub-count-left", "lan-reiter-2025", "upper-bound.law-and-privacy",
+                 marks=pytest.mark.slow),  # ~3 s: 10,000 AboveThreshold draws
+    ("release.loss-bound-min", "lan-reiter-2025", "constants.loss-bound-function"),
+    ("release.snap-headroom", "lan-reiter-2025", "release.snap.grid-and-clamp"),
+    ("index.negative-guard", "lan-reiter-2025", "input.rejects-invalid"),
+    ("validate.no-upper-check", "lan-reiter-2025", "input.rejects-invalid"),
+    ("neighbour.rf-rank", "lan-reiter-2025", "neighbour.fast-path.vs-reference"),
+    ("fgapi.svt-theta", "ding-et-al-free-gap", "freegap.svt.replay"),
+    ("fg.blue-den", "ding-et-al-free-gap", "freegap.blue.vs-exact"),
+]
+
+
+@pytest.mark.parametrize("mid,subject,check", TARGETED,
+                         ids=[(t.values if hasattr(t, "values") else t)[0] for t in TARGETED])
+def test_targeted_check_kills_mutant_and_passes_ours(mid: str, subject: str, check: str,
+                                                     work: Path) -> None:
+    m = M.by_id(mid)
+    pkg = "kmut_t_" + mid.replace(".", "_").replace("-", "_")
+    M.make_copy(work, pkg, m)
+    modname = "freegap.api" if subject == FREEGAP else "gini.api"
+    failed, verdicts = MK.regress(M.import_copy(work, pkg, modname), subject, 0, [check],
+                                  stop_first=True)
+    assert failed and verdicts.get(check) == "refuted", (mid, verdicts)
+    ctl = "kmut_control_sample"
+    if not (work / ctl).exists():
+        M.make_copy(work, ctl, None)
+    ok_failed, ok_verdicts = MK.regress(M.import_copy(work, ctl, modname), subject, 0, [check],
+                                        stop_first=False)
+    assert not ok_failed and ok_verdicts.get(check) == "not-refuted", ok_verdicts
+
+
 def test_unmutated_copy_is_not_flagged_on_the_sampled_areas(work: Path) -> None:
     """Control: the same copying machinery without a mutation passes the same area checks
     (both suites) and certify - a kill above is the mutation's, not the copy's."""

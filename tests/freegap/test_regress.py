@@ -107,3 +107,63 @@ def test_every_subject_runs_without_kernels(tmp_path: Path, capsys: pytest.Captu
     ids = {f["id"]: f["verdict"] for f in rep["findings"]}
     assert ids["freegap.noisy-max.core"] == "refuted"
     assert ids["freegap.svt.core"] == "not-refuted"
+
+
+def test_ref_blue_hand_worked_and_vs_gls() -> None:
+    """k = 2, lam = 1, alpha = (3, 1), gap 1.5: minimising (a1-q1)^2 + (a2-q2)^2 +
+    (g - (q1-q2))^2 / 2 by hand gives q1 + q2 = 4, q1 - q2 = 1.75, i.e. (2.875, 1.125)."""
+    from fractions import Fraction as Q
+
+    assert fr.ref_blue([3.0, 1.0], [1.5], 1.0) == [Q(23, 8), Q(9, 8)]
+    assert fr.ref_blue([2.5], [], 4.0) == [Q(5, 2)]
+    g = np.random.default_rng(3)
+    for k in (3, 5):
+        a, gp = g.normal(0, 5, k).tolist(), g.normal(0, 2, k - 1).tolist()
+        ours = [float(v) for v in fr.ref_blue(a, gp, 4.0)]
+        assert np.allclose(ours, fg.blue_top_k_matrix(a, gp, 4.0), rtol=1e-10, atol=1e-10)
+
+
+def test_blue_without_one_over_k_is_refuted() -> None:
+    def blue(alpha, gaps, lam):  # the 1/k of Theorem 3 dropped (bench mutant fg.blue-den)
+        return fg.blue_top_k(alpha, gaps, lam) * len(alpha)
+
+    assert "freegap.blue.vs-exact" in _refuted(_variant(blue_top_k=blue), "blue")
+    assert _refuted(api, "blue") == []
+
+
+def test_svt_wrapper_ignoring_theta_is_refuted() -> None:
+    def svt(q, T, epsilon, c, rng, size, theta=None):  # bench mutant fgapi.svt-theta
+        return fg.sample_sparse_vector(q, T, epsilon, c, rng, size)
+
+    assert "freegap.svt.replay" in _refuted(_variant(sample_sparse_vector=svt), "svt.replay")
+
+
+def _gate_row(first: int, second: int, eps_lower: float) -> dict:
+    return {"flagged": True, "claimed_epsilon": 1.0, "epsilon_lower": eps_lower,
+            "relation": "add-remove",
+            "counts": {"first": first, "second": second, "n": 100_000}, "direction_index": 0}
+
+
+@pytest.mark.parametrize("broken", [False, True])
+def test_must_hold_gate(monkeypatch: pytest.MonkeyPatch, broken: bool) -> None:
+    """A correct mechanism flagged at 90% only is inconclusive ("re-run with other seeds");
+    refuted only when the level-1e-7 bound exceeds the claim; broken twins keep the 90%
+    rule.  Counts: 3,000 vs 1,000 of 100,000 (log ratio 1.10, strict bound ~0.88 < 1) and
+    30,000 vs 5,000 (log ratio 1.79, strict bound ~1.72 > 1)."""
+    from proofs.freegap import blackbox as bb
+
+    monkeypatch.setattr(bb, "_evidence", lambda row: {})
+    monkeypatch.setattr(bb, "_scope", lambda row, t: "")
+    monkeypatch.setattr(bb, "_counterexample", lambda row, t: {"stub": True})
+    t = next(x for x in bb.targets() if x.broken == broken)
+    weak, strong = _gate_row(3_000, 1_000, 1.02), _gate_row(30_000, 5_000, 1.75)
+    assert bb.strict_lower(weak) < 1.0 < bb.strict_lower(strong)
+    f_weak = bb.finding_for({**weak, "duration_s": 0.0}, t, 0)
+    f_strong = bb.finding_for({**strong, "duration_s": 0.0}, t, 0)
+    assert f_strong.verdict.value == "refuted"
+    if broken:
+        assert f_weak.verdict.value == "refuted"
+    else:
+        assert f_weak.verdict.value == "inconclusive"
+        assert "re-run with other seeds" in f_weak.evidence["unexpected"]
+        assert f_weak.evidence["must_hold"] is True
