@@ -734,11 +734,7 @@ def smooth_sensitivity(x: Any, L: Any, U: Any, beta: Any,
     """
     if bound not in ("thm43", "thm44"):
         raise InvalidParameterError(f"bound must be 'thm43' or 'thm44', got {bound!r}")
-    b = exact(beta, "beta")
-    if b <= 0:
-        raise InvalidParameterError(f"beta must be > 0, got {beta!r}")
-    if isinstance(dps, bool) or not isinstance(dps, numbers.Integral) or dps < 1:
-        raise InvalidParameterError(f"dps must be a positive integer, got {dps!r}")
+    b = _check_beta_dps(beta, dps)
     sc = _Scaled(x, L, U)
     n = sc.n
     if bound == "thm43":
@@ -751,6 +747,23 @@ def smooth_sensitivity(x: Any, L: Any, U: Any, beta: Any,
         def A_of(k: int) -> Fraction:
             return bound_A_iq(n, total, sc.Lf, sc.Uf, k)
 
+    return _certified_scan(A_of, n, b, dps, bound)
+
+
+def _check_beta_dps(beta: Any, dps: Any) -> Fraction:
+    """beta > 0 as an exact Fraction; dps a positive integer."""
+    b = exact(beta, "beta")
+    if b <= 0:
+        raise InvalidParameterError(f"beta must be > 0, got {beta!r}")
+    if isinstance(dps, bool) or not isinstance(dps, numbers.Integral) or dps < 1:
+        raise InvalidParameterError(f"dps must be a positive integer, got {dps!r}")
+    return b
+
+
+def _certified_scan(A_of: Callable[[int], Fraction], n: int, b: Fraction, dps: int,
+                    bound: str) -> SmoothRef:
+    """The pruned scan at ``dps`` and ``dps + 30`` digits until both agree to 30 digits
+    with the same argmax and stopping k (raising the precision up to 5 times)."""
     cache: list[Fraction] = []
     d = max(int(dps), _CERT_DIGITS + 5)
     for _ in range(5):
@@ -758,13 +771,12 @@ def smooth_sensitivity(x: Any, L: Any, U: Any, beta: Any,
         v2, k2, e2 = _scan(A_of, cache, n, b, d + _CERT_DIGITS)
         with mpmath.workdps(d + _CERT_DIGITS):
             agree = abs(v1 - v2) <= abs(v2) * mpmath.mpf(10) ** (-_CERT_DIGITS)
-            upper = v2 * (1 + mpmath.mpf(10) ** (-_CERT_DIGITS))
-            vf = _float_up(upper)
+            vf = _float_up(v2 * (1 + mpmath.mpf(10) ** (-_CERT_DIGITS)))
         if agree and (k1, e1) == (k2, e2):
             return SmoothRef(value=v1, value_float=vf, k_argmax=k1, k_evaluated=e1,
                              A=list(cache[: e1 + 1]), dps_used=d, beta=b, bound=bound, n=n)
         d += _CERT_DIGITS
-    raise PrecisionError(f"smooth sensitivity not certified up to {d} digits")
+    raise PrecisionError(f"{bound} smooth sensitivity not certified up to {d} digits")
 
 
 # ------------------------------------------------------------------ local sensitivity
@@ -1167,31 +1179,14 @@ def bound_A_tight(x: Any, L: Any, U: Any, k: int, *, search: str = "binary") -> 
 def smooth_sensitivity_tight(x: Any, L: Any, U: Any, beta: Any, dps: int = 50) -> SmoothRef:
     """S_tight(X) = max_{k=0..n} e^{-beta k} A_tight^(k)(X) exactly (A_tight <= 1, so the
     pruned scan and the precision certificate of :func:`smooth_sensitivity` apply as is)."""
-    b = exact(beta, "beta")
-    if b <= 0:
-        raise InvalidParameterError(f"beta must be > 0, got {beta!r}")
-    if isinstance(dps, bool) or not isinstance(dps, numbers.Integral) or dps < 1:
-        raise InvalidParameterError(f"dps must be a positive integer, got {dps!r}")
+    b = _check_beta_dps(beta, dps)
     sc = _Scaled(x, L, U)
-    n = sc.n
 
     def A_of(k: int) -> Fraction:
         _, _, gmin, gmax, _, _ = sc.optima(k)
         return _tight_from_scaled(sc, k, gmin, gmax)
 
-    cache: list[Fraction] = []
-    d = max(int(dps), _CERT_DIGITS + 5)
-    for _ in range(5):
-        v1, k1, e1 = _scan(A_of, cache, n, b, d)
-        v2, k2, e2 = _scan(A_of, cache, n, b, d + _CERT_DIGITS)
-        with mpmath.workdps(d + _CERT_DIGITS):
-            agree = abs(v1 - v2) <= abs(v2) * mpmath.mpf(10) ** (-_CERT_DIGITS)
-            vf = _float_up(v2 * (1 + mpmath.mpf(10) ** (-_CERT_DIGITS)))
-        if agree and (k1, e1) == (k2, e2):
-            return SmoothRef(value=v1, value_float=vf, k_argmax=k1, k_evaluated=e1,
-                             A=list(cache[: e1 + 1]), dps_used=d, beta=b, bound="tight", n=n)
-        d += _CERT_DIGITS
-    raise PrecisionError(f"tight smooth sensitivity not certified up to {d} digits")
+    return _certified_scan(A_of, sc.n, b, dps, "tight")
 
 
 __all__ += ["bound_A_tight", "smooth_sensitivity_tight"]
