@@ -473,9 +473,11 @@ def _load(paths: list[str]) -> tuple[list[MutantResult], list]:
             control.setdefault(c["seed"], []).append(
                 CommandResult(c["command"], c["killed"], c["detail"], c["seconds"], c["checks"]))
     order = {m.id: i for i, m in enumerate(M.CATALOGUE)}
-    best: dict[str, MutantResult] = {}  # a mutant run twice: keep the run with more commands
+    # a mutant run twice: keep the run with more commands; at equal counts the later file
+    # (a re-run after the checks changed) wins
+    best: dict[str, MutantResult] = {}
     for r in results:
-        if r.mutant.id not in best or len(r.results) > len(best[r.mutant.id].results):
+        if r.mutant.id not in best or len(r.results) >= len(best[r.mutant.id].results):
             best[r.mutant.id] = r
     results = sorted(best.values(), key=lambda r: order[r.mutant.id])
     return results, sorted(control.items())

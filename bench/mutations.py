@@ -108,7 +108,7 @@ CATALOGUE: list[Mutant] = [
        "prefix table R with 0-based ranks", ("extremes.min-gini",)),
     _m("index.negative-guard", "removed-guard", "gini/index.py",
        "if xs[0] < 0:", "if xs[0] < -1:", "negative incomes above -1 accepted by gini()",
-       ("gini.",)),
+       ("gini.", "input.rejects")),
     # --------------------------------------------------------------- gini/extremes.py
     _m("extremes.max-window", "off-by-one", "gini/extremes.py",
        "hi = n - kk  # predicate domain", "hi = n - kk - 1  # predicate domain",
@@ -240,9 +240,10 @@ CATALOGUE: list[Mutant] = [
        "bound (*) with min instead of max", ("constants.",)),
     _m("release.loss-bound-nudge", "rounding-nudge", "gini/release.py",
        "return float(np.nextafter(np.nextafter(val, math.inf), math.inf))", "return float(val)",
-       "bound (*) not rounded up", ("constants.",),
-       equivalent="the loss bound is a reported figure; every rule is below epsilon by far "
-       "more than 2 ulps, so no decision changes"),
+       "bound (*) not rounded up", ("constants.",)),
+    # (was labelled equivalent - "no decision changes" - but loss_bound documents an upper
+    # bound; unrounded it falls below the exact value of (*) on some (alpha, beta, gamma),
+    # which constants.loss-bound-function now refutes one-sided)
     _m("release.snap-headroom", "constant", "gini/release.py",
        "SNAP_HEADROOM_BITS = 12", "SNAP_HEADROOM_BITS = 0",
        "snapping grid = one ulp of B (snapping ineffective)", ("release.",)),
@@ -264,7 +265,7 @@ CATALOGUE: list[Mutant] = [
     _m("release.posterior-level", "constant", "gini/release.py",
        "a = (1 - lv) / 2\n    qs = np.array([a, 1 - a])",
        "a = (1 - lv) / 4\n    qs = np.array([a, 1 - a])",
-       "posterior credible interval too wide (post-processing only)", ()),
+       "posterior credible interval too wide (post-processing only)", ("release.posterior",)),
     # --------------------------------------------------------------- gini/neighbour.py
     # the prefix-table fast path that steers certify's exact-loss neighbour search
     _m("neighbour.rf-rank", "off-by-one", "gini/neighbour.py",
@@ -318,7 +319,7 @@ CATALOGUE: list[Mutant] = [
        ("input.", "bound.", "smooth.")),
     _m("validate.clip-order", "swapped-args", "validate.py",
        "np.clip(arr, lo, hi, out=arr)", "np.clip(arr, lo, hi, out=arr)\n        arr = arr[::-1]",
-       "clipped data returned unsorted", ("bound.", "smooth.")),
+       "clipped data returned unsorted", ("bound.", "smooth.", "release.scale-clipped")),
     # ------------------------------------------------------- freegap/mechanisms.py
     _m("fg.noisy-max-argmin", "flipped-comparison", "freegap/mechanisms.py",
        "return int(np.argmax(noisy))", "return int(np.argmin(-noisy[::-1]))",

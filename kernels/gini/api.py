@@ -133,3 +133,18 @@ def neighbour_location_scale(x: Any, L: float, U: float, epsilon: float, gamma: 
     xs, lo, hi = as_incomes(x, L, U)
     return _nb.neighbour_tables(xs, lo, hi).location_scale(int(rank), float(new), epsilon,
                                                            gamma)
+
+
+def posterior_interval(g_tilde: float, scale: float, gamma: float,
+                       level: float) -> tuple[float, float]:
+    """Central ``level`` credible interval of g given the release g~ under a Uniform(0, 1)
+    prior, eq. (11) (:func:`kernels.gini.release.posterior_exact`)."""
+    return _rel.posterior_exact(g_tilde, scale, _noise.powerlaw(gamma), level=level).interval
+
+
+def release_scale_clipped(x: Any, L: float, U: float, epsilon: float, gamma: float) -> float:
+    """Noise scale declared by the shipped release with records outside [L, U] clipped to
+    the bounds first (``release_gini(..., clip=True)``, the path of
+    :func:`kernels.gini.release.release_gini_dp_bounds`)."""
+    return _rel.release_gini(x, L, U, epsilon, np.random.default_rng(0), gamma=gamma,
+                             clip=True).scale

@@ -58,6 +58,10 @@ PROTOCOL: dict[str, str] = {
     "neighbour_location_scale": "neighbour_location_scale(x, L, U, epsilon, gamma, rank, new) "
     "-> (gini, scale) of the replace-one neighbour (sorted x, the record of 0-based rank "
     "replaced by new), by any fast path the implementation uses to search neighbours",
+    "release_scale_clipped": "release_scale_clipped(x, L, U, epsilon, gamma) -> float: as "
+    "release_scale, with records outside [L, U] clipped to the bounds first (Section 2.2)",
+    "posterior_interval": "posterior_interval(g_tilde, scale, gamma, level) -> (lo, hi): "
+    "central credible interval of g given the release under a Uniform(0, 1) prior (eq. 11)",
 }
 #: every function raises ValueError (dpaudit's InputError family) on invalid input:
 #: negative or non-finite incomes, fewer than 2 records, zero mean, records outside [L, U],
@@ -89,3 +93,7 @@ class KernelModule(Protocol):  # pragma: no cover - typing only
     def snap(self, y: Any, clamp: float, step: float) -> np.ndarray: ...
     def neighbour_location_scale(self, x: Any, L: float, U: float, epsilon: float,
                                  gamma: float, rank: int, new: float) -> tuple[float, float]: ...
+    def release_scale_clipped(self, x: Any, L: float, U: float, epsilon: float,
+                              gamma: float) -> float: ...
+    def posterior_interval(self, g_tilde: float, scale: float, gamma: float,
+                           level: float) -> tuple[float, float]: ...

@@ -692,6 +692,62 @@ def _neighbour_ls_case(ctx: Context) -> st.SearchStrategy[dict]:
                    "new_is_record": t[3]})
 
 
+def _posterior_cdf_mp(t: Any, gt: Any, sc: Any, gamma: float) -> Any:
+    """P(g <= t | g~) = [F(g~/s) - F((g~-t)/s)] / [F(g~/s) - F((g~-1)/s)] (eq. 11 with a
+    Uniform(0, 1) prior; F the cdf of density (10), mpmath at 30 digits)."""
+    with mpmath.workdps(30):
+        F = lambda z: ref.powerlaw_cdf(z, gamma, dps=30)  # noqa: E731
+        top = F(gt / sc)
+        return (top - F((gt - t) / sc)) / (top - F((gt - 1) / sc))
+
+
+def _eval_posterior(mod: ModuleType, case: dict) -> Outcome:
+    """The credible interval's ends have posterior cdf (1 - level)/2 and (1 + level)/2
+    (absolute tolerance 1e-6 on the cdf; exact cdf by mpmath), and lo <= hi in [0, 1]."""
+    gt, sc, g, lv = case["g_tilde"], case["scale"], case["gamma"], case["level"]
+    lo, hi = (float(v) for v in mod.posterior_interval(gt, sc, g, lv))
+    if not (0.0 <= lo <= hi <= 1.0):
+        return Outcome(False, "0 <= lo <= hi <= 1", (lo, hi), "interval out of order", 1.0,
+                       "order")
+    with mpmath.workdps(30):
+        c_lo = _posterior_cdf_mp(mpmath.mpf(lo), mpmath.mpf(gt), mpmath.mpf(sc), g)
+        c_hi = _posterior_cdf_mp(mpmath.mpf(hi), mpmath.mpf(gt), mpmath.mpf(sc), g)
+    want = ((1 - lv) / 2, (1 + lv) / 2)
+    err = max(abs(float(c_lo) - want[0]), abs(float(c_hi) - want[1]))
+    ok = err <= 1e-6
+    return Outcome(ok, {"cdf_at_ends": list(want)}, {"cdf_at_ends": [float(c_lo), float(c_hi)],
+                                                     "interval": [lo, hi]},
+                   f"posterior cdf at the interval's ends vs (1 -+ level)/2: max error "
+                   f"{err:.3g} (tolerance 1e-6)", err, "" if ok else "level")
+
+
+def _posterior_case(ctx: Context) -> st.SearchStrategy[dict]:
+    return st.tuples(st.sampled_from([0.1, 0.3, 0.5, 0.8, 1.2, -0.2]),
+                     st.sampled_from([0.05, 0.2, 1.0]), st.sampled_from([1.5, 2.0, 4.0]),
+                     st.sampled_from([0.5, 0.9, 0.95])).map(
+        lambda t: {"g_tilde": t[0], "scale": t[1], "gamma": t[2], "level": t[3]})
+
+
+def _release_clipped_eval(mod: ModuleType, case: dict) -> Outcome:
+    """release_scale_clipped on the data with records added above U (and the order
+    shuffled) vs the exact S(clip(X))/alpha: one-sided, as release.scale.vs-reference."""
+    alpha, beta = module_constants(mod, case["epsilon"], case["gamma"])
+    U, L = case["U"], case["L"]
+    raw = [*case["x"], 1.5 * U + 1.0, 3.0 * U + 2.0]
+    raw = raw[case["shift"] % len(raw):] + raw[: case["shift"] % len(raw)]
+    clipped = [min(max(v, L), U) for v in raw]
+
+    def exact(c: dict) -> Any:
+        with mpmath.workdps(60):
+            s = ref.smooth_sensitivity(clipped, L, U, _fr(beta)).value
+            return s / mpmath.mpf(alpha)
+
+    return _upper_eval(
+        "release_scale_clipped", exact,
+        lambda m, c: m.release_scale_clipped(raw, L, U, c["epsilon"], c["gamma"]),
+    )(mod, case)
+
+
 _DATA_FUNCS = ("gini", "gini_eq1", "min_mean", "max_mean", "min_gini", "max_gini", "bound_A",
                "bound_A_iq", "smooth_sensitivity", "release_scale")
 
@@ -1025,8 +1081,9 @@ _UB_CASES = [
      "max_guess": 2.0**20},
     # records equal to guesses start ratio^i: "records <= guess" vs "< guess" differ by whole
     # blocks of ties (a count-side bug random data never exposes)
+    # (unequal budgets, so that swapping the count and threshold budgets changes the law)
     {"x": [4.0] * 10 + [16.0] * 20 + [32.0] * 10,
-     "epsilon_count": 1.0, "epsilon_threshold": 1.0, "start": 1.0, "ratio": 2.0,
+     "epsilon_count": 0.25, "epsilon_threshold": 1.5, "start": 1.0, "ratio": 2.0,
      "max_guess": 1024.0},
 ]
 
@@ -1361,6 +1418,26 @@ def _build_checks() -> list[CaseCheck]:
     )
     C.append(
         _mk(
+            "release.scale-clipped.vs-reference",
+            "release_scale_clipped = S(clip(X))/alpha: records outside [L, U] are clipped to "
+            "the bounds before the release (the path of the release with a DP upper bound), "
+            "never below the exact value",
+            "Lan & Reiter 2025, Section 2.2, eq. (9), Algorithm 3",
+            Method.CROSSCHECK,
+            ("release_scale_clipped",),
+            _release_clipped_eval,
+            lambda ctx: st.tuples(_release_case(ctx), st.integers(0, 10**6)).map(
+                lambda t: {**t[0], "x": t[0]["x"][:300], "shift": t[1]}),
+            examples=(10, 60),
+            fixed=lambda ctx: [{**c, "x": c["x"][:300], "epsilon": 1.0, "gamma": 2.0,
+                                "shift": 1} for c in _toy_and_real(ctx)],
+            scope_note="two records added above U (1.5 U + 1, 3 U + 2), order rotated; n "
+            "capped at 302",
+            tolerance=ONE_SIDED_TOL
+        )
+    )
+    C.append(
+        _mk(
             "constants.loss-bound",
             "the module's own (alpha, beta) (noise_constants) make the release epsilon-DP by "
             "bound (*): beta max(1, gamma-1) + alpha (gamma-1)^(1-1/gamma) <= epsilon, never above",
@@ -1432,8 +1509,9 @@ def _build_checks() -> list[CaseCheck]:
                                {**_UB_CASES[2], "seed": ctx.seed,
                                 "n": 10_000 if ctx.mode == "quick" else 100_000}],
             domain="40 uniform records (epsilon 0.5 + 0.5), 60 lognormal records (the "
-            "paper's 0.075 + 0.075) and 40 records tied at guesses 4, 16, 32 (epsilon 1 + 1; "
-            "10,000 draws, 100,000 full), guesses 2^i; 40,000 draws (200,000 full); exact law by "
+            "paper's 0.075 + 0.075) and 40 records tied at guesses 4, 16, 32 (epsilon 0.25 + "
+            "1.5; 10,000 draws, 100,000 full), guesses 2^i; 40,000 draws (200,000 full); exact "
+            "law by "
             "mpmath quadrature (20 digits)",
             scope_note="false-alarm probability <= 1e-6 per sample set",
         )
@@ -1491,6 +1569,23 @@ def _build_checks() -> list[CaseCheck]:
                                                                           (2, 1.0))],
             scope_note="neighbour = sorted x with one rank replaced by L, U, a point between "
             "or another record; n capped at 300",
+        )
+    )
+    C.append(
+        _mk(
+            "release.posterior.interval",
+            "posterior_interval(g~, s, gamma, level) is the central credible interval of g "
+            "under a Uniform(0, 1) prior: its ends have posterior cdf (1 -+ level)/2",
+            "Lan & Reiter 2025, eq. (11)",
+            Method.CROSSCHECK,
+            ("posterior_interval",),
+            _eval_posterior,
+            _posterior_case,
+            examples=(8, 40),
+            tolerance={"cdf_atol": 1e-6},
+            fixed=lambda ctx: [{"g_tilde": 0.4, "scale": 0.1, "gamma": 2.0, "level": 0.95}],
+            domain="g~ in {-0.2, 0.1, 0.3, 0.5, 0.8, 1.2}, s in {0.05, 0.2, 1}, gamma in {1.5, "
+            "2, 4}, level in {0.5, 0.9, 0.95}; exact cdf by mpmath (30 digits)",
         )
     )
     C.append(

@@ -74,6 +74,11 @@ TARGETED: list = [
     ("index.negative-guard", "lan-reiter-2025", "input.rejects-invalid"),
     ("validate.no-upper-check", "lan-reiter-2025", "input.rejects-invalid"),
     ("neighbour.rf-rank", "lan-reiter-2025", "neighbour.fast-path.vs-reference"),
+    ("release.posterior-level", "lan-reiter-2025", "release.posterior.interval"),
+    ("release.loss-bound-nudge", "lan-reiter-2025", "constants.loss-bound-function"),
+    ("validate.clip-order", "lan-reiter-2025", "release.scale-clipped.vs-reference"),
+    pytest.param("api.ub-swap-eps", "lan-reiter-2025", "upper-bound.law-and-privacy",
+                 marks=pytest.mark.slow),
     ("fgapi.svt-theta", "ding-et-al-free-gap", "freegap.svt.replay"),
     ("fg.blue-den", "ding-et-al-free-gap", "freegap.blue.vs-exact"),
 ]
