@@ -328,8 +328,7 @@ def _release_link(ctx: _Ctx) -> list[Finding]:
     n_draws = 100_000 if cfg.quick else 400_000
     r = fn(ctx.xs, cfg.lower, cfg.upper, cfg.epsilon, ctx.rng, gamma=cfg.gamma,
            constants=cfg.constants, bound=cfg.bound, snap_output=cfg.snap, size=n_draws)
-    sref = (_smooth_exact(ctx) if cfg.bound != "tight" else  # same call as the kernel link's
-            reference.smooth_sensitivity(ctx.xs, cfg.lower, cfg.upper, c.beta, bound=cfg.bound))  # type: ignore[arg-type]
+    sref = _smooth_exact(ctx)  # the configured bound's exact reference (tight included)
     with mpmath.workdps(60):
         exact_scale = sref.value / mpmath.mpf(c.alpha)
         below = mpmath.mpf(float(r.scale)) < exact_scale
