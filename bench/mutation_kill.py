@@ -187,7 +187,7 @@ def regress_targets(m: M.Mutant) -> list[tuple[str, str]]:
     if m.file == "gini/printed.py":
         return [("gini.printed", GINI)]
     if m.file == "gini/tight.py":
-        return []  # not in the Gini kernel protocol (certify --bound tight, search tight.*)
+        return [("gini.api", GINI)]  # protocol bound_A_tight (and certify --bound tight)
     if m.file == "freegap/broken.py":
         return []  # broken twins: search only
     if m.file.startswith("freegap/"):

@@ -148,3 +148,10 @@ def release_scale_clipped(x: Any, L: float, U: float, epsilon: float, gamma: flo
     :func:`kernels.gini.release.release_gini_dp_bounds`)."""
     return _rel.release_gini(x, L, U, epsilon, np.random.default_rng(0), gamma=gamma,
                              clip=True).scale
+
+
+def bound_A_tight(x: Any, k: int, L: float, U: float) -> float:
+    """A_tight^(k)(X) (:func:`kernels.gini.tight.bound_A_tight`; ``--bound tight``)."""
+    from kernels.gini import tight as _tight
+
+    return _tight.bound_A_tight(x, k, L, U)

@@ -1317,6 +1317,28 @@ def _build_checks() -> list[CaseCheck]:
             tolerance=ONE_SIDED_TOL
         )
     )
+    C.append(
+        _mk(
+            "bound.tight.vs-reference",
+            "bound_A_tight(x, k, L, U) equals A_tight^(k) (k = 0: the exact local "
+            "sensitivity), never below the exact value",
+            "kernels/gini/tight.py (issue 18); exact reference proofs/gini/reference."
+            "bound_A_tight (Fractions)",
+            Method.CROSSCHECK,
+            ("bound_A_tight",),
+            _upper_eval(
+                "bound_A_tight",
+                lambda c: ref.bound_A_tight(c["x"], c["L"], c["U"], c["k"]),
+                _xkLU("bound_A_tight"),
+            ),
+            lambda ctx: _cases(ctx).map(lambda c: {**c, "x": c["x"][:80],
+                                                   "k": min(c["k"], len(c["x"][:80]))}),
+            examples=(30, 150),
+            fixed=lambda ctx: [TOY, TOP_HEAVY, {**TOY, "k": 0}],
+            scope_note="n capped at 80",
+            tolerance=ONE_SIDED_TOL
+        )
+    )
     for name, thm in (("bound_A", "Theorem 4.3"), ("bound_A_iq", "Theorem 4.4")):
         C.append(
             _mk(
