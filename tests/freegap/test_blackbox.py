@@ -316,10 +316,16 @@ def test_replayer_reproduces_a_refutation(claim_findings):
 
 def test_unexpected_outcomes_get_the_opposite_verdict(rows_seed0):
     correct = next(t for t in CORRECT if t.key == "noisy-max")
-    row = dict(rows_seed0[correct.key], flagged=True)
+    # flagged at 90% only: the must_hold gate makes it inconclusive ("re-run"), not refuted
+    row = dict(rows_seed0[correct.key], flagged=True, epsilon_lower_strict=0.5)
+    f = fbb.finding_for(row, correct, 0)
+    assert f.verdict is Verdict.INCONCLUSIVE and f.counterexample is None
+    assert "false alarm" in f.evidence["unexpected"] and "re-run" in f.evidence["unexpected"]
+    # flagged even at level 1e-7 per bound: a real defect, refuted with a counterexample
+    row = dict(rows_seed0[correct.key], flagged=True, epsilon_lower_strict=3.0)
     f = fbb.finding_for(row, correct, 0)
     assert f.verdict is Verdict.REFUTED and f.counterexample is not None
-    assert "false alarm" in f.evidence["unexpected"]
+    assert "real defect" in f.evidence["unexpected"]
     broken = BROKEN[0]
     row = dict(rows_seed0[broken.key], flagged=False)
     f = fbb.finding_for(row, broken, 0)
