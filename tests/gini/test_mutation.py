@@ -99,6 +99,7 @@ def test_mutant_is_caught_by_whole_regress(idx: int, tmp_path: Path) -> None:
 def test_unmutated_copy_passes(tmp_path: Path) -> None:
     """Control: the same copying machinery without a mutation is not flagged (so a kill
     above is due to the mutation, not to the copy)."""
-    mod = _make_mutant(tmp_path, 999, "gini/index.py", "import numpy as np\n", "import numpy as np\n")
+    same = "import numpy as np\n"
+    mod = _make_mutant(tmp_path, 999, "gini/index.py", same, same)
     prefixes = tuple({p for m in MUTANTS for p in m[4]})
     assert _caught(mod, prefixes) == []
