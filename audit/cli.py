@@ -551,9 +551,19 @@ def _cmd_replay(a: argparse.Namespace) -> int:
                 sys.stdout.write(f"  => {o.word}\n")
                 return o.code
     registry.load_all()
+    _load_engine_replayers()
     if doc["check"] not in registry.REPLAYERS:
         raise InputError(f"{a.file}: no installed subject knows check {doc['check']!r}")
     return _replay_claim(doc, registry.REPLAYERS[doc["check"]])
+
+
+def _load_engine_replayers() -> None:
+    """Register the engine's own replayers (calibration runs, ``dpaudit test``): they live
+    in modules that only ``replay`` needs, so they are imported here, not at start-up."""
+    import audit.privacy.user_audit  # noqa: F401  (registers the dpaudit test replayers)
+    from audit.privacy.calibration import all_runs
+
+    all_runs()  # registers calibration.<run> for the engine's and every subject's runs
 
 
 def _replay_claim(doc: dict, fn) -> int:
@@ -595,7 +605,7 @@ def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
     papers = sorted(subs, key=lambda n: (not subs[n].default, n))
     _add_certify(sub, argv)
     _add_calibrate(sub)
-    from audit.user_test import COMMAND as _test  # also registers its replayers
+    from audit.user_test import COMMAND as _test
 
     _test_parser = sub.add_parser("test", help=_test.help, description=_test.description)
     _test.add_arguments(_test_parser)

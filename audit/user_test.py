@@ -35,7 +35,6 @@ from pathlib import Path
 from typing import Any
 
 from audit.cli_common import EXIT_BAD_INPUT
-from audit.privacy.user_audit import test_mechanism
 from audit.privacy.user_mechanism import RANDOMNESS, STYLES
 from kernels.errors import InputError
 
@@ -222,6 +221,8 @@ class TestCommand:
         print(f"dpaudit test: {a.mechanism}, epsilon {eps:g}"
               f"{f', delta {delta:g}' if delta else ''}, {a.relation}, seed {a.seed}"
               f"{', fixed sizes' if a.fixed else ', sequential'}", file=sys.stderr, flush=True)
+        from audit.privacy.user_audit import test_mechanism  # scipy: not at CLI start-up
+
         try:
             audit = test_mechanism(
                 obj, epsilon=eps, delta=delta, relation=a.relation, pairs=pairs, data=data,

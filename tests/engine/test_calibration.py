@@ -42,3 +42,22 @@ def test_calibration_seed_1() -> None:
 @pytest.mark.parametrize("seed", [2, 3, 4])
 def test_calibration_more_seeds(seed: int) -> None:
     _check(seed)
+
+
+def test_calibration_counterexample_replays(tmp_path, capsys) -> None:
+    """`dpaudit replay` finds the engine's calibration replayers (they are registered by
+    :func:`all_runs`, which replay calls; a counterexample of a run that agrees with its
+    known answer replays as PASSES NOW, exit 0)."""
+    import json
+
+    from audit.cli import EXIT_OK, main
+
+    doc = {"schema": "dpaudit.counterexample/1", "check": "calibration.laplace-half-scale",
+           "subject": "testers:audit.privacy",
+           "inputs": {"run": "laplace-half-scale", "seed": 1, "quick": True},
+           "expected": None, "actual": None, "tolerance": None, "note": ""}
+    path = tmp_path / "cx.json"
+    path.write_text(json.dumps(doc))
+    assert main(["replay", str(path)]) == EXIT_OK
+    out = capsys.readouterr().out
+    assert "calibration.laplace-half-scale" in out and "PASSES NOW" in out
