@@ -38,7 +38,14 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-__all__ = ["LEVELS", "RULE", "SECRET_KEYS", "apply_confidentiality", "confidentiality_block"]
+__all__ = [
+    "LEVELS",
+    "RULE",
+    "SECRET_KEYS",
+    "apply_confidentiality",
+    "confidentiality_block",
+    "confidentiality_text",
+]
 
 #: figure tags
 LEVELS = ("public", "relative", "confidential")
@@ -131,3 +138,19 @@ def apply_confidentiality(report: dict[str, Any]) -> dict[str, Any]:
     out["confidentiality"] = {**block,
                               "withheld": [w for w in withheld if not (w in seen or seen.add(w))]}
     return out
+
+
+def confidentiality_text(report: dict[str, Any]) -> str | None:
+    """The report's confidentiality line in words (rule, whether values are shown, what was
+    withheld), or None when the report carries no confidentiality block; the Markdown and
+    HTML renderers print it as is (each escaping it its own way)."""
+    conf = report.get("confidentiality")
+    if not isinstance(conf, dict):
+        return None
+    text = str(conf.get("rule", ""))
+    if conf.get("show_confidential"):
+        text = "SHOWN (--show-confidential): this report contains confidential values. " + text
+    withheld = conf.get("withheld") or []
+    if withheld:
+        text += f" Withheld: {', '.join(str(w) for w in withheld)}."
+    return text

@@ -26,6 +26,7 @@ from pathlib import PurePosixPath
 from typing import Any
 
 from audit.findings import FINDING_ID_PATTERN, Verdict, from_jsonable, to_jsonable
+from audit.report.confidentiality import confidentiality_text
 from audit.report.markdown import GOOD_WORDS as _GOOD_WORDS
 from audit.report.markdown import _compact, counterexample_relpath, overall_word
 
@@ -926,14 +927,8 @@ def render_html(report: dict[str, Any]) -> str:
     params = report.get("parameters") or {}
     if params:
         meta.append(("Parameters", _code(params)))
-    conf = report.get("confidentiality")
-    if isinstance(conf, dict):
-        text = str(conf.get("rule", ""))
-        if conf.get("show_confidential"):
-            text = "SHOWN (--show-confidential): this report contains confidential values. " + text
-        withheld = conf.get("withheld") or []
-        if withheld:
-            text += f" Withheld: {', '.join(str(w) for w in withheld)}."
+    text = confidentiality_text(report)
+    if text is not None:
         meta.append(("Confidentiality", _e(text)))
     out += _kv(meta)
     out.append("</header>")

@@ -11,6 +11,7 @@ from fractions import Fraction
 from typing import Any
 
 from audit.findings import FINDING_ID_PATTERN, Verdict, from_jsonable
+from audit.report.confidentiality import confidentiality_text
 
 __all__ = [
     "COUNTEREXAMPLE_DIR",
@@ -196,14 +197,8 @@ def render_markdown(report: dict[str, Any]) -> str:
     params = report.get("parameters") or {}
     if params:
         lines.append(f"- Parameters: {_code(_compact(params, 400))}")
-    conf = report.get("confidentiality")
-    if isinstance(conf, dict):
-        text = str(conf.get("rule", ""))
-        if conf.get("show_confidential"):
-            text = "SHOWN (--show-confidential): this report contains confidential values. " + text
-        withheld = conf.get("withheld") or []
-        if withheld:
-            text += f" Withheld: {', '.join(str(w) for w in withheld)}."
+    text = confidentiality_text(report)
+    if text is not None:
         lines.append(f"- Confidentiality: {text}")
     cert = report.get("certification")
     if isinstance(cert, dict):
