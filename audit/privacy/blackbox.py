@@ -778,6 +778,14 @@ class BlackBoxTester:
     seq_keep_pairs: int = 2
     stop_when_cleared: bool = False
     max_seconds: float | None = None
+    #: certification counts through :func:`audit.distributed.count_events`: chunk i of the
+    #: n draws gets its own generator SeedSequence(entropy, spawn_key=(i,)) (entropy drawn
+    #: from the tester's generator), so the counts are the same integers in this process
+    #: and on a Dask cluster (``dask_client``).  Off by default: one sequential stream.  A
+    #: mechanism may offer ``counting_sampler(dataset) -> (sample, data)``, a cheaper
+    #: (picklable) sampler with the same law, used for these counts.
+    chunk_streams: bool = False
+    dask_client: Any = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         _check_int(self.n_select, "n_select", 10)
@@ -883,6 +891,8 @@ class BlackBoxTester:
     def _count(self, mechanism: Mechanism, dataset: Any, events: list[Event], n: int,
                rng: np.random.Generator, d: int,
                tick: Callable[[int], None] | None = None) -> np.ndarray:
+        if self.chunk_streams or self.dask_client is not None:
+            return self._count_streams(mechanism, dataset, events, n, rng, tick)
         counts = np.zeros(len(events), dtype=np.int64)
         done = 0
         while done < n:
@@ -893,6 +903,23 @@ class BlackBoxTester:
             done += m
             if tick is not None:
                 tick(m)
+        return counts
+
+    def _count_streams(self, mechanism: Mechanism, dataset: Any, events: list[Event], n: int,
+                       rng: np.random.Generator,
+                       tick: Callable[[int], None] | None = None) -> np.ndarray:
+        """:meth:`_count` with per-chunk generator streams (``chunk_streams``)."""
+        from audit.distributed import count_events
+
+        entropy = int(rng.integers(0, 2**63))
+        if hasattr(mechanism, "counting_sampler"):
+            sample, data = mechanism.counting_sampler(dataset)
+        else:
+            sample, data = mechanism.sample, dataset
+        counts = count_events(sample, data, [e.mask for e in events], n, entropy=entropy,
+                              chunk=self.chunk_size, dask_client=self.dask_client)
+        if tick is not None:
+            tick(n)
         return counts
 
     # -- the test ---------------------------------------------------------------------------

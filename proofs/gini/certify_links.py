@@ -18,7 +18,7 @@ import functools
 import math
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import mpmath
@@ -457,37 +457,12 @@ class _ReleaseSampler:
         return sample(data, size, rng)
 
 
-@dataclass(frozen=True)
-class _CountingTester(BlackBoxTester):
-    """The black-box tester whose certification counts run through
-    :func:`audit.distributed.count_events`: chunk i of n draws has its own generator
-    (SeedSequence(entropy, spawn_key=(i,)), entropy drawn from the tester's generator), so
-    the counts are the same integers in this process and on a Dask cluster
-    (``dask_client``)."""
-
-    dask_client: Any = field(default=None, compare=False, repr=False)
-
-    def _count(self, mechanism: Any, dataset: Any, events: list, n: int,
-               rng: np.random.Generator, d: int,
-               tick: Callable[[int], None] | None = None) -> np.ndarray:
-        from audit.distributed import count_events
-
-        entropy = int(rng.integers(0, 2**63))
-        if hasattr(mechanism, "counting_sampler"):
-            sample, data = mechanism.counting_sampler(dataset)
-        else:
-            sample, data = mechanism.sample, dataset
-        counts = count_events(sample, data, [e.mask for e in events], n, entropy=entropy,
-                              chunk=self.chunk_size, dask_client=self.dask_client)
-        if tick is not None:
-            tick(n)
-        return counts
-
-
 def _tester(quick: bool, float_grid: bool, dask_client: Any = None) -> BlackBoxTester:
-    return _CountingTester(n_select=200_000 if quick else 1_000_000,
-                           n_certify=1_000_000 if quick else 4_000_000,
-                           confidence=0.9, float_grid=float_grid, dask_client=dask_client)
+    # per-chunk generator streams: the counts are the same integers on a Dask cluster
+    return BlackBoxTester(n_select=200_000 if quick else 1_000_000,
+                          n_certify=1_000_000 if quick else 4_000_000,
+                          confidence=0.9, float_grid=float_grid, chunk_streams=True,
+                          dask_client=dask_client)
 
 
 def _pairs(ctx: Any) -> list[NeighbourPair]:
