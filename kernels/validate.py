@@ -37,6 +37,7 @@ __all__ = [
     "check_rng",
     "as_data",
     "as_incomes",
+    "is_sorted",
 ]
 
 
@@ -125,9 +126,22 @@ def check_k(k: Any, n: int, *, name: str = "k", low: int = 0, high: int | None =
     return kk
 
 
-def as_data(x: Any, name: str = "x", *, min_n: int = 2, sort: bool = True) -> np.ndarray:
-    """A fresh float64 copy of 1-D numeric data, sorted unless ``sort=False`` (query-answer
-    vectors keep their order); never mutates ``x``.
+def is_sorted(a: np.ndarray) -> bool:
+    """True iff the 1-D array is non-decreasing (one O(n) vectorised pass, no sort; NaN
+    never compares as sorted)."""
+    return bool(a.size < 2 or np.all(a[1:] >= a[:-1]))
+
+
+def as_data(x: Any, name: str = "x", *, min_n: int = 2, sort: bool = True,
+            copy: bool = True) -> np.ndarray:
+    """1-D numeric data as float64, sorted unless ``sort=False`` (query-answer vectors keep
+    their order); never mutates ``x``.
+
+    ``copy=True`` (default): a fresh, writeable array.  ``copy=False`` (the kernels' hot
+    paths, issue 16): when ``x`` already is a finite 1-D float64 array in the requested
+    order, a *read-only view* of it (no copy: at census scale a copy is 8 bytes/record of
+    peak memory), otherwise a fresh array as with ``copy=True``.  Data that are already
+    sorted are never sorted again (an O(n) check instead of an O(n log n) sort).
 
     Rejects non-numeric content and booleans (:class:`NotNumericError`), NaN/inf
     (:class:`NonFiniteError`, with the first offending position and value) and
@@ -155,9 +169,9 @@ def as_data(x: Any, name: str = "x", *, min_n: int = 2, sort: bool = True) -> np
             ) from exc
     if arr.ndim != 1:
         raise NotNumericError(f"{name} must be 1-dimensional, got shape {arr.shape}")
-    out = np.array(arr, dtype=np.float64, copy=True)
-    bad = ~np.isfinite(out)
-    if bad.any():
+    out = np.asarray(arr, dtype=np.float64)
+    if not np.isfinite(out).all():
+        bad = ~np.isfinite(out)
         i = int(np.flatnonzero(bad)[0])
         raise NonFiniteError(
             f"{name} must be finite, got {float(out[i])} at position {i} "
@@ -165,9 +179,15 @@ def as_data(x: Any, name: str = "x", *, min_n: int = 2, sort: bool = True) -> np
         )
     if out.size < min_n:
         raise TooFewRecordsError(f"{name} needs at least {min_n} records, got n = {out.size}")
-    if sort:
-        out.sort()
-    return out
+    if sort and not is_sorted(out):
+        return np.sort(out)  # a fresh array
+    if copy or out is not x:
+        # ``out is not x``: asarray converted (another dtype, a list): already fresh unless
+        # it is a view of x, so copy to be sure x can never be written through it
+        return np.array(out, dtype=np.float64, copy=True)
+    view = out.view()
+    view.flags.writeable = False
+    return view
 
 
 def as_incomes(
@@ -179,8 +199,10 @@ def as_incomes(
     name: str = "x",
     min_n: int = 2,
     allow_zero_mean: bool = False,
+    copy: bool = True,
 ) -> tuple[np.ndarray, float, float]:
-    """Validate incomes against public bounds; return ``(sorted copy, L, U)``.
+    """Validate incomes against public bounds; return ``(sorted copy, L, U)``
+    (``copy=False``: see :func:`as_data`; a clipped result is always a fresh array).
 
     Values outside [L, U] raise :class:`OutOfBoundsError` naming the first offender,
     unless ``clip=True``, in which case they are clipped to the boundary (the
@@ -188,8 +210,10 @@ def as_incomes(
     :class:`ZeroMeanError` unless ``allow_zero_mean``.
     """
     lo, hi = check_bounds(lower, upper)
-    arr = as_data(x, name, min_n=min_n)
+    arr = as_data(x, name, min_n=min_n, copy=copy)
     if clip:
+        if not arr.flags.writeable:
+            arr = arr.copy()
         np.clip(arr, lo, hi, out=arr)
     else:
         if arr[0] < lo:

@@ -59,7 +59,7 @@ from typing import Any
 
 import numpy as np
 
-from kernels.gini.index import PrefixTables, gini_sorted, prefix_tables
+from kernels.gini.index import ExtendedView, PrefixTables, gini_sorted, prefix_tables
 from kernels.validate import as_incomes, check_k
 
 __all__ = [
@@ -168,7 +168,7 @@ def _max_gini_batch(pt: PrefixTables, L: float, U: float, ks: np.ndarray):
 def _min_gini_batch(pt: PrefixTables, ks: np.ndarray):
     """Minimum Gini for 1 <= k <= n-1 (callers handle k = 0 and k = n)."""
     n = pt.n
-    P, R, x = pt.P, pt.R, pt.x.astype(_ACC)
+    P, R, x = pt.P, pt.R, ExtendedView(pt.x)
     counts = ks + 1
     kk = np.repeat(ks, counts)
     offs = np.repeat(np.cumsum(counts) - counts, counts)
@@ -248,14 +248,14 @@ def extremes(
     Validates ``x`` against [lower, upper] (error on values outside unless ``clip``),
     sorts a copy, never modifies the input.  Cost O(n + k_max^2 log n).
     """
-    xs, lo, hi = as_incomes(x, lower, upper, clip=clip)
+    xs, lo, hi = as_incomes(x, lower, upper, clip=clip, copy=False)
     n = xs.size
     km = n if k_max is None else check_k(k_max, n, name="k_max")
     return extremes_sorted(prefix_tables(xs), lo, hi, 0, km)
 
 
 def _single(x: Any, k: Any, lower: Any, upper: Any, clip: bool) -> tuple[ExtremesTable, int]:
-    xs, lo, hi = as_incomes(x, lower, upper, clip=clip)
+    xs, lo, hi = as_incomes(x, lower, upper, clip=clip, copy=False)
     kk = check_k(k, xs.size)
     return extremes_sorted(prefix_tables(xs), lo, hi, kk, kk), kk
 

@@ -19,8 +19,21 @@ Section 3 (g(3, 6, 7, 7.5) ~ 0.206) is reproduced by eq. (2) only (eq. (1) gives
 
 Numerics: the numerator is computed as sum (2i - n - 1) x_i with the centred integer
 weights (exact in float64 for n < 2^52) accumulated in extended precision
-(``numpy.longdouble`` where the platform has it) to limit cancellation; the result is
-rounded to float64 once.
+(``numpy.longdouble`` where the platform has it) to limit cancellation, in chunks of
+2^16 records (no n-sized extended-precision temporaries); the result is rounded to float64
+once.
+
+Prefix tables (:func:`prefix_tables`, issue 16).  P and R are accumulated in extended
+precision chunk by chunk and *stored* as float64, each entry rounded to nearest once, and
+C = 2R - (n+1)P is derived on read (in extended precision) instead of stored: 16 bytes per
+record instead of 48.  Error bound (stated; checked against the exact reference by
+``tests/gini/test_sensitivity.py`` and on every certified data set by ``certify``'s
+kernel-vs-reference link): with u = 2^-64 (x87 long double; 2^-53 where longdouble is
+double) and v = 2^-53, an entry P[t] has relative error at most (t-1)u + v (recursive
+summation of non-negative terms, then one rounding), and R[t] the same (its terms t x_t are
+formed exactly up to one u).  The direction is not controlled; the consumers round their
+*results* up instead (``kernels.gini.sensitivity.SAFE_MARGIN`` = 2^-36, far above
+n u + v for n <= 2^26).
 """
 
 from __future__ import annotations
@@ -37,7 +50,9 @@ __all__ = [
     "gini",
     "gini_mean_difference",
     "gini_sorted",
+    "ExtendedView",
     "PrefixTables",
+    "prefix_arrays",
     "prefix_tables",
 ]
 
@@ -51,13 +66,27 @@ def _check_nonneg_positive_sum(xs: np.ndarray, name: str) -> None:
         raise ZeroMeanError(f"{name} has mean 0 (all {xs.size} records are 0): Gini undefined")
 
 
+_CHUNK = 1 << 16
+
+
+def _weighted_sum(xs: np.ndarray) -> tuple[Any, Any]:
+    """(sum_i (2i-n-1) x_i, sum_i x_i) of sorted ``xs`` in extended precision, chunk by chunk
+    (the weights are integers, exact in both float formats)."""
+    n = xs.size
+    num = _ACC(0)
+    tot = _ACC(0)
+    for s in range(0, n, _CHUNK):
+        c = xs[s:s + _CHUNK].astype(_ACC)
+        w = np.arange(2 * s + 1 - n, 2 * (s + c.size) + 1 - n, 2, dtype=_ACC)
+        num += np.dot(w, c)
+        tot += np.sum(c)
+    return num, tot
+
+
 def gini_sorted(xs: np.ndarray) -> float:
     """Eq. (2) on an already sorted, validated float64 array (no checks; internal use)."""
-    n = xs.size
-    w = np.arange(1 - n, n, 2, dtype=_ACC)  # 2i - n - 1 for i = 1..n
-    num = np.dot(w, xs.astype(_ACC))
-    den = (n - 1) * np.sum(xs, dtype=_ACC)
-    return float(num / den)
+    num, tot = _weighted_sum(xs)
+    return float(num / ((xs.size - 1) * tot))
 
 
 def gini(x: Any) -> float:
@@ -69,7 +98,7 @@ def gini(x: Any) -> float:
     :class:`~kernels.errors.ZeroMeanError`, or an ``InputError`` for negative values.
     Range: [0, 1].  Relation to eq. (1): ``gini(x) == n/(n-1) * gini_mean_difference(x)``.
     """
-    xs = as_data(x, "x")
+    xs = as_data(x, "x", copy=False)
     _check_nonneg_positive_sum(xs, "x")
     return gini_sorted(xs)
 
@@ -81,43 +110,97 @@ def gini_mean_difference(x: Any) -> float:
     instead of the O(n^2) double sum; the identity itself is checked against the literal
     double sum in the tests).  Range [0, (n-1)/n].  Equals ``(n-1)/n * gini(x)``.
     """
-    xs = as_data(x, "x")
+    xs = as_data(x, "x", copy=False)
     _check_nonneg_positive_sum(xs, "x")
-    n = xs.size
-    w = np.arange(1 - n, n, 2, dtype=_ACC)
-    num = np.dot(w, xs.astype(_ACC))
-    den = n * np.sum(xs, dtype=_ACC)
-    return float(num / den)
+    num, tot = _weighted_sum(xs)
+    return float(num / (xs.size * tot))
+
+
+class _Derived:
+    """Read-only table ``C[t] = 2 R[t] - (n+1) P[t]``, evaluated on read in extended
+    precision (int or int-array index)."""
+
+    def __init__(self, P: np.ndarray, R: np.ndarray) -> None:
+        self._P, self._R = P, R
+        self._m = _ACC(P.size)  # n + 1
+
+    def __getitem__(self, idx: Any) -> Any:
+        return 2 * ExtendedView(self._R)[idx] - self._m * ExtendedView(self._P)[idx]
+
+    def __len__(self) -> int:
+        return int(self._P.size)
+
+
+class ExtendedView:
+    """``view[idx]``: float64 table entries read as extended precision."""
+
+    def __init__(self, a: np.ndarray) -> None:
+        self._a = a
+
+    def __getitem__(self, idx: Any) -> Any:
+        return np.asarray(self._a[idx], dtype=_ACC)
+
+    def __len__(self) -> int:
+        return int(self._a.size)
 
 
 @dataclass(frozen=True)
 class PrefixTables:
-    """Prefix sums of sorted data (1-based, index 0 holds 0), extended precision.
+    """Prefix sums of sorted data (1-based, index 0 holds 0).
 
     ``P[i] = sum_{t<=i} x_t``, ``R[i] = sum_{t<=i} t x_t``, ``C[i] = sum_{t<=i} (2t-n-1) x_t``
     — the tables of Algorithms 1 and 2 (and Section 4.4, where the printed definitions
     use ``t < i``; Algorithms 1-2 use ``t <= i``, which is what is implemented here).
+    ``P_store``/``R_store`` are the float64 arrays (module docstring: accumulated in extended
+    precision, rounded once); ``P``, ``R``, ``C`` read them as extended precision, ``C``
+    derived as 2R - (n+1)P.
     """
 
     x: np.ndarray
-    P: np.ndarray
-    R: np.ndarray
-    C: np.ndarray
+    P_store: np.ndarray
+    R_store: np.ndarray
 
     @property
     def n(self) -> int:
         return int(self.x.size)
 
+    @property
+    def P(self) -> ExtendedView:
+        return ExtendedView(self.P_store)
+
+    @property
+    def R(self) -> ExtendedView:
+        return ExtendedView(self.R_store)
+
+    @property
+    def C(self) -> _Derived:
+        return _Derived(self.P_store, self.R_store)
+
+
+def prefix_arrays(xs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(P, R) of sorted ``xs`` as float64 arrays of length n + 1: P[t] = sum_{j<=t} x_j,
+    R[t] = sum_{j<=t} j x_j (1-based), accumulated in extended precision in chunks of 2^16
+    records and rounded to float64 once per entry (peak extra memory: the two outputs plus
+    one chunk)."""
+    n = xs.size
+    P = np.empty(n + 1, dtype=np.float64)
+    R = np.empty(n + 1, dtype=np.float64)
+    P[0] = R[0] = 0.0
+    cp = _ACC(0)
+    cr = _ACC(0)
+    for s in range(0, n, _CHUNK):
+        c = xs[s:s + _CHUNK].astype(_ACC)
+        p = np.cumsum(c)
+        p += cp
+        r = np.cumsum(c * np.arange(s + 1, s + c.size + 1, dtype=_ACC))
+        r += cr
+        P[s + 1:s + 1 + c.size] = p
+        R[s + 1:s + 1 + c.size] = r
+        cp, cr = p[-1], r[-1]
+    return P, R
+
 
 def prefix_tables(xs: np.ndarray) -> PrefixTables:
     """Build :class:`PrefixTables` for a sorted float64 array (no validation)."""
-    n = xs.size
-    xa = xs.astype(_ACC)
-    t = np.arange(1, n + 1, dtype=_ACC)
-    P = np.zeros(n + 1, dtype=_ACC)
-    R = np.zeros(n + 1, dtype=_ACC)
-    C = np.zeros(n + 1, dtype=_ACC)
-    np.cumsum(xa, out=P[1:])
-    np.cumsum(t * xa, out=R[1:])
-    np.cumsum((2 * t - n - 1) * xa, out=C[1:])
-    return PrefixTables(x=xs, P=P, R=R, C=C)
+    P, R = prefix_arrays(xs)
+    return PrefixTables(x=xs, P_store=P, R_store=R)

@@ -47,28 +47,14 @@ from typing import Any
 import numpy as np
 
 from kernels.gini.extremes import ExtremesTable, _max_gini_batch, _min_gini_batch
+from kernels.gini.index import prefix_arrays
 from kernels.gini.release import noise_constants
 from kernels.gini.sensitivity import SAFE_MARGIN, bound_thm43, bound_thm44
 
 __all__ = ["FAST_BOUNDS", "NeighbourTables", "neighbour_tables"]
 
-_ACC = np.longdouble
 #: bounds with a fast neighbour path
 FAST_BOUNDS: tuple[str, ...] = ("thm43", "thm44")
-_CHUNK = 1 << 20
-
-
-def _prefix64(values: np.ndarray) -> np.ndarray:
-    """[0, cumsum(values)] accumulated in extended precision in chunks, stored as float64
-    (one rounding per entry; peak extra memory one chunk)."""
-    out = np.empty(values.size + 1, dtype=np.float64)
-    out[0] = 0.0
-    carry = _ACC(0)
-    for s in range(0, values.size, _CHUNK):
-        c = np.cumsum(values[s:s + _CHUNK].astype(_ACC)) + carry
-        out[s + 1:s + 1 + c.size] = c
-        carry = c[-1]
-    return out
 
 
 class _Lazy:
@@ -108,17 +94,8 @@ class NeighbourTables:
         self.n = int(xs.size)
         self.lower = float(lower)
         self.upper = float(upper)
-        self.P = _prefix64(xs)
-        # R[t] = sum_{j<t} (j+1) x_j, built chunk by chunk (no n-sized long-double temporaries)
-        R = np.empty(self.n + 1, dtype=np.float64)
-        R[0] = 0.0
-        carry = _ACC(0)
-        for s in range(0, self.n, _CHUNK):
-            w = np.arange(s + 1, min(s + _CHUNK, self.n) + 1, dtype=_ACC)
-            c = np.cumsum(w * xs[s:s + _CHUNK].astype(_ACC)) + carry
-            R[s + 1:s + 1 + c.size] = c
-            carry = c[-1]
-        self.R = R
+        # the kernel's own float64 tables (extended-precision accumulation, one rounding)
+        self.P, self.R = prefix_arrays(xs)
 
     # -- X' accessors ------------------------------------------------------------------
     def _view(self, r: int, v: float) -> tuple[_View, int]:

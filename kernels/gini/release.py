@@ -230,7 +230,7 @@ def release_gini(
     the shipped release this way; never publish more than one draw.
     """
     rng = check_rng(rng)
-    xs, lo, hi = as_incomes(x, lower, upper, clip=clip)
+    xs, lo, hi = as_incomes(x, lower, upper, clip=clip, copy=False)
     c = noise_constants(epsilon, gamma, constants)
     ss = smooth_sensitivity(xs, lo, hi, c.beta, bound=bound)
     g = gini_sorted(xs)

@@ -119,7 +119,7 @@ def local_sensitivity_bound(
     x: Any, lower: Any, upper: Any, *, bound: BoundName = "thm43", clip: bool = False
 ) -> float:
     """A^(0)(X): an upper bound on the local sensitivity LS(X) of eq. (2) (replace-one)."""
-    xs, lo, hi = as_incomes(x, lower, upper, clip=clip)
+    xs, lo, hi = as_incomes(x, lower, upper, clip=clip, copy=False)
     if bound == "thm43":
         t = extremes_sorted(prefix_tables(xs), lo, hi, 0, 0)
         return float(bound_thm43(t)[0])
@@ -178,7 +178,7 @@ def smooth_sensitivity(
     lengthen the scan.  ``k_max`` optionally caps the scan (then the result is only a
     lower estimate if the cap bites; ``k_evaluated`` tells).
     """
-    xs, lo, hi = as_incomes(x, lower, upper, clip=clip)
+    xs, lo, hi = as_incomes(x, lower, upper, clip=clip, copy=False)
     b = check_positive(beta, "beta")
     n = xs.size
     cap = n if k_max is None else check_k(k_max, n, name="k_max")
@@ -189,7 +189,7 @@ def smooth_sensitivity(
         from kernels.gini import tight
 
         td = tight.prepare(pt, lo, hi)
-    total = float(np.sum(xs, dtype=np.longdouble))
+    total = float(pt.P[n]) if pt is not None else float(np.sum(xs, dtype=np.longdouble))
     pieces: list[np.ndarray] = []
     best, k_best = -1.0, 0
     k0 = 0

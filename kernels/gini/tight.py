@@ -97,7 +97,7 @@ from typing import Any
 import numpy as np
 
 from kernels.gini.extremes import ExtremesTable, extremes_sorted
-from kernels.gini.index import PrefixTables, prefix_tables
+from kernels.gini.index import ExtendedView, PrefixTables, prefix_tables
 from kernels.validate import as_incomes, check_k
 
 __all__ = [
@@ -123,8 +123,8 @@ class TightData:
     lower: float
     upper: float
     x: np.ndarray  # float64 sorted, x[0..n-1]
-    xa: np.ndarray  # the same in extended precision
-    P: np.ndarray  # P[i] = x_1 + ... + x_i (1-based, P[0] = 0)
+    xa: Any  # the same read in extended precision (ExtendedView, no copy)
+    P: Any  # P[i] = x_1 + ... + x_i (1-based, P[0] = 0), read in extended precision
     right: np.ndarray  # right[j] = #{i : x_i <= x_j}, j = 1..n (right[0] unused)
     right_L: int  # #{i : x_i <= L}
 
@@ -135,7 +135,7 @@ def prepare(pt: PrefixTables, lower: float, upper: float) -> TightData:
     right = np.zeros(xs.size + 1, dtype=np.int64)
     right[1:] = np.searchsorted(xs, xs, side="right")
     rl = int(np.searchsorted(xs, lower, side="right"))
-    return TightData(xs.size, float(lower), float(upper), xs, xs.astype(_ACC), pt.P, right, rl)
+    return TightData(xs.size, float(lower), float(upper), xs, ExtendedView(xs), pt.P, right, rl)
 
 
 def _first_nonpositive(lo: np.ndarray, hi: np.ndarray, E) -> np.ndarray:
@@ -278,7 +278,7 @@ def bound_tight(d: TightData, t: ExtremesTable) -> np.ndarray:
 
 def bound_A_tight(x: Any, k: int, lower: Any, upper: Any, *, clip: bool = False) -> float:
     """A_tight^(k)(X) for one k (validated input; float, rounded up, see module doc)."""
-    xs, lo, hi = as_incomes(x, lower, upper, clip=clip)
+    xs, lo, hi = as_incomes(x, lower, upper, clip=clip, copy=False)
     kk = check_k(k, xs.size)
     pt = prefix_tables(xs)
     return float(bound_tight(prepare(pt, lo, hi), extremes_sorted(pt, lo, hi, kk, kk))[0])
