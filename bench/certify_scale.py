@@ -9,6 +9,15 @@ per-record cost (fast float path vs the general Fraction path, same process).
     python bench/certify_scale.py --before 2a62a60 1e5 1e6 1e7
         # also run certify from an earlier commit (git archive into a temporary tree) on the
         # same files: before/after wall, RSS and per-link tables in one run
+    python bench/certify_scale.py --default 1e6 1e6
+        # also run the default (not --quick) certify at n = 1e6: ratio default / quick
+    python bench/certify_scale.py --smooth 1e7 1e5
+        # only the kernel smooth sensitivity at 1e7 vs one np.sort, and its relative error
+        # against the exact reference (direction named)
+
+The goals of issue 16 this prints against: certify --quick within 10x of read+sort (ratio
+column), max RSS <= 40 B/record + 400 MB (``within budget`` column), default within 3x of
+--quick at 1e6, smooth sensitivity within 2x of one sort at 1e7.
 
 Every number is measured in this run; ratios compare runs made here, on this machine.  Max
 RSS is that of the largest single process (ru_maxrss of a fresh wrapper's children).
@@ -50,12 +59,13 @@ _RSS_WRAPPER = ("import resource, subprocess, sys; "
 
 
 def _certify(path: Path, upper: float, out: Path, tree: Path | None = None,
-             extra: tuple[str, ...] = ()) -> dict:
-    """``dpaudit certify --quick`` in a subprocess (from ``tree`` when given: an earlier
-    commit's files first on sys.path), with its wall time and max RSS."""
+             extra: tuple[str, ...] = (), quick: bool = True) -> dict:
+    """``dpaudit certify --quick`` (or the default with ``quick=False``) in a subprocess
+    (from ``tree`` when given: an earlier commit's files first on sys.path), with its wall
+    time and max RSS."""
     cmd = [sys.executable, "-c", _RSS_WRAPPER, sys.executable, "-m", "audit.cli", "certify",
-           str(path), "--lower", "0", "--upper", str(upper), "--quick", "--out", str(out),
-           "--run-id", "bench", *extra]
+           str(path), "--lower", "0", "--upper", str(upper), *(["--quick"] if quick else []),
+           "--out", str(out), "--run-id", "bench", *extra]
     env = dict(os.environ)
     if tree is not None:
         env["PYTHONPATH"] = str(tree)
@@ -102,8 +112,42 @@ def _reference_cost(n: int) -> tuple[float, float]:
 
 
 def _row(label: str, n: int, r: dict, rs: float) -> str:
+    budget = (40 * n + 400 * 2**20) / 2**20  # MB: 40 B/record + 400 MB fixed (issue 16)
     return (f"{label:>7} {n:>12,} {r['verdict']:>13} {r['wall']:>8.1f} {rs:>11.2f} "
-            f"{r['wall'] / rs:>6.1f} {r['rss_mb']:>10.0f} {r['rss_mb'] * 2**20 / n:>9.0f}")
+            f"{r['wall'] / rs:>6.1f} {r['rss_mb']:>10.0f} {r['rss_mb'] * 2**20 / n:>9.0f} "
+            f"{'yes' if r['rss_mb'] <= budget else 'NO':>7}")
+
+
+def _smooth_vs_sort(n: int) -> None:
+    """Kernel smooth sensitivity (thm43, tight) on sorted data vs one np.sort of the same
+    (unsorted) data, same process; and the kernel's relative error against the exact
+    reference with its sign (the kernel rounds up: it must never be below)."""
+    import mpmath
+
+    from kernels.gini.release import noise_constants
+    from kernels.gini.sensitivity import smooth_sensitivity
+
+    x = np.random.default_rng(3).lognormal(10.0, 1.0, n).round(2)
+    t = time.perf_counter()
+    xs = np.sort(x)
+    t_sort = time.perf_counter() - t
+    upper = float(np.ceil(xs[-1] * 2.5))
+    beta = noise_constants(1.0, 2.0, "alg3").beta
+    print(f"\nsmooth sensitivity at n = {n:,} (sorted input), one np.sort = {t_sort:.2f} s:")
+    for bound in ("thm43", "tight"):
+        t = time.perf_counter()
+        ss = smooth_sensitivity(xs, 0.0, upper, beta, bound=bound)
+        tk = time.perf_counter() - t
+        t = time.perf_counter()
+        ref = (reference.smooth_sensitivity_tight(xs, 0.0, upper, beta) if bound == "tight"
+               else reference.smooth_sensitivity(xs, 0.0, upper, beta))
+        tr = time.perf_counter() - t
+        with mpmath.workdps(40):
+            rel = float((mpmath.mpf(ss.value) - ref.value) / ref.value)
+        side = "above (safe side)" if rel >= 0 else "BELOW (unsafe)"
+        print(f"  {bound:<6} kernel {tk:.2f} s = {tk / t_sort:.2f}x sort; exact reference "
+              f"{tr:.2f} s ({tr / n * 1e6:.3f} us/record); kernel - exact = {rel:+.3g} "
+              f"relative, {side}")
 
 
 def main() -> None:
@@ -112,13 +156,19 @@ def main() -> None:
     ap.add_argument("--workers", type=int, default=None)
     ap.add_argument("--before", default=None, metavar="REF",
                     help="also run certify from this earlier commit (before/after tables)")
+    ap.add_argument("--default", default=None, metavar="N",
+                    help="also run the default (not --quick) certify at this size")
+    ap.add_argument("--smooth", default=None, metavar="N",
+                    help="kernel smooth sensitivity vs one sort at this size")
     a = ap.parse_args()
     sizes = [int(float(s)) for s in a.sizes]
+    if a.smooth:
+        _smooth_vs_sort(int(float(a.smooth)))
     f_us, s_us = _reference_cost(200_000)
     print(f"exact reference gini_eq2, n = 2e5: fast path {f_us:.2f} us/record, general "
           f"(Fractions) {s_us:.2f} us/record: {s_us / f_us:.1f}x")
     print(f"{'run':>7} {'n':>12} {'verdict':>13} {'wall s':>8} {'read+sort s':>11} "
-          f"{'ratio':>6} {'max RSS MB':>10} {'B/record':>9}")
+          f"{'ratio':>6} {'max RSS MB':>10} {'B/record':>9} {'budget':>7}")
     rows = []
     with tempfile.TemporaryDirectory() as tmp_s:
         tmp = Path(tmp_s)
@@ -133,6 +183,11 @@ def main() -> None:
                 print(_row("before", n, runs["before"], rs), flush=True)
             runs["after"] = _certify(path, upper, tmp / "out")
             print(_row("after", n, runs["after"], rs), flush=True)
+            if a.default and int(float(a.default)) == n:
+                runs["default"] = _certify(path, upper, tmp / "out-default", None, (),
+                                           quick=False)
+                print(_row("default", n, runs["default"], rs) + f"   default / quick = "
+                      f"{runs['default']['wall'] / runs['after']['wall']:.2f}x", flush=True)
             if a.workers:
                 runs[f"dask{a.workers}"] = _certify(path, upper, tmp / "out-dask", None,
                                                     ("--workers", str(a.workers)))

@@ -692,7 +692,7 @@ def worst_neighbour(
     lo, hi = as_scalar(lo, "lower"), as_scalar(hi, "upper")
     if hi <= lo:
         raise InvalidParameterError(f"upper must be > lower, got lower={lo!r}, upper={hi!r}")
-    xs = as_data(dataset, "dataset", min_n=1 if rel == ADD_REMOVE_ONE else 2)
+    xs = as_data(dataset, "dataset", min_n=1 if rel == ADD_REMOVE_ONE else 2, copy=False)
     fam, par = noise_family(mech)
     a, b = mech.location_scale(xs)
     # the screen's own figures for X, so screened pairs compare like with like

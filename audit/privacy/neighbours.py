@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from audit.protocols import ADD_REMOVE_ONE, REPLACE_ONE, NeighbourPair
-from kernels.validate import as_data, check_bounds
+from kernels.validate import as_data, check_bounds, is_sorted
 
 __all__ = ["AddRemoveOne", "ReplaceOne", "candidate_indices", "replace"]
 
@@ -42,10 +42,34 @@ def candidate_indices(xs: np.ndarray, max_distinct: int = 64) -> list[int]:
 
 
 def replace(xs: np.ndarray, index: int, value: float) -> np.ndarray:
-    """A sorted copy of ``xs`` with record ``index`` replaced by ``value``."""
-    out = xs.copy()
-    out[index] = value
-    out.sort()
+    """A sorted copy of ``xs`` with record ``index`` replaced by ``value``.
+
+    ``xs`` sorted (the callers' data sets are): O(n) -- the records between the old and
+    the new position move one place (the value's place found by binary search); otherwise
+    a copy is sorted."""
+    xs = np.asarray(xs)
+    n = xs.size
+    i = int(index)
+    if i < 0:
+        i += n
+    if not 0 <= i < n or not is_sorted(xs):
+        out = xs.copy()
+        out[index] = value
+        out.sort()
+        return out
+    v = xs.dtype.type(value)
+    out = np.empty_like(xs)
+    p = int(np.searchsorted(xs, v, side="left"))  # rank of v among all records
+    if p <= i:  # v moves down: xs[p:i] shift up one place
+        out[:p] = xs[:p]
+        out[p] = v
+        out[p + 1:i + 1] = xs[p:i]
+        out[i + 1:] = xs[i + 1:]
+    else:  # v moves up: among the others its rank is p - 1
+        out[:i] = xs[:i]
+        out[i:p - 1] = xs[i + 1:p]
+        out[p - 1] = v
+        out[p:] = xs[p:]
     return out
 
 

@@ -324,6 +324,9 @@ def _cmd_certify(a: argparse.Namespace) -> int:
     run_id = a.run_id or f"certify-seed{a.seed}"
     out_dir = report_dir(a.out, run_id)  # --out / --run-id checked before anything is read
     x, src, lo, hi = _certify_source(a, out_dir)
+    # the release depends on the multiset only: sorted in place (the array is ours), so the
+    # validation below and certify's own take it as it is -- one copy of the data in memory
+    x.sort()
     cfg = CertifyConfig(
         data=x, source=src, lower=lo, upper=hi, epsilon=a.epsilon, gamma=a.gamma,
         constants=a.constants, bound=a.bound, seed=a.seed, quick=a.quick,

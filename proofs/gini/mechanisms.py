@@ -120,7 +120,7 @@ class GiniRelease:
         return "laplace" if self.variant == "laplace-noise" else "powerlaw"
 
     def location_scale(self, dataset: Any) -> tuple[float, float]:
-        xs, lo, hi = as_incomes(dataset, self.lower, self.upper)
+        xs, lo, hi = as_incomes(dataset, self.lower, self.upper, copy=False)
         c = self.noise_constants
         if self.variant == "local-sensitivity":
             s = local_sensitivity_bound(xs, lo, hi, bound=self.bound)  # type: ignore[arg-type]
