@@ -3,7 +3,7 @@ range partitions (:func:`audit.distributed.range_partitions`), exactly.
 
 Each partition (sorted, global ranks ``offset + 1 .. offset + m``) reduces, on its worker, to
 three exact integers on the reference's scaled representation (``value = v / 2^D``, see
-:func:`proofs.gini.reference._float_array_scaled`): ``D``, ``S = sum v`` and
+:class:`proofs.gini.reference._Exact`, vectorised int64 limb sums): ``D``, ``S = sum v`` and
 ``W = sum_i i v_i`` (local ranks i = 1..m).  With ``D* = max D`` every partition is brought
 to the common denominator by a left shift, and for sorted data
 
@@ -16,27 +16,26 @@ all in Python integers: the result is the same Fraction as
 
 from __future__ import annotations
 
-import operator
 from fractions import Fraction
 from typing import Any
 
 import numpy as np
 
 from audit.distributed import range_partitions
-from proofs.gini.reference import NegativeIncomeError, ZeroTotalError, _float_array_scaled
+from proofs.gini.reference import NegativeIncomeError, ZeroTotalError, _exact_floats
 
 __all__ = ["gini_eq2_partitioned", "partition_sums"]
 
 
 def partition_sums(part: np.ndarray) -> tuple[int, int, int, int]:
     """(m, D, S, W) of one sorted partition, exactly (runs on a worker)."""
-    got = _float_array_scaled(np.asarray(part, dtype=np.float64))
-    if got is None:
+    arr = np.asarray(part, dtype=np.float64)
+    if arr.size and arr.min() < 0:
+        raise NegativeIncomeError("x must be >= 0 (incomes)")
+    ex = _exact_floats(arr)
+    if ex is None:
         raise ValueError("partition must be a finite float array")
-    v, den = got
-    m = len(v)
-    return (m, den.bit_length() - 1, sum(v),
-            sum(map(operator.mul, range(1, m + 1), v)))
+    return ex.n, ex.D, ex.total, ex.weighted  # weighted = sum_i i X_i, local ranks 1..m
 
 
 def gini_eq2_partitioned(x: np.ndarray, parts: int = 4, dask_client: Any = None) -> Fraction:

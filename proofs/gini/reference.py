@@ -300,37 +300,146 @@ def _dyadic_exponent(q: Fraction) -> int | None:
     return d.bit_length() - 1 if d & (d - 1) == 0 else None
 
 
-def _float_array_scaled(x: Any, extra: tuple[Fraction, ...] = ()) -> tuple[list[int], int] | None:
-    """Fast exact path for a 1-D float numpy array: (sorted values scaled to Python ints,
-    common denominator ``den = 2**D``), or None when the path does not apply (not a float
-    array, a non-finite value, or an ``extra`` Fraction whose denominator is not a power of
-    two) and the caller takes the general path.
+#: records per exact block prefix value (:class:`_Exact`)
+_BLOCK = 64
+#: bits per limb of the int64 block sums (a limb times a 1-based rank < 2^31 times _BLOCK
+#: records stays below 2^61: no int64 overflow for n < 2^31)
+_LIMB = 24
+#: records per vectorised chunk while building (bounds the temporaries)
+_BUILD_CHUNK = 1 << 20
 
-    Exactness: every finite double is ``f 2^e`` with ``f`` in [1/2, 1) carrying at most 53
-    significant bits (``np.frexp``), so ``M = f 2^53`` is an exact int64 and the value is
-    ``M 2^(e-53)``; with ``D = max(0, -min(e - 53))`` over the nonzero values and the
-    ``extra`` bounds, ``value * 2^D = M << (e - 53 + D)`` is an exact Python int.  Sorting the
-    doubles first is exact (IEEE order of finite doubles is the order of the reals), and
-    avoids sorting Fractions, which cost ~80% of the general path's time (issue 16).
+
+class _Exact:
+    """The sorted values of a float array, exactly, as scaled integers X_i = x_i * 2^D, kept
+    as numpy arrays (issue 16): ``M`` (int64 frexp mantissas, |M| < 2^53) and ``T`` (int16
+    shifts >= 0) with X_i = M_i << T_i, plus exact Python-int prefix sums at every
+    ``_BLOCK``-th record of X_i (``Pb``) and of (i+1) X_i (``Rb``, 0-based i).
+
+    Exactness: every finite double is f 2^e with f in [1/2, 1) of at most 53 bits
+    (``np.frexp``), so M = f 2^53 is an exact int64 and x = M 2^(e-53); D = max(0, -min(e-53))
+    over the nonzero records and the ``extra`` bounds makes every T = e - 53 + D >= 0.  The
+    block sums split each X_i into 24-bit limbs (bit j of limb l is bit 24l + j of X_i: the
+    low bits of an int64 shift are exact even when its high bits wrap) and add limb times
+    weight in int64, where no sum can exceed 2^61; limb sums are recombined in Python ints.
+    Nothing is rounded anywhere.  Memory: 10 bytes per record (M, T) plus two Python ints
+    per block of 64; building costs O(n x limbs) vectorised int64 operations, where
+    limbs = ceil((max T + 53) / 24) (3 for incomes between 10 and 10^7 with cents).
     """
+
+    def __init__(self, xs: np.ndarray, D: int, M: np.ndarray, T: np.ndarray) -> None:
+        self.n = int(xs.size)
+        self.D = D
+        self.M = M
+        self.T = T
+        n, B = self.n, _BLOCK
+        nl = (int(T.max()) + 53 + _LIMB - 1) // _LIMB if n else 0
+        mask = (1 << _LIMB) - 1
+        sp: list[int] = []
+        sr: list[int] = []
+        for c0 in range(0, n, _BUILD_CHUNK):
+            c1 = min(n, c0 + _BUILD_CHUNK)
+            m = M[c0:c1]
+            t = T[c0:c1].astype(np.int64)
+            pad = (-(c1 - c0)) % B
+            w = np.arange(c0 + 1, c1 + 1 + pad, dtype=np.int64)  # 1-based ranks
+            blocks_p = [0] * ((c1 - c0 + pad) // B)
+            blocks_r = [0] * len(blocks_p)
+            for limb in range(nl):
+                sh = t - _LIMB * limb
+                a = np.where(sh >= 0, np.left_shift(m, np.clip(sh, 0, 63)),
+                             np.right_shift(m, np.clip(-sh, 0, 63))) & mask
+                if not a.any():
+                    continue
+                if pad:
+                    a = np.concatenate([a, np.zeros(pad, dtype=np.int64)])
+                bp = a.reshape(-1, B).sum(axis=1).tolist()
+                br = (a * w).reshape(-1, B).sum(axis=1).tolist()
+                k = _LIMB * limb
+                blocks_p = [u + (v << k) for u, v in zip(blocks_p, bp, strict=True)]
+                blocks_r = [u + (v << k) for u, v in zip(blocks_r, br, strict=True)]
+            sp += blocks_p
+            sr += blocks_r
+        self.Pb = [0, *accumulate(sp)]
+        self.Rb = [0, *accumulate(sr)]
+        self.total = self.Pb[-1]  # the padding adds zeros
+        self.weighted = self.Rb[-1]  # sum (i+1) X_i
+        self._cache_p: dict[int, int] = {}
+        self._cache_r: dict[int, int] = {}
+
+    def value(self, i: int) -> int:
+        """X_i (0-based)."""
+        return int(self.M[i]) << int(self.T[i])
+
+    def values(self, a: int, b: int) -> list[int]:
+        return list(map(operator.lshift, self.M[a:b].tolist(), self.T[a:b].tolist()))
+
+    def prefix(self, t: int) -> int:
+        """P_t = X_0 + ... + X_{t-1}, exactly."""
+        got = self._cache_p.get(t)
+        if got is None:
+            q = t // _BLOCK
+            a = q * _BLOCK
+            got = self.Pb[q] + (sum(self.values(a, t)) if t > a else 0)
+            self._cache_p[t] = got
+        return got
+
+    def rprefix(self, t: int) -> int:
+        """R_t = 1 X_0 + 2 X_1 + ... + t X_{t-1}, exactly."""
+        got = self._cache_r.get(t)
+        if got is None:
+            q = t // _BLOCK
+            a = q * _BLOCK
+            got = self.Rb[q]
+            if t > a:
+                got += sum(map(operator.mul, range(a + 1, t + 1), self.values(a, t)))
+            self._cache_r[t] = got
+        return got
+
+
+def _exact_floats(x: Any, extra: tuple[Fraction, ...] = ()) -> _Exact | None:
+    """The fast exact path for a 1-D float numpy array (sorted here if it is not sorted
+    already), or None when it does not apply (not a float array, a non-finite value, an
+    ``extra`` Fraction whose denominator is not a power of two): the caller then takes the
+    general path, which validates and raises."""
     if not isinstance(x, np.ndarray) or x.ndim != 1 or x.dtype.kind != "f":
         return None
-    xs = np.sort(x.astype(np.float64, copy=False))
+    xs = np.asarray(x, dtype=np.float64)
+    if xs.size > 1 and not bool(np.all(xs[1:] >= xs[:-1])):  # NaN fails this too
+        xs = np.sort(xs)
     if xs.size and not (np.isfinite(xs[0]) and np.isfinite(xs[-1])):  # NaN sorts last
         return None
-    frac, e = np.frexp(xs)
-    M = np.ldexp(frac, 53).astype(np.int64)
-    E = e.astype(np.int64) - 53
-    nz = M != 0
-    D = max(0, -int(E[nz].min())) if nz.any() else 0
+    if xs.size >= 2**31 or (xs.size and xs[0] < 0):  # int64 bound of the block sums; the
+        return None  # limbs assume X_i >= 0 (negative incomes: the general path raises)
     for q in extra:
-        dq = _dyadic_exponent(q)
-        if dq is None:
+        if _dyadic_exponent(q) is None:
             return None
-        D = max(D, dq)
-    E += D
-    E[~nz] = 0
-    return [m << t for m, t in zip(M.tolist(), E.tolist(), strict=True)], 1 << D
+    M = np.empty(xs.size, dtype=np.int64)
+    E = np.empty(xs.size, dtype=np.int32)
+    emin = 0
+    for c0 in range(0, xs.size, _BUILD_CHUNK):  # chunks: no n-sized float temporaries
+        frac, e = np.frexp(xs[c0:c0 + _BUILD_CHUNK])
+        m = M[c0:c0 + frac.size]
+        m[:] = np.ldexp(frac, 53)
+        ec = E[c0:c0 + frac.size]
+        ec[:] = e
+        ec -= 53
+        nz = m != 0
+        if nz.any():
+            emin = min(emin, int(ec[nz].min()))
+        ec[~nz] = 0
+    D = max([-emin, *(_dyadic_exponent(q) for q in extra)])
+    E[M != 0] += D
+    return _Exact(xs, D, M, E.astype(np.int16 if int(E.max(initial=0)) < 2**15 else np.int32))
+
+
+def _float_array_scaled(x: Any, extra: tuple[Fraction, ...] = ()) -> tuple[list[int], int] | None:
+    """(sorted values scaled to Python ints, common denominator ``den = 2**D``) of a float
+    array, or None (see :func:`_exact_floats`).  A list of n Python ints: for small data
+    (tests, partition checks); the large-n paths keep :class:`_Exact` instead."""
+    ex = _exact_floats(x, extra)
+    if ex is None:
+        return None
+    return ex.values(0, ex.n), 1 << ex.D
 
 
 def _weighted(xs: list[Fraction]) -> Fraction:
@@ -343,14 +452,14 @@ def _weighted(xs: list[Fraction]) -> Fraction:
 def _gini_parts_fast(x: Any) -> tuple[int, int, int] | None:
     """(sum_r (2r-n-1) v_r, sum_r v_r, n) on the exact scaled integers of a float array (the
     common denominator cancels in g), or None: the general path then validates and raises."""
-    got = _float_array_scaled(x)
-    if got is None:
+    ex = _exact_floats(x)
+    if ex is None:
         return None
-    v, _ = got
-    n = len(v)
-    if n < 2 or v[0] < 0 or v[-1] == 0:
+    n = ex.n
+    if n < 2 or int(ex.M[0]) < 0 or ex.total == 0:
         return None  # the general path raises the right error
-    return sum(map(operator.mul, range(1 - n, n, 2), v)), sum(v), n
+    # sum (2r - n - 1) X_r = 2 sum r X_r - (n + 1) sum X_r  (1-based r)
+    return 2 * ex.weighted - (n + 1) * ex.total, ex.total, n
 
 
 def gini_eq2(x: Any) -> Fraction:
@@ -385,6 +494,57 @@ def gini_eq1(x: Any) -> Fraction:
     return _weighted(xs) / (n * sum(xs))
 
 
+class _LazyValues:
+    """``xs`` of :class:`_Scaled` on the fast path: X_i read on demand (int index, slice,
+    iteration, ``len``; ``bisect`` works through indexing)."""
+
+    def __init__(self, ex: _Exact) -> None:
+        self._ex = ex
+
+    def __len__(self) -> int:
+        return self._ex.n
+
+    def __getitem__(self, i: Any) -> Any:
+        if isinstance(i, slice):
+            a, b, step = i.indices(self._ex.n)
+            return self._ex.values(a, b)[::step] if step != 1 else self._ex.values(a, b)
+        i = int(i)
+        if i < 0:
+            i += self._ex.n
+        if not 0 <= i < self._ex.n:
+            raise IndexError(i)
+        return self._ex.value(i)
+
+    def __iter__(self) -> Any:
+        for a in range(0, self._ex.n, _BUILD_CHUNK):
+            yield from self._ex.values(a, min(self._ex.n, a + _BUILD_CHUNK))
+
+
+class _LazyTable:
+    """A 1-based prefix table read on demand: ``kind`` "P", "R" or "C" (C_t = 2 R_t -
+    (n + 1) P_t, exactly)."""
+
+    def __init__(self, ex: _Exact, kind: str) -> None:
+        self._ex = ex
+        self._kind = kind
+
+    def __len__(self) -> int:
+        return self._ex.n + 1
+
+    def __getitem__(self, t: Any) -> int:
+        t = int(t)
+        if t < 0:
+            t += self._ex.n + 1
+        if not 0 <= t <= self._ex.n:
+            raise IndexError(t)
+        ex = self._ex
+        if self._kind == "P":
+            return ex.prefix(t)
+        if self._kind == "R":
+            return ex.rprefix(t)
+        return 2 * ex.rprefix(t) - (ex.n + 1) * ex.prefix(t)
+
+
 # ------------------------------------------------------------------- scaled data engine
 class _Scaled:
     """Sorted data and bounds scaled to integers by a common denominator, with prefix tables
@@ -392,11 +552,12 @@ class _Scaled:
 
     def __init__(self, x: Any, L: Any, U: Any) -> None:
         Lf, Uf = exact(L, "L"), exact(U, "U")
-        fast = _float_array_scaled(x, (Lf, Uf))
-        if fast is not None:
-            xs, den = fast
-            n = len(xs)
-            self._xf: list[Fraction] | None = None
+        ex = _exact_floats(x, (Lf, Uf))
+        self._xf: list[Fraction] | None = None
+        if ex is not None:
+            xs: Any = _LazyValues(ex)
+            den = 1 << ex.D
+            n = ex.n
         else:
             xf = _as_list(x)
             n = len(xf)
@@ -419,9 +580,15 @@ class _Scaled:
             raise OutOfBoundsError(f"x has a record {Fraction(xs[-1], den)} above U = {Uf}")
         if xs[-1] == 0:
             raise ZeroTotalError(f"x has total 0 (all {n} records are 0): Gini undefined")
-        self.P = [0, *accumulate(xs)]
-        self.R = [0, *accumulate(map(operator.mul, range(1, n + 1), xs))]
-        self.C = [0, *accumulate(map(operator.mul, range(1 - n, n, 2), xs))]
+        self.P: Any
+        self.R: Any
+        self.C: Any
+        if ex is not None:  # lean exact tables read on demand (issue 16)
+            self.P, self.R, self.C = (_LazyTable(ex, k) for k in "PRC")
+        else:
+            self.P = [0, *accumulate(xs)]
+            self.R = [0, *accumulate(map(operator.mul, range(1, n + 1), xs))]
+            self.C = [0, *accumulate(map(operator.mul, range(1 - n, n, 2), xs))]
 
     @property
     def xf(self) -> list[Fraction]:

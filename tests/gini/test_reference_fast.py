@@ -4,6 +4,7 @@ the brute-force oracles, value for value (exact Fractions, no tolerance)."""
 from __future__ import annotations
 
 from fractions import Fraction
+from itertools import accumulate
 
 import numpy as np
 import pytest
@@ -69,3 +70,64 @@ def test_fast_path_rejects_like_general() -> None:
         R.extremes(np.array([1.0, 3.0]), 0.0, 2.0)
     with pytest.raises(R.NegativeIncomeError):
         R.gini_eq2(np.array([-1.0, 3.0]))
+
+
+# ---- the lean exact tables of issue 16: block prefix values every _BLOCK records, limb sums,
+# build chunks.  Each case compares with the general Fraction path (lists of Fractions).
+@pytest.mark.parametrize("n", [2, 63, 64, 65, 129, 200])
+def test_block_seams_equal_general(n: int) -> None:
+    rng = np.random.default_rng(n)
+    arr = np.round(rng.lognormal(3.0, 1.5, n), 2)
+    arr[: n // 7] = 0.0  # zeros first (frexp exponent 0) before tiny values
+    arr[-1] = max(arr[-1], 1.0)
+    fr = [Fraction(v) for v in arr.tolist()]
+    assert R.gini_eq2(arr) == R.gini_eq2(fr)
+    U = float(np.ceil(arr.max() * 2))
+    fast = R.smooth_sensitivity(arr, 0.0, U, Fraction(1, 5))
+    slow = R.smooth_sensitivity(fr, 0.0, U, Fraction(1, 5))
+    assert fast.A == slow.A and fast.value == slow.value
+    assert R.extremes_k(arr, 0.0, U, min(3, n)) == R.extremes_k(fr, 0.0, U, min(3, n))
+
+
+def test_lazy_tables_equal_full_prefix_lists(monkeypatch) -> None:
+    """Every entry of the lazy P, R, C (and xs, slices, iteration) equals the accumulate()
+    lists of the general path, with build chunks much smaller than n (chunk seams)."""
+    monkeypatch.setattr(R, "_BUILD_CHUNK", 128)
+    rng = np.random.default_rng(11)
+    arr = np.sort(np.concatenate([rng.lognormal(5, 2, 700), [0.0, 5e-324, 1e-300, 3e5]]))
+    sc = R._Scaled(arr, 0.0, 1e6)
+    assert isinstance(sc.P, R._LazyTable)
+    den = sc.den
+    xs = [int(Fraction(v) * den) for v in arr.tolist()]
+    n = len(xs)
+    P = [0, *accumulate(xs)]
+    Rr = [0, *accumulate(i * v for i, v in enumerate(xs, 1))]
+    C = [0, *accumulate((2 * i - n - 1) * v for i, v in enumerate(xs, 1))]
+    for t in range(n + 1):
+        assert (sc.P[t], sc.R[t], sc.C[t]) == (P[t], Rr[t], C[t])
+    assert list(sc.xs) == xs and sc.xs[5:300] == xs[5:300] and sc.xs[-1] == xs[-1]
+    with pytest.raises(IndexError):
+        sc.xs[n]
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.floats(min_value=0.0, max_value=1e9, allow_nan=False, allow_subnormal=True),
+                min_size=2, max_size=150))
+@example([0.0] * 70 + [1e-300, 1e9])  # about 4000-bit integers: many limbs
+@example([2.0**-1074] * 65 + [1.0])
+def test_gini_and_smooth_equal_general_any_floats(values: list[float]) -> None:
+    arr = np.asarray(values, dtype=np.float64)
+    if arr.max() == 0:
+        return
+    fr = [Fraction(v) for v in values]
+    assert R.gini_eq2(arr) == R.gini_eq2(fr)
+    U = 2e9
+    assert R.smooth_sensitivity(arr, 0.0, U, Fraction(1, 3)).A == \
+        R.smooth_sensitivity(fr, 0.0, U, Fraction(1, 3)).A
+
+
+def test_negative_or_unsorted_input_takes_the_right_path() -> None:
+    with pytest.raises(R.NegativeIncomeError):
+        R.gini_eq2(np.array([-1.0, 2.0, 3.0]))
+    arr = np.array([3.0, 1.0, 2.0, 0.5])
+    assert R.gini_eq2(arr) == R.gini_eq2([Fraction(v) for v in sorted(arr.tolist())])
