@@ -751,6 +751,10 @@ def worst_neighbour(
                                 options={"xatol": 1e-7 * (hi - lo), "maxiter": per})
     except _Budget:
         truncated = True
+    # the screen's tables (O(n) memory) are not needed for the certification below: drop
+    # them before neighbours are built and recomputed (peak memory at census scale)
+    screened = screen is not None
+    screen = None
 
     n_pairs = len(evaluated)
     # certify the best pair of each distinct record (op, rank), best first
@@ -767,7 +771,7 @@ def worst_neighbour(
         use_ref = hasattr(mech, "exact_location_scale") and xs.size <= REFERENCE_MAX_N
     for i, e in enumerate(ranked[:certify_top]):
         second = _apply(xs, e.change)
-        ls2 = e.location_scale if screen is None else mech.location_scale(second)
+        ls2 = mech.location_scale(second) if screened else e.location_scale
         dpl = dataset_pair_loss(mech, xs, second, reference=bool(use_ref) and i == 0, dps=dps,
                                 kernel_values=(a, b, *ls2))
         del second
@@ -790,7 +794,7 @@ def worst_neighbour(
         f"{dps[0]}/{dps[1]} digits, rounded up"
         + ("; budget reached (truncated)" if truncated else "")
         + ("; screened by fast neighbour updates, certified pairs recomputed in full"
-           if screen is not None else "")
+           if screened else "")
     )
     return NeighbourSearch(
         mechanism=mech.name, relation=rel, claimed_epsilon=claimed, n=int(xs.size),
