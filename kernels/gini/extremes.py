@@ -59,7 +59,7 @@ from typing import Any
 
 import numpy as np
 
-from kernels.gini.index import ExtendedView, PrefixTables, gini_sorted, prefix_tables
+from kernels.gini.index import ExtendedView, PrefixTables, prefix_tables
 from kernels.validate import as_incomes, check_k
 
 __all__ = [
@@ -215,7 +215,7 @@ def extremes_sorted(
     min_mean = ((P[n - ks] + ks * _ACC(lower)) / n).astype(np.float64)
     max_mean = ((P[n] - P[ks] + ks * _ACC(upper)) / n).astype(np.float64)
     gmax, amax = _max_gini_batch(pt, lower, upper, ks)
-    g0 = gini_sorted(pt.x)
+    g0 = pt.gini
     gmin = np.empty(ks.size)
     amin = np.zeros((ks.size, 2), dtype=np.int64)
     mid = (ks >= 1) & (ks <= n - 1)

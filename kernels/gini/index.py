@@ -38,6 +38,7 @@ n u + v for n <= 2^26).
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Any
 
@@ -164,6 +165,11 @@ class PrefixTables:
     def n(self) -> int:
         return int(self.x.size)
 
+    @functools.cached_property
+    def gini(self) -> float:
+        """Eq. (2) of ``x`` (:func:`gini_sorted`), computed once per table."""
+        return gini_sorted(self.x)
+
     @property
     def P(self) -> ExtendedView:
         return ExtendedView(self.P_store)
@@ -177,26 +183,62 @@ class PrefixTables:
         return _Derived(self.P_store, self.R_store)
 
 
+#: records per block of :func:`prefix_arrays` (in-block float64 cumsum)
+_BLOCK = 256
+#: block rows per vectorised step of :func:`prefix_arrays` (bounds the temporaries)
+_ROWS = 4096
+
+
 def prefix_arrays(xs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(P, R) of sorted ``xs`` as float64 arrays of length n + 1: P[t] = sum_{j<=t} x_j,
-    R[t] = sum_{j<=t} j x_j (1-based), accumulated in extended precision in chunks of 2^16
-    records and rounded to float64 once per entry (peak extra memory: the two outputs plus
-    one chunk)."""
+    """(P, R) of sorted non-negative ``xs`` as float64 arrays of length n + 1:
+    P[t] = sum_{j<=t} x_j, R[t] = sum_{j<=t} j x_j (1-based).
+
+    Blocked (issue 16): records in blocks of B = 256; inside a block a float64 cumsum, the
+    block offsets (sums of the earlier blocks) accumulated in extended precision and rounded
+    to float64 once, then one float64 addition.  Error (all terms >= 0, u = 2^-53, u' the
+    extended unit, 2^-64 on x87): |P~[t] - P[t]| <= ((B + 1) u + (n/B) u') P[t] -- about
+    2^-44.9 relative at n = 1e7, smaller than recursive summation in extended precision
+    (n u' = 2^-40.7) and 4x faster; the same for R, whose terms t x_t carry one more u.  No
+    direction is guaranteed: the consumers round their results up
+    (``kernels.gini.sensitivity.SAFE_MARGIN`` = 2^-36).  Peak extra memory: the two outputs
+    plus one step of ``_ROWS`` blocks."""
     n = xs.size
     P = np.empty(n + 1, dtype=np.float64)
     R = np.empty(n + 1, dtype=np.float64)
     P[0] = R[0] = 0.0
-    cp = _ACC(0)
-    cr = _ACC(0)
-    for s in range(0, n, _CHUNK):
-        c = xs[s:s + _CHUNK].astype(_ACC)
-        p = np.cumsum(c)
-        p += cp
-        r = np.cumsum(c * np.arange(s + 1, s + c.size + 1, dtype=_ACC))
-        r += cr
-        P[s + 1:s + 1 + c.size] = p
-        R[s + 1:s + 1 + c.size] = r
-        cp, cr = p[-1], r[-1]
+    B = _BLOCK
+    m = n // B
+    op = _ACC(0)  # offsets: sums of all earlier blocks, extended precision
+    orr = _ACC(0)
+    for r0 in range(0, m + 1, _ROWS):
+        r1 = min(m, r0 + _ROWS)
+        if r1 > r0:
+            a, b = r0 * B, r1 * B
+            x2 = xs[a:b].reshape(r1 - r0, B)
+            pv = P[a + 1:b + 1].reshape(r1 - r0, B)
+            rv = R[a + 1:b + 1].reshape(r1 - r0, B)
+            np.cumsum(x2, axis=1, out=pv)
+            w = np.arange(a + 1, b + 1, dtype=np.float64).reshape(r1 - r0, B)
+            np.multiply(w, x2, out=w)  # t x_t: t < 2^53 is exact, one rounding of the product
+            np.cumsum(w, axis=1, out=rv)
+            for v, last, o in ((pv, pv[:, -1], op), (rv, rv[:, -1], orr)):
+                offs = np.empty(r1 - r0, dtype=_ACC)
+                offs[0] = 0
+                np.cumsum(last[:-1].astype(_ACC), out=offs[1:])
+                offs += o
+                tot = offs[-1] + _ACC(last[-1])
+                v += offs.astype(np.float64)[:, None]
+                if v is pv:
+                    op = tot
+                else:
+                    orr = tot
+        if r1 == m and m * B < n:  # the last, partial block
+            a = m * B
+            tail = xs[a:]
+            P[a + 1:] = np.cumsum(tail) + np.float64(op)
+            R[a + 1:] = np.cumsum(np.arange(a + 1, n + 1, dtype=np.float64) * tail) \
+                + np.float64(orr)
+            break
     return P, R
 
 
