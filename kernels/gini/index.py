@@ -23,17 +23,15 @@ weights (exact in float64 for n < 2^52) accumulated in extended precision
 2^16 records (no n-sized extended-precision temporaries); the result is rounded to float64
 once.
 
-Prefix tables (:func:`prefix_tables`, issue 16).  P and R are accumulated in extended
-precision chunk by chunk and *stored* as float64, each entry rounded to nearest once, and
+Prefix tables (:func:`prefix_tables`, issue 16).  P and R are *stored* as float64 and
 C = 2R - (n+1)P is derived on read (in extended precision) instead of stored: 16 bytes per
-record instead of 48.  Error bound (stated; checked against the exact reference by
-``tests/gini/test_sensitivity.py`` and on every certified data set by ``certify``'s
-kernel-vs-reference link): with u = 2^-64 (x87 long double; 2^-53 where longdouble is
-double) and v = 2^-53, an entry P[t] has relative error at most (t-1)u + v (recursive
-summation of non-negative terms, then one rounding), and R[t] the same (its terms t x_t are
-formed exactly up to one u).  The direction is not controlled; the consumers round their
-*results* up instead (``kernels.gini.sensitivity.SAFE_MARGIN`` = 2^-36, far above
-n u + v for n <= 2^26).
+record instead of 48.  They are built blockwise (:func:`prefix_arrays`: float64 cumsums in
+blocks of 256 records, block offsets in extended precision), with relative error at most
+(B + 1) u + (n/B) u' per entry (u = 2^-53, u' = 2^-64 on x87; 2^-44.9 at n = 1e7), tested
+entry by entry against Fractions (``tests/gini/test_prefix.py``) and checked on every
+certified data set by ``certify``'s kernel-vs-reference link.  The direction is not
+controlled; the consumers round their *results* up instead
+(``kernels.gini.sensitivity.SAFE_MARGIN`` = 2^-36).
 """
 
 from __future__ import annotations
