@@ -131,9 +131,12 @@ def _fast_screen(ctx: Any) -> Callable[[dict[str, Any] | None], tuple[float, flo
     cfg = ctx.cfg
     if cfg.bound not in FAST_BOUNDS:
         return None
-    tables = neighbour_tables(ctx.xs, cfg.lower, cfg.upper)
+    built: list[Any] = []  # the tables, built on first use (after the release on X ran)
 
     def screen(change: dict[str, Any] | None) -> tuple[float, float]:
+        if not built:
+            built.append(neighbour_tables(ctx.xs, cfg.lower, cfg.upper))
+        tables = built[0]
         if change is None:
             return tables.location_scale(None, None, cfg.epsilon, cfg.gamma, cfg.constants,
                                          cfg.bound)
