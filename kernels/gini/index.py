@@ -187,6 +187,11 @@ _BLOCK = 256
 _ROWS = 4096
 
 
+def _ranks(a: int, b: int) -> np.ndarray:
+    """1-based ranks a+1 .. b of the records xs[a:b] as float64 (exact below 2^53)."""
+    return np.arange(a + 1, b + 1, dtype=np.float64)
+
+
 def prefix_arrays(xs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(P, R) of sorted non-negative ``xs`` as float64 arrays of length n + 1:
     P[t] = sum_{j<=t} x_j, R[t] = sum_{j<=t} j x_j (1-based).
@@ -216,7 +221,7 @@ def prefix_arrays(xs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
             pv = P[a + 1:b + 1].reshape(r1 - r0, B)
             rv = R[a + 1:b + 1].reshape(r1 - r0, B)
             np.cumsum(x2, axis=1, out=pv)
-            w = np.arange(a + 1, b + 1, dtype=np.float64).reshape(r1 - r0, B)
+            w = _ranks(a, b).reshape(r1 - r0, B)
             np.multiply(w, x2, out=w)  # t x_t: t < 2^53 is exact, one rounding of the product
             np.cumsum(w, axis=1, out=rv)
             for v, last, o in ((pv, pv[:, -1], op), (rv, rv[:, -1], orr)):
@@ -234,7 +239,7 @@ def prefix_arrays(xs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
             a = m * B
             tail = xs[a:]
             P[a + 1:] = np.cumsum(tail) + np.float64(op)
-            R[a + 1:] = np.cumsum(np.arange(a + 1, n + 1, dtype=np.float64) * tail) \
+            R[a + 1:] = np.cumsum(_ranks(a, n) * tail) \
                 + np.float64(orr)
             break
     return P, R

@@ -102,9 +102,19 @@ def test_release_link_audits_the_shipped_release_and_catches_half_noise() -> Non
         return dataclasses.replace(r, value=r.gini + (r.value - r.gini) / 2)
 
     def ulp_below(*a, **k):
+        # the largest double strictly below the exact S(X)/alpha (exact reference, mpmath)
+        import mpmath
+
+        from proofs.gini import reference
+
         r = release_gini(*a, **k)
-        ss = r.smooth_sensitivity / r.constants.alpha / (1 + 2.0**-36)
-        return dataclasses.replace(r, scale=math.nextafter(ss / (1 + 2.0**-36), 0.0))
+        with mpmath.workdps(60):
+            exact = reference.smooth_sensitivity(xs, cfg.lower, cfg.upper,
+                                                 r.constants.beta).value / r.constants.alpha
+            f = float(exact)
+            if mpmath.mpf(f) >= exact:
+                f = math.nextafter(f, 0.0)
+        return dataclasses.replace(r, scale=f)
 
     bad = run(half_noise)
     assert bad.verdict.value == "refuted" and bad.counterexample is not None
