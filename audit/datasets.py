@@ -314,6 +314,58 @@ def _fast_column(path: str | os.PathLike[str], label: str,
     raises its own, line-numbered error.  Header errors (unknown or ambiguous column) are
     raised here by the same :func:`_column_index` as on the careful path.
     """
+    layout = plain_layout(path, label, column)
+    if layout is None:
+        return None
+    with open(path, "rb") as fh:
+        fh.seek(layout.body_start)
+        pos, rest = layout.body_start, b""
+        while pos < layout.end:
+            block = rest + fh.read(min(_FAST_BLOCK, layout.end - pos))
+            pos = fh.tell()
+            if pos < layout.end:
+                cut = block.rfind(b"\n") + 1
+                if cut == 0:
+                    return None  # a line longer than a block: not a plain income column
+                block, rest = block[:cut], block[cut:]
+            else:
+                rest = b""
+            if not _plain_block(block, layout.allowed, layout.width):
+                return None
+    try:
+        out = np.loadtxt(path, dtype=np.float64, delimiter=",", comments=None, skiprows=1,
+                         usecols=layout.usecols, ndmin=1, encoding="utf-8-sig")
+    except ValueError:
+        return None
+    if out.ndim != 1 or out.size == 0 or not np.isfinite(out).all():
+        return None
+    return out
+
+
+@dataclass(frozen=True)
+class PlainLayout:
+    """Where the data rows of a plain CSV file lie (see :func:`plain_layout`)."""
+
+    body_start: int  #: byte offset of the first data row
+    end: int  #: byte offset just past the last data character (trailing line ends excluded)
+    idx: int  #: position of the column read
+    width: int  #: fields per row
+
+    @property
+    def allowed(self) -> bytes:
+        return _DIGITS + (b"," if self.width > 1 else b"")
+
+    @property
+    def usecols(self) -> int | None:
+        return self.idx if self.width > 1 else None
+
+
+def plain_layout(path: str | os.PathLike[str], label: str,
+                 column: str | None) -> PlainLayout | None:
+    """The header of a CSV file resolved to the column read, and the byte range of its data
+    rows -- or ``None`` when the header is not plain (quotes, NUL, lone CR, not UTF-8, no
+    data rows), in which case only the careful path may read the file.  Raises the careful
+    path's :class:`DataFileError` for an unknown or ambiguous column."""
     try:
         fh = open(path, "rb")
     except OSError:
@@ -345,26 +397,26 @@ def _fast_column(path: str | os.PathLike[str], label: str,
             end = k + len(stripped)
             if stripped:
                 break
-        if end <= body_start:
-            return None  # no data rows
-        allowed = _DIGITS + (b"," if width > 1 else b"")
-        fh.seek(body_start)
-        pos, rest = body_start, b""
-        while pos < end:
-            block = rest + fh.read(min(_FAST_BLOCK, end - pos))
-            pos = fh.tell()
-            if pos < end:
-                cut = block.rfind(b"\n") + 1
-                if cut == 0:
-                    return None  # a line longer than a block: not a plain income column
-                block, rest = block[:cut], block[cut:]
-            else:
-                rest = b""
-            if not _plain_block(block, allowed, width):
-                return None
+    if end <= body_start:
+        return None  # no data rows
+    return PlainLayout(body_start, end, idx, width)
+
+
+def parse_plain_range(path: str | os.PathLike[str], layout: PlainLayout, start: int,
+                      stop: int) -> np.ndarray | None:
+    """The column's values in the whole lines of bytes ``[start, stop)`` of the body (the
+    caller cuts at line starts: ``start`` is ``layout.body_start`` or just after a LF), by
+    the fast path's checks and ``numpy.loadtxt``; ``None`` if that range is not plain (the
+    careful path must then read the whole file).  Runs on a Dask worker in
+    :func:`audit.distributed.read_sorted_csv`."""
+    with open(path, "rb") as fh:
+        fh.seek(start)
+        block = fh.read(stop - start)
+    if not block or not _plain_block(block, layout.allowed, layout.width):
+        return None
     try:
-        out = np.loadtxt(path, dtype=np.float64, delimiter=",", comments=None, skiprows=1,
-                         usecols=idx if width > 1 else None, ndmin=1, encoding="utf-8-sig")
+        out = np.loadtxt(io.StringIO(block.decode("ascii"), newline=None), dtype=np.float64,
+                         delimiter=",", comments=None, usecols=layout.usecols, ndmin=1)
     except ValueError:
         return None
     if out.ndim != 1 or out.size == 0 or not np.isfinite(out).all():

@@ -640,6 +640,7 @@ def worst_neighbour(
     reference: bool | None = None,
     dps: tuple[int, int] = DPS,
     screen: Callable[[dict[str, Any] | None], tuple[float, float]] | None = None,
+    reference_first: tuple[Any, Any] | None = None,
 ) -> NeighbourSearch:
     """Search the neighbours of ``dataset`` for the largest privacy loss of ``mech``.
 
@@ -655,8 +656,10 @@ def worst_neighbour(
 
     ``screen`` (optional, for large n): ``screen(change)`` returns the neighbour's float
     (location, scale) without building it (e.g. O(log n) updates of the data set's prefix
-    quantities), ``screen(None)`` those of the data set itself.  It only *steers* the search
-    (screening and the optimiser); the certified pairs are recomputed with
+    quantities), ``screen(None)`` those of the data set itself.  ``reference_first``: the
+    exact (location, scale) of ``dataset`` when the caller already has them (else computed
+    by ``mech.exact_location_scale`` for the reference re-certification).  ``screen`` only
+    *steers* the search (screening and the optimiser); the certified pairs are recomputed with
     ``mech.location_scale`` on the data set and the materialised neighbour.  Neighbours are
     materialised one at a time (never the whole candidate list), and the time budget never
     stops the search before one neighbour has been evaluated.
@@ -773,7 +776,7 @@ def worst_neighbour(
         second = _apply(xs, e.change)
         ls2 = mech.location_scale(second) if screened else e.location_scale
         dpl = dataset_pair_loss(mech, xs, second, reference=bool(use_ref) and i == 0, dps=dps,
-                                kernel_values=(a, b, *ls2))
+                                kernel_values=(a, b, *ls2), reference_first=reference_first)
         del second
         top.append(NeighbourLoss(e.change, e.screen, ls2, dpl))
     top.sort(key=lambda e: e.epsilon_up, reverse=True)

@@ -188,7 +188,7 @@ def _validate(cfg: CertifyConfig) -> np.ndarray:
 def _gini_exact(ctx: _Ctx) -> Fraction:
     """Eq. (2) of the data exactly (Fraction), once per run: partitioned on the Dask cluster
     when there is one (:func:`proofs.gini.distributed.gini_eq2_partitioned`, the same
-    Fraction), else :func:`proofs.gini.reference.gini_eq2`."""
+    Fraction), else with the smooth sensitivity in one exact pass (:func:`_both_exact`)."""
     if "gini_exact" not in ctx.shared:
         c = ctx.shared.get("dask_client")
         if c is not None:
@@ -197,20 +197,24 @@ def _gini_exact(ctx: _Ctx) -> Fraction:
             parts = max(2, 2 * len(c.scheduler_info().get("workers", {})) or 2)
             ctx.shared["gini_exact"] = gini_eq2_partitioned(ctx.xs, parts, dask_client=c)
         else:
-            ctx.shared["gini_exact"] = reference.gini_eq2(ctx.xs)
+            _both_exact(ctx)
     return ctx.shared["gini_exact"]
+
+
+def _both_exact(ctx: _Ctx) -> None:
+    """Exact g(X) and S(X) of the configured bound from one exact pass over the records
+    (:func:`proofs.gini.reference.gini_and_smooth`), cached for the run."""
+    cfg = ctx.cfg
+    g, ss = reference.gini_and_smooth(ctx.xs, cfg.lower, cfg.upper, ctx.constants.beta,
+                                      bound=cfg.bound)  # type: ignore[arg-type]
+    ctx.shared.setdefault("gini_exact", g)
+    ctx.shared["smooth_exact"] = ss
 
 
 def _smooth_exact(ctx: _Ctx) -> Any:
     """The exact reference smooth sensitivity of the configured bound, once per run."""
     if "smooth_exact" not in ctx.shared:
-        cfg = ctx.cfg
-        beta = ctx.constants.beta
-        ctx.shared["smooth_exact"] = (
-            reference.smooth_sensitivity_tight(ctx.xs, cfg.lower, cfg.upper, beta)
-            if cfg.bound == "tight" else
-            reference.smooth_sensitivity(ctx.xs, cfg.lower, cfg.upper, beta,
-                                         bound=cfg.bound))  # type: ignore[arg-type]
+        _both_exact(ctx)
     return ctx.shared["smooth_exact"]
 
 

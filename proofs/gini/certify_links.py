@@ -32,7 +32,7 @@ from audit.protocols import REPLACE_ONE, NeighbourPair
 from audit.registry import replayer
 from proofs.gini import reference
 from proofs.gini.admissibility import admissible, loss_at
-from proofs.gini.certify import reload_data
+from proofs.gini.certify import _gini_exact, _smooth_exact, reload_data
 from proofs.gini.mechanisms import GiniRelease, ShippedRelease
 
 __all__ = [
@@ -260,6 +260,8 @@ def exact_loss(ctx: Any) -> list[Finding]:
         certify_top=2 if quick else 3,
         reference=True,
         screen=_fast_screen(ctx),
+        # the data set's own exact (g, S/alpha): computed once per run by the earlier links
+        reference_first=mech.location_scale_from_exact(_gini_exact(ctx), _smooth_exact(ctx)),
     )
     ctx.shared["worst_pairs"] = [t.change for t in res.top]
     worst = res.worst

@@ -139,11 +139,15 @@ class GiniRelease:
         from proofs.gini import reference
 
         c = self.noise_constants
-        a = reference.gini_eq2(dataset)
-        ss = (reference.smooth_sensitivity_tight(dataset, self.lower, self.upper, c.beta)
-              if self.bound == "tight" else
-              reference.smooth_sensitivity(dataset, self.lower, self.upper, c.beta,
-                                           bound=self.bound))
+        a, ss = reference.gini_and_smooth(dataset, self.lower, self.upper, c.beta,
+                                          bound=self.bound)
+        return self.location_scale_from_exact(a, ss)
+
+    def location_scale_from_exact(self, a: Fraction, ss: Any) -> tuple[Fraction, Any]:
+        """:meth:`exact_location_scale` from an already computed exact g(X) and
+        :class:`proofs.gini.reference.SmoothRef` of this release's beta and bound (certify
+        computes them once per run and passes them on instead of recomputing)."""
+        c = self.noise_constants
         with mpmath.workdps(60):
             s = ss.value
             if self.variant == "local-sensitivity":

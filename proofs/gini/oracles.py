@@ -8,6 +8,7 @@ monotonicity), not the paper's lemmas.
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Iterable, Sequence
 from fractions import Fraction
 
@@ -17,11 +18,19 @@ Q = Fraction
 def gini2(y: Iterable[Fraction]) -> Fraction | None:
     """Eq. (2) exactly: sum (2i-n-1) y_(i) / ((n-1) sum y).  None if the total is 0."""
     ys = sorted(y)
-    n = len(ys)
-    s = sum(ys)
+    # exactly, on integers: every value over the common denominator d (one Fraction at the
+    # end instead of n Fraction additions; the denominator cancels in the ratio)
+    d = math.lcm(*(a.denominator for a in ys)) if ys else 1
+    return _gini2_int([a.numerator * (d // a.denominator) for a in ys])
+
+
+def _gini2_int(v: Sequence[int]) -> Fraction | None:
+    """Eq. (2) of sorted integers (values over any common denominator), exactly."""
+    n = len(v)
+    s = sum(v)
     if s == 0:
         return None
-    return sum((2 * i - n - 1) * v for i, v in enumerate(ys, 1)) / (Q(n - 1) * s)
+    return Q(sum((2 * i - n - 1) * a for i, a in enumerate(v, 1)), (n - 1) * s)
 
 
 def gini1_double_sum(y: Sequence[Fraction]) -> Fraction:
@@ -77,11 +86,15 @@ def local_sensitivity(y: Sequence[Fraction], L: Fraction, U: Fraction) -> Fracti
     assert g0 is not None
     best = Q(0)
     n = len(y)
-    cands = set(y) | {L, U}
+    # all values over one common denominator: integer data sets, the same Ginis
+    vals = [Q(a) for a in y] + [Q(L), Q(U)]
+    d = math.lcm(*(a.denominator for a in vals))
+    iy = [a.numerator * (d // a.denominator) for a in vals[:n]]
+    cands = set(iy) | {a.numerator * (d // a.denominator) for a in vals[n:]}
     for m in range(n):
-        rest = list(y[:m]) + list(y[m + 1 :])
+        rest = iy[:m] + iy[m + 1:]
         for v in cands:
-            g = gini2(rest + [v])
+            g = _gini2_int(sorted(rest + [v]))
             if g is not None:
                 best = max(best, abs(g - g0))
     return best

@@ -131,3 +131,49 @@ def test_negative_or_unsorted_input_takes_the_right_path() -> None:
         R.gini_eq2(np.array([-1.0, 2.0, 3.0]))
     arr = np.array([3.0, 1.0, 2.0, 0.5])
     assert R.gini_eq2(arr) == R.gini_eq2([Fraction(v) for v in sorted(arr.tolist())])
+
+
+# ------------------------------------------------ one exact pass for g and S (issue 16)
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.floats(min_value=0, max_value=1e6, allow_nan=False), min_size=2,
+                max_size=40),
+       st.sampled_from(["thm43", "thm44", "tight"]))
+def test_gini_and_smooth_equals_the_two_separate_functions(xs, bound) -> None:
+    from proofs.gini import reference as R
+
+    x = np.sort(np.asarray(xs, dtype=np.float64))
+    if x[-1] == 0:
+        x[-1] = 1.0
+    U = float(x[-1]) * 2 + 1
+    g, ss = R.gini_and_smooth(x, 0.0, U, 0.3, bound=bound)
+    want = (R.smooth_sensitivity_tight(x, 0.0, U, 0.3) if bound == "tight"
+            else R.smooth_sensitivity(x, 0.0, U, 0.3, bound=bound))
+    assert g == R.gini_eq2(x)
+    assert ss.value == want.value and ss.k_argmax == want.k_argmax and ss.A == want.A
+
+
+def test_gini_and_smooth_raises_like_the_reference() -> None:
+    from proofs.gini import reference as R
+
+    neg = np.array([-1.0, 2.0, 3.0])
+    for fn in (R.smooth_sensitivity, R.gini_and_smooth):  # same error as the separate call
+        with pytest.raises(R.OutOfBoundsError):
+            fn(neg, 0.0, 10.0, 0.3)
+    with pytest.raises(R.ZeroTotalError):
+        R.gini_and_smooth(np.zeros(4), 0.0, 10.0, 0.3)
+    with pytest.raises(R.InvalidParameterError):
+        R.gini_and_smooth(np.ones(4), 0.0, 10.0, 0.3, bound="thm99")
+
+
+def test_location_scale_from_exact_equals_exact_location_scale() -> None:
+    from proofs.gini import reference as R
+    from proofs.gini.mechanisms import GiniRelease
+
+    x = np.sort(np.random.default_rng(8).lognormal(3, 1, 500))
+    U = float(3 * x.max())
+    for bound in ("thm43", "tight"):
+        m = GiniRelease(0.0, U, 1.0, bound=bound)
+        g, ss = R.gini_and_smooth(x, 0.0, U, m.noise_constants.beta, bound=bound)
+        a, b = m.location_scale_from_exact(g, ss)
+        a2, b2 = m.exact_location_scale(x)
+        assert a == a2 == R.gini_eq2(x) and b == b2
