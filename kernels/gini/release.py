@@ -233,7 +233,7 @@ def release_gini(
     xs, lo, hi = as_incomes(x, lower, upper, clip=clip, copy=False)
     c = noise_constants(epsilon, gamma, constants)
     ss = smooth_sensitivity(xs, lo, hi, c.beta, bound=bound)
-    g = gini_sorted(xs)
+    g = ss.gini if ss.gini is not None else gini_sorted(xs)  # the same eq.-(2) value
     scale = float(np.nextafter(ss.value / c.alpha, math.inf))  # rounded up: never less noise
     if size is not None and (isinstance(size, bool) or not isinstance(size, (int, np.integer))
                              or size < 1):

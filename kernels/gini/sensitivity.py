@@ -150,6 +150,10 @@ class SmoothSensitivity:
     bounds: np.ndarray
     bound: str
     n: int
+    #: eq. (2) of the data as the kernel computed it on the way (``gini_sorted`` of the
+    #: sorted records; None for thm44, which needs no prefix tables): the release reuses
+    #: it instead of a second O(n) pass (issue 16)
+    gini: float | None = None
 
 
 def smooth_sensitivity(
@@ -216,10 +220,12 @@ def smooth_sensitivity(
         if stop.size:
             k_stop = int(ks[stop[0]])
             bounds = np.concatenate(pieces)[: k_stop + 1]
-            return SmoothSensitivity(_up(best), b, k_best, k_stop, bounds, bound, n)
+            return SmoothSensitivity(_up(best), b, k_best, k_stop, bounds, bound, n,
+                                     None if pt is None else pt.gini)
         k0 = k1 + 1
     bounds = np.concatenate(pieces)
-    return SmoothSensitivity(_up(best), b, k_best, cap, bounds, bound, n)
+    return SmoothSensitivity(_up(best), b, k_best, cap, bounds, bound, n,
+                             None if pt is None else pt.gini)
 
 
 def _up(best: float) -> float:
