@@ -4,8 +4,8 @@ per-record cost (fast float path vs the general Fraction path, same process).
 
     python bench/certify_scale.py                 # n = 1e5, 1e6
     python bench/certify_scale.py 1e5 1e6 1e7     # any sizes
-    python bench/certify_scale.py --workers 2 1e6 # also certify on a LocalCluster(2) and time
-                                                  # the Dask partitioned exact Gini
+    python bench/certify_scale.py --workers 2 1e6 # also certify on a LocalCluster(2), and time
+                                                  # its partitioned read + sort and exact Gini
     python bench/certify_scale.py --before 2a62a60 1e5 1e6 1e7
         # also run certify from an earlier commit (git archive into a temporary tree) on the
         # same files: before/after wall, RSS and per-link tables in one run
@@ -150,6 +150,36 @@ def _smooth_vs_sort(n: int) -> None:
               f"relative, {side}")
 
 
+def _cluster_parts(path: Path, n: int, workers: int) -> None:
+    """Partitioned read + sort and the exact Gini from the partitions on a LocalCluster vs
+    the single process on the same file (same process, same file: ratios)."""
+    from audit import datasets
+    from audit.distributed import client, read_sorted_column
+    from proofs.gini.distributed import gini_eq2_from_partitions
+
+    t = time.perf_counter()
+    x1 = datasets.load_csv_column(path)
+    x1.sort()
+    t_read1 = time.perf_counter() - t
+    t = time.perf_counter()
+    g1 = reference.gini_eq2(x1)
+    t_g1 = time.perf_counter() - t
+    with client(workers=workers) as c:
+        t = time.perf_counter()
+        sc = read_sorted_column(path, None, c)
+        t_read = time.perf_counter() - t
+        t = time.perf_counter()
+        g = gini_eq2_from_partitions(sc.partitions, c)
+        t_g = time.perf_counter() - t
+        same = bool(np.array_equal(sc.x, x1))
+        parts = len(sc.partitions)
+    print(f"\nn = {n:,} on LocalCluster({workers}): read + sort in {sc.blocks} blocks / "
+          f"{parts} partitions {t_read:.2f} s vs single process {t_read1:.2f} s "
+          f"({t_read / t_read1:.2f}x), same sorted array: {same}; exact Gini from the "
+          f"partitions {t_g:.2f} s vs single process {t_g1:.2f} s ({t_g / t_g1:.2f}x), "
+          f"same Fraction: {g == g1}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("sizes", nargs="*", default=["1e5", "1e6"])
@@ -160,6 +190,8 @@ def main() -> None:
                     help="also run the default (not --quick) certify at this size")
     ap.add_argument("--smooth", default=None, metavar="N",
                     help="kernel smooth sensitivity vs one sort at this size")
+    ap.add_argument("--before-max", default="1e7", metavar="N",
+                    help="run the --before commit only up to this size (default 1e7)")
     a = ap.parse_args()
     sizes = [int(float(s)) for s in a.sizes]
     if a.smooth:
@@ -178,7 +210,7 @@ def main() -> None:
             upper = _make_csv(path, n)
             rs = _read_sort(path)
             runs = {}
-            if tree is not None:
+            if tree is not None and n <= int(float(a.before_max)):
                 runs["before"] = _certify(path, upper, tmp / "out-before", tree)
                 print(_row("before", n, runs["before"], rs), flush=True)
             runs["after"] = _certify(path, upper, tmp / "out")
@@ -204,26 +236,14 @@ def main() -> None:
             cells = []
             for _n, runs in rows:
                 aft = runs["after"]["links"].get(k)
-                bef = runs.get("before", {}).get("links", {}).get(k) if tree else None
+                bef = runs.get("before", {}).get("links", {}).get(k)
                 txt = "-" if aft is None else f"{aft:.1f}"
                 if tree is not None:
                     txt = ("-" if bef is None else f"{bef:.1f}") + " -> " + txt
                 cells.append(f" {txt:>16}")
             print(f"  {k:<28}" + "".join(cells))
         if a.workers:
-            from audit.distributed import client
-            from proofs.gini.distributed import gini_eq2_partitioned
-
-            x = np.random.default_rng(2).lognormal(10.0, 1.0, sizes[-1])
-            with client(workers=a.workers) as c:
-                t = time.perf_counter()
-                g = gini_eq2_partitioned(x, parts=4 * a.workers, dask_client=c)
-                td = time.perf_counter() - t
-            t = time.perf_counter()
-            g1 = reference.gini_eq2(x)
-            t1 = time.perf_counter() - t
-            print(f"\nexact Gini n = {sizes[-1]:,}: LocalCluster({a.workers}) {td:.2f} s, "
-                  f"single process {t1:.2f} s, equal: {g == g1}")
+            _cluster_parts(tmp / f"x{sizes[-1]}.csv", sizes[-1], a.workers)
     print(f"\n(cores: {os.cpu_count()})")
 
 

@@ -191,7 +191,12 @@ def _gini_exact(ctx: _Ctx) -> Fraction:
     Fraction), else with the smooth sensitivity in one exact pass (:func:`_both_exact`)."""
     if "gini_exact" not in ctx.shared:
         c = ctx.shared.get("dask_client")
-        if c is not None:
+        if c is not None and ctx.shared.get("dask_partitions") is not None:
+            from proofs.gini.distributed import gini_eq2_from_partitions
+
+            ctx.shared["gini_exact"] = gini_eq2_from_partitions(ctx.shared["dask_partitions"],
+                                                                c)
+        elif c is not None:
             from proofs.gini.distributed import gini_eq2_partitioned
 
             parts = max(2, 2 * len(c.scheduler_info().get("workers", {})) or 2)
@@ -207,7 +212,10 @@ def _both_exact(ctx: _Ctx) -> None:
     cfg = ctx.cfg
     g, ss = reference.gini_and_smooth(ctx.xs, cfg.lower, cfg.upper, ctx.constants.beta,
                                       bound=cfg.bound)  # type: ignore[arg-type]
-    ctx.shared.setdefault("gini_exact", g)
+    known = ctx.shared.setdefault("gini_exact", g)
+    if known != g:  # the cluster's partitions combined to another Gini: not these data
+        raise RuntimeError("the exact Gini combined from the Dask partitions differs from "
+                           "this process's exact Gini of the same data (partitions stale?)")
     ctx.shared["smooth_exact"] = ss
 
 
@@ -669,12 +677,21 @@ def certify(
     cfg: CertifyConfig,
     progress: Progress | None = None,
     on_finding: Callable[[CertifyResult], None] | None = None,
+    *,
+    dask_client: Any = None,
+    partitions: list[Any] | None = None,
 ) -> CertifyResult:
     """Run every link of the certificate (module docstring) and return the findings, the
     figures and the verdict.  Raises an ``InputError`` subclass on bad input *before* any
     check runs.  ``on_finding(partial_result)`` is called after each link with the findings
     and figures so far (``certification`` None); the CLI rewrites the report there, so an
-    interrupted run keeps the last complete one."""
+    interrupted run keeps the last complete one.
+
+    ``dask_client``: a cluster the caller already opened (the CLI's, which read and sorted
+    the data on it; then ``cfg.workers``/``cfg.scheduler`` open nothing more), and
+    ``partitions``: the futures of the data's sorted value-range partitions on it
+    (:attr:`audit.distributed.SortedColumn.partitions`), from which the exact Gini is
+    combined where the data are."""
     xs = _validate(cfg)
     sha = canonical_sha256(xs)
     subject = f"data:sha256:{sha}"
@@ -700,13 +717,20 @@ def certify(
         privacy_steps = []
     steps = STEPS + privacy_steps + POST_STEPS
     with contextlib.ExitStack() as stack:
-        if cfg.workers is not None or cfg.scheduler is not None:
+        if dask_client is not None:
+            ctx.shared["dask_client"] = dask_client
+            if partitions is not None:
+                ctx.shared["dask_partitions"] = partitions
+        elif cfg.workers is not None or cfg.scheduler is not None:
             from audit.distributed import client
 
             ctx.shared["dask_client"] = stack.enter_context(
                 client(scheduler=cfg.scheduler, workers=cfg.workers))
+        if ctx.shared.get("dask_client") is not None:
             say(f"  Dask: {'scheduler ' + cfg.scheduler if cfg.scheduler else 'LocalCluster'}"
-                f" with {len(ctx.shared['dask_client'].scheduler_info()['workers'])} workers")
+                f" with {len(ctx.shared['dask_client'].scheduler_info()['workers'])} workers"
+                + (f"; data read and sorted there in {len(partitions)} partitions"
+                   if partitions is not None else ""))
         findings = _run_steps(ctx, steps, params, say, on_finding)
     return CertifyResult(findings, ctx.figures, _verdict(findings, ctx), params, subject)
 

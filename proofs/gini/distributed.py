@@ -24,13 +24,15 @@ import numpy as np
 from audit.distributed import range_partitions
 from proofs.gini.reference import NegativeIncomeError, ZeroTotalError, _exact_floats
 
-__all__ = ["gini_eq2_partitioned", "partition_sums"]
+__all__ = ["gini_eq2_from_partitions", "gini_eq2_partitioned", "partition_sums"]
 
 
 def partition_sums(part: np.ndarray) -> tuple[int, int, int, int]:
     """(m, D, S, W) of one sorted partition, exactly (runs on a worker)."""
     arr = np.asarray(part, dtype=np.float64)
-    if arr.size and arr.min() < 0:
+    if arr.size == 0:
+        return 0, 0, 0, 0  # an empty value range adds nothing
+    if arr.min() < 0:
         raise NegativeIncomeError("x must be >= 0 (incomes)")
     ex = _exact_floats(arr)
     if ex is None:
@@ -51,10 +53,27 @@ def gini_eq2_partitioned(x: np.ndarray, parts: int = 4, dask_client: Any = None)
         raise ValueError(f"x must have n >= 2 records, got n = {n}")
     if min(float(p[0]) for p in partitions if p.size) < 0:
         raise NegativeIncomeError("x must be >= 0 (incomes)")
+    return _combine(sums, offsets.tolist(), n)
+
+
+def gini_eq2_from_partitions(partitions: list[Any], dask_client: Any) -> Fraction:
+    """Eq. (2) exactly from sorted value-range partitions that already live on the cluster
+    (futures, in value order, e.g. :attr:`audit.distributed.SortedColumn.partitions`): each
+    worker reduces its partition to (m, D, S, W), only those integers travel."""
+    sums = dask_client.gather([dask_client.submit(partition_sums, f) for f in partitions])
+    n = int(sum(s[0] for s in sums))
+    if n < 2:
+        raise ValueError(f"x must have n >= 2 records, got n = {n}")
+    offsets = np.concatenate([[0], np.cumsum([s[0] for s in sums])[:-1]]).astype(np.int64)
+    return _combine(sums, offsets.tolist(), n)
+
+
+def _combine(sums: list[tuple[int, int, int, int]], offsets: list[int], n: int) -> Fraction:
+    """The partition integers brought to the common denominator 2^max D and combined."""
     dmax = max(s[1] for s in sums)
     total = 0
     weighted = 0
-    for (_m, d, S, W), off in zip(sums, offsets.tolist(), strict=True):
+    for (_m, d, S, W), off in zip(sums, offsets, strict=True):
         sh = dmax - d
         total += S << sh
         weighted += (W + off * S) << sh

@@ -99,3 +99,30 @@ def test_kill_leaves_no_half_report(tmp_path: Path) -> None:
 @pytest.mark.skipif(os.name != "posix", reason="POSIX signals")
 def test_many_interrupt_points(tmp_path: Path) -> None:
     _run_int_term(tmp_path, _cases(20, seed=2))
+
+
+@pytest.mark.skipif(os.name != "posix", reason="POSIX signals")
+def test_a_signal_while_the_final_report_is_written_keeps_the_outcome(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Deterministic version of the race: SIGINT arrives while the *final* report is being
+    written.  The report on disk says finished, so the exit code must be the run's own
+    outcome, not 130 (before the fix: 130 with a finished report)."""
+    import audit.report as report_mod
+    from audit.cli import main
+
+    real = report_mod.write_report
+
+    def write_then_signal(out_dir, rep):
+        real(out_dir, rep)
+        if rep.get("finished"):
+            os.kill(os.getpid(), signal.SIGINT)
+
+    monkeypatch.setattr(report_mod, "write_report", write_then_signal)
+    csv = tmp_path / "toy.csv"
+    csv.write_text(TOY, encoding="utf-8")
+    monkeypatch.setenv("DPAUDIT_NO_PROGRESS", "1")
+    code = main(["certify", str(csv), "--lower", "1", "--upper", "2", "--quick",
+                 "--out", str(tmp_path / "out"), "--run-id", "race"])
+    rep = _check_report(tmp_path / "out" / "race", allow_missing=False)
+    assert rep is not None and rep["finished"] is True
+    assert code in (0, 1, 3), code
