@@ -58,6 +58,7 @@ __all__ = [
     "EXIT_NOT_CERTIFIED",
     "EXIT_OK",
     "build_parser",
+    "console",
     "finish",
     "main",
     "start_report",
@@ -692,5 +693,18 @@ def main(argv: Sequence[str] | None = None) -> int:
             return outcome("internal-error").code
 
 
-if __name__ == "__main__":  # pragma: no cover
+def console() -> None:
+    """The ``dpaudit`` executable (and ``python -m audit.cli``): :func:`main`, then exit with
+    its code.  SIGINT/SIGTERM are ignored outside :func:`main`'s own handlers, which it
+    installs at once and which restore this on return: a signal that arrives after the run
+    is over (final report written, handlers gone) cannot replace the run's exit code by a
+    KeyboardInterrupt during interpreter shutdown (seen as exit -2 once certify got fast)."""
+    import signal
+
+    for s in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(s, signal.SIG_IGN)
     sys.exit(main())
+
+
+if __name__ == "__main__":  # pragma: no cover
+    console()

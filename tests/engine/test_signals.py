@@ -126,3 +126,18 @@ def test_a_signal_while_the_final_report_is_written_keeps_the_outcome(
     rep = _check_report(tmp_path / "out" / "race", allow_missing=False)
     assert rep is not None and rep["finished"] is True
     assert code in (0, 1, 3), code
+
+
+@pytest.mark.skipif(os.name != "posix", reason="POSIX signals")
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_a_signal_after_the_run_keeps_its_exit_code(sig: int) -> None:
+    """The executable's wrapper: a signal that arrives once main() has returned (its
+    handlers restored, the run's outcome decided) leaves the exit code alone -- before, the
+    default handler turned it into a KeyboardInterrupt at shutdown (exit -2)."""
+    code = ("import os, signal, audit.cli as c\n"
+            f"c.main = lambda: (os.kill(os.getpid(), {int(sig)}), 3)[1]\n"
+            "c.console()\n")
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                       timeout=60)
+    assert p.returncode == 3, (p.returncode, p.stderr)
+    assert "Traceback" not in p.stderr
