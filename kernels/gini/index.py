@@ -31,7 +31,11 @@ blocks of 256 records, block offsets in extended precision), with relative error
 entry by entry against Fractions (``tests/gini/test_prefix.py``) and checked on every
 certified data set by ``certify``'s kernel-vs-reference link.  The direction is not
 controlled; the consumers round their *results* up instead
-(``kernels.gini.sensitivity.SAFE_MARGIN`` = 2^-36).
+(``kernels.gini.sensitivity.SAFE_MARGIN`` = 2^-36).  ``PrefixTables.gini`` (the g(X) the
+smooth sensitivity and the release use) is read from the extended-precision totals of that
+pass, N = 2 R[n] - (n+1) P[n], when :func:`gini_from_totals`'s bound guarantees 2^-40
+relative on N (typical incomes), and from the chunked sum above otherwise (nearly equal
+records, where the subtraction cancels).
 """
 
 from __future__ import annotations
