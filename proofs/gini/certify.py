@@ -354,11 +354,12 @@ def _release_link(ctx: _Ctx) -> list[Finding]:
     rel_re = max(abs(reimpl[0] - r.gini) / max(abs(r.gini), 1e-300),
                  abs(reimpl[1] - r.scale) / max(abs(r.scale), 1e-300))
     z = np.sort((np.asarray(r.value, dtype=np.float64) - r.gini) / r.scale)
-    qs = np.linspace(0.005, 0.995, 199)
-    pts = np.array([float(reference.powerlaw_ppf(q, cfg.gamma)) for q in qs])
-    inside = (pts > z[0]) & (pts < z[-1])
-    dev = float(np.max(np.abs(np.searchsorted(z, pts[inside], side="right") / z.size
-                              - qs[inside]))) if inside.any() else 1.0
+    # DKW bounds sup_t |ECDF(t) - F(t)| over *all* t, so the exact cdf may be compared at
+    # any points, data-dependent ones included: the 199 empirical quantiles of the draws
+    # (one mpmath cdf each; inverting F at fixed levels cost 10x more, issue 16)
+    pts = np.quantile(z, np.linspace(0.005, 0.995, 199))
+    exact_cdf = np.array([float(reference.powerlaw_cdf(float(t), cfg.gamma)) for t in pts])
+    dev = float(np.max(np.abs(np.searchsorted(z, pts, side="right") / z.size - exact_cdf)))
     band = math.sqrt(math.log(2 / 1e-6) / (2 * z.size))
     problems = []
     if below:
