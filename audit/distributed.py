@@ -170,6 +170,8 @@ def _line_cuts(path: str | os.PathLike[str], start: int, end: int,
             look = fh.read(1 << 20)
             i = look.find(b"\n")
             if i < 0:
+                if c - 1 + len(look) >= end:
+                    break  # inside the last line (no line end after it): the last block
                 return None  # no line end within 1 MiB: not a plain income column
             c = c + i  # c - 1 + i is the LF; the next line starts one byte later
             if c >= end:
@@ -220,9 +222,10 @@ def read_sorted_column(path: str | os.PathLike[str], column: str | None, dask_cl
     bit for bit (tested on a LocalCluster).
 
     Returns ``None`` when the file is not plain (a quoted cell, a blank line, a bad value,
-    ...): the caller then reads it with :func:`audit.datasets.load_csv_column`, whose careful
-    path names the problem and the line.  An unknown or ambiguous column raises
-    :class:`audit.datasets.DataFileError` here.
+    ...) or a worker cannot open it (no shared file system): the caller then reads it with
+    :func:`audit.datasets.load_csv_column`, whose careful path names the problem and the
+    line.  An unknown or ambiguous column raises :class:`audit.datasets.DataFileError`
+    here.
     """
     from audit import datasets
 
@@ -239,8 +242,11 @@ def read_sorted_column(path: str | os.PathLike[str], column: str | None, dask_cl
     fpath = os.fspath(path)
     blocks = [dask_client.submit(datasets.parse_plain_range, fpath, layout, a, b, pure=False)
               for a, b in zip(cuts[:-1], cuts[1:], strict=True)]
-    summaries = dask_client.gather([dask_client.submit(_block_summary, f, i, sample)
-                                    for i, f in enumerate(blocks)])
+    try:
+        summaries = dask_client.gather([dask_client.submit(_block_summary, f, i, sample)
+                                        for i, f in enumerate(blocks)])
+    except OSError:  # a worker cannot open the file (no shared file system): read it here
+        summaries = [None]
     if any(s is None for s in summaries):
         for f in blocks:
             f.cancel()
