@@ -159,29 +159,6 @@ class SortedColumn:
     blocks: int
 
 
-def _line_cuts(path: str | os.PathLike[str], start: int, end: int,
-               block_bytes: int) -> list[int] | None:
-    """Byte offsets start = c_0 < c_1 < ... < c_m = end, every inner one just after a LF."""
-    cuts = [start]
-    with open(path, "rb") as fh:
-        c = start + block_bytes
-        while c < end:
-            fh.seek(c - 1)
-            look = fh.read(1 << 20)
-            i = look.find(b"\n")
-            if i < 0:
-                if c - 1 + len(look) >= end:
-                    break  # inside the last line (no line end after it): the last block
-                return None  # no line end within 1 MiB: not a plain income column
-            c = c + i  # c - 1 + i is the LF; the next line starts one byte later
-            if c >= end:
-                break
-            cuts.append(c)
-            c += block_bytes
-    cuts.append(end)
-    return cuts
-
-
 def _block_summary(arr: np.ndarray | None, index: int, k: int) -> tuple[int, np.ndarray] | None:
     """(records, a seeded sample of k of them) of one parsed block, on its worker."""
     if arr is None:
@@ -236,7 +213,7 @@ def read_sorted_column(path: str | os.PathLike[str], column: str | None, dask_cl
     layout = datasets.plain_layout(path, label, column)
     if layout is None:
         return None
-    cuts = _line_cuts(path, layout.body_start, layout.end, block_bytes)
+    cuts = datasets.line_cuts(path, layout.body_start, layout.end, block_bytes)
     if cuts is None:
         return None
     fpath = os.fspath(path)

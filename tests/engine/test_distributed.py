@@ -164,14 +164,15 @@ def test_partitions_of_other_data_are_caught(cluster, tmp_path) -> None:
 def test_read_sorted_column_cuts_inside_a_last_line_without_line_end(cluster, tmp_path) -> None:
     """A tentative block cut that falls inside the last line of a file without a final line
     end still reads on the cluster (no needless fall-back), with every value."""
-    from audit.distributed import _line_cuts, read_sorted_column
+    from audit.datasets import line_cuts
+    from audit.distributed import read_sorted_column
 
     body = "\n".join(str(v) for v in range(1, 40)) + "\n123456789012"
     f = tmp_path / "noeol.csv"
     f.write_text("income\n" + body, encoding="utf-8")
     start = len("income\n")
     block = len(body) - 5  # the first tentative cut lands in "123456789012"
-    assert _line_cuts(f, start, start + len(body), block) == [start, start + len(body)]
+    assert line_cuts(f, start, start + len(body), block) == [start, start + len(body)]
     sc = read_sorted_column(f, None, cluster, block_bytes=block)
     assert sc is not None
     assert sc.x.tolist() == sorted([float(v) for v in range(1, 40)] + [123456789012.0])
