@@ -150,9 +150,9 @@ class SmoothSensitivity:
     bounds: np.ndarray
     bound: str
     n: int
-    #: eq. (2) of the data as the kernel computed it on the way (``gini_sorted`` of the
-    #: sorted records; None for thm44, which needs no prefix tables): the release reuses
-    #: it instead of a second O(n) pass (issue 16)
+    #: eq. (2) of the data as the kernel computed it on the way (``PrefixTables.gini``;
+    #: None for thm44, which needs no prefix tables): the release reuses it instead of a
+    #: second O(n) pass (issue 16)
     gini: float | None = None
 
 

@@ -43,40 +43,37 @@ def partition_sums(part: np.ndarray) -> tuple[int, int, int, int]:
 def gini_eq2_partitioned(x: np.ndarray, parts: int = 4, dask_client: Any = None) -> Fraction:
     """Eq. (2) of ``x`` exactly, computed partition by partition (on ``dask_client`` if
     given).  Raises like the reference for a negative record or a zero total."""
-    partitions, offsets = range_partitions(np.asarray(x, dtype=np.float64), parts)
+    partitions, _ = range_partitions(np.asarray(x, dtype=np.float64), parts)
     if dask_client is None:
         sums = [partition_sums(p) for p in partitions]
     else:
         sums = dask_client.gather([dask_client.submit(partition_sums, p) for p in partitions])
-    n = int(sum(s[0] for s in sums))
-    if n < 2:
-        raise ValueError(f"x must have n >= 2 records, got n = {n}")
-    if min(float(p[0]) for p in partitions if p.size) < 0:
-        raise NegativeIncomeError("x must be >= 0 (incomes)")
-    return _combine(sums, offsets.tolist(), n)
+    return _combine(sums)
 
 
 def gini_eq2_from_partitions(partitions: list[Any], dask_client: Any) -> Fraction:
     """Eq. (2) exactly from sorted value-range partitions that already live on the cluster
     (futures, in value order, e.g. :attr:`audit.distributed.SortedColumn.partitions`): each
     worker reduces its partition to (m, D, S, W), only those integers travel."""
-    sums = dask_client.gather([dask_client.submit(partition_sums, f) for f in partitions])
+    return _combine(dask_client.gather([dask_client.submit(partition_sums, f)
+                                        for f in partitions]))
+
+
+def _combine(sums: list[tuple[int, int, int, int]]) -> Fraction:
+    """The partition integers (in value order) brought to the common denominator 2^max D
+    and combined; partition p's rank offset is the number of records before it."""
     n = int(sum(s[0] for s in sums))
     if n < 2:
         raise ValueError(f"x must have n >= 2 records, got n = {n}")
-    offsets = np.concatenate([[0], np.cumsum([s[0] for s in sums])[:-1]]).astype(np.int64)
-    return _combine(sums, offsets.tolist(), n)
-
-
-def _combine(sums: list[tuple[int, int, int, int]], offsets: list[int], n: int) -> Fraction:
-    """The partition integers brought to the common denominator 2^max D and combined."""
     dmax = max(s[1] for s in sums)
     total = 0
     weighted = 0
-    for (_m, d, S, W), off in zip(sums, offsets, strict=True):
+    off = 0
+    for m, d, S, W in sums:
         sh = dmax - d
         total += S << sh
         weighted += (W + off * S) << sh
+        off += m
     if total == 0:
         raise ZeroTotalError(f"x has total 0 (all {n} records are 0): Gini undefined")
     return Fraction(2 * weighted - (n + 1) * total, (n - 1) * total)

@@ -17,11 +17,15 @@ Q = Fraction
 
 def gini2(y: Iterable[Fraction]) -> Fraction | None:
     """Eq. (2) exactly: sum (2i-n-1) y_(i) / ((n-1) sum y).  None if the total is 0."""
-    ys = sorted(y)
-    # exactly, on integers: every value over the common denominator d (one Fraction at the
+    # exactly, on integers: every value over the common denominator (one Fraction at the
     # end instead of n Fraction additions; the denominator cancels in the ratio)
-    d = math.lcm(*(a.denominator for a in ys)) if ys else 1
-    return _gini2_int([a.numerator * (d // a.denominator) for a in ys])
+    return _gini2_int(_numerators(sorted(y)))
+
+
+def _numerators(vals: Sequence[Fraction]) -> list[int]:
+    """The values' numerators over their least common denominator (order kept)."""
+    d = math.lcm(*(a.denominator for a in vals)) if vals else 1
+    return [a.numerator * (d // a.denominator) for a in vals]
 
 
 def _gini2_int(v: Sequence[int]) -> Fraction | None:
@@ -87,10 +91,9 @@ def local_sensitivity(y: Sequence[Fraction], L: Fraction, U: Fraction) -> Fracti
     best = Q(0)
     n = len(y)
     # all values over one common denominator: integer data sets, the same Ginis
-    vals = [Q(a) for a in y] + [Q(L), Q(U)]
-    d = math.lcm(*(a.denominator for a in vals))
-    iy = [a.numerator * (d // a.denominator) for a in vals[:n]]
-    cands = set(iy) | {a.numerator * (d // a.denominator) for a in vals[n:]}
+    ints = _numerators([Q(a) for a in (*y, L, U)])
+    iy = ints[:n]
+    cands = set(ints)
     for m in range(n):
         rest = iy[:m] + iy[m + 1:]
         for v in cands:
