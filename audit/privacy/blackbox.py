@@ -60,7 +60,7 @@ Algorithm
    counts of the kept events are accumulated (2 x 10^7 float64 outputs per data set would
    otherwise be 160 MB).  Bounds as above.
 
-Power and calibration (``bench/blackbox_calibration.py``; seeds 0-2, one core)
+Power and calibration (``tests/bench/blackbox_calibration.py``; seeds 0-2, one core)
 -----------------------------------------------------------------------------
 ``LaplaceMechanism(0.1)`` on D = [0, 0], D' = [0, 1] (true epsilon exactly 0.1), 10^6
 selection outputs per data set: epsilon_lower 0.091-0.097 with 2 x 10^5 certification

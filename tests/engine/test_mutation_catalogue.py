@@ -1,7 +1,7 @@
 """Mutation meta-test of dpaudit (issue 19, item 6): mutants of ``kernels/`` from the catalogue
-``bench/mutations.py`` must be caught by dpaudit's OWN commands (``regress`` suites,
+``tests/bench/mutations.py`` must be caught by dpaudit's OWN commands (``regress`` suites,
 ``certify`` with the mutant's release through ``CertifyConfig.release``), run by
-``bench/mutation_kill.py``; the unmutated copy must pass the same commands.
+``tests/bench/mutation_kill.py``; the unmutated copy must pass the same commands.
 
 Default run: a small deterministic sample (one mutant per bug class that matters most -
 dropped factor, missing k = 0 term, halting late, stopping one unit late, in-place
@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "bench"))
+sys.path.insert(0, str(ROOT / "tests" / "bench"))
 
 import mutation_kill as MK  # noqa: E402
 import mutations as M  # noqa: E402

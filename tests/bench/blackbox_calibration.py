@@ -1,6 +1,6 @@
 """Calibration, coverage and power of the black-box tester (audit/privacy/blackbox.py).
 
-    python bench/blackbox_calibration.py [--coverage-seeds 40] [--skip-full]
+    python tests/bench/blackbox_calibration.py [--coverage-seeds 40] [--skip-full]
 
 Prints one row per run: mechanism, pair, samples per data set (selection / certification),
 epsilon_lower, the claim, the verdict, the confidence and the wall-clock time.
@@ -27,7 +27,7 @@ from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from audit.privacy.blackbox import BlackBoxTester  # noqa: E402
 from audit.privacy.mechanisms import LaplaceMechanism  # noqa: E402

@@ -20,9 +20,9 @@ Every mutant of :data:`bench.mutations.CATALOGUE` (one source-level edit of a fr
 
 Usage::
 
-    python bench/mutation_kill.py                 # whole catalogue + false alarms, seeds 0-2
-    python bench/mutation_kill.py --only fg.      # mutants whose id starts with fg.
-    python bench/mutation_kill.py --seeds 0 --no-false-alarm --json out.json
+    python tests/bench/mutation_kill.py                 # whole catalogue + false alarms, seeds 0-2
+    python tests/bench/mutation_kill.py --only fg.      # mutants whose id starts with fg.
+    python tests/bench/mutation_kill.py --seeds 0 --no-false-alarm --json out.json
 
 Prints the kill rate per command and per module, every survivor (with the catalogue's
 equivalence note), and the false-alarm rate of the unmutated copy over the seeds.
@@ -43,8 +43,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "bench"))
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "tests" / "bench"))
 sys.path.insert(0, str(ROOT))
 
 import mutations as M  # noqa: E402

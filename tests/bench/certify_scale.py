@@ -2,16 +2,16 @@
 per-link times of ``dpaudit certify --quick`` on lognormal incomes, and the exact reference's
 per-record cost (fast float path vs the general Fraction path, same process).
 
-    python bench/certify_scale.py                 # n = 1e5, 1e6
-    python bench/certify_scale.py 1e5 1e6 1e7     # any sizes
-    python bench/certify_scale.py --workers 2 1e6 # also certify on a LocalCluster(2), and time
+    python tests/bench/certify_scale.py                 # n = 1e5, 1e6
+    python tests/bench/certify_scale.py 1e5 1e6 1e7     # any sizes
+    python tests/bench/certify_scale.py --workers 2 1e6 # also certify on a LocalCluster(2), and time
                                                   # its partitioned read + sort and exact Gini
-    python bench/certify_scale.py --before 2a62a60 1e5 1e6 1e7
+    python tests/bench/certify_scale.py --before 2a62a60 1e5 1e6 1e7
         # also run certify from an earlier commit (git archive into a temporary tree) on the
         # same files: before/after wall, RSS and per-link tables in one run
-    python bench/certify_scale.py --default 1e6 1e6
+    python tests/bench/certify_scale.py --default 1e6 1e6
         # also run the default (not --quick) certify at n = 1e6: ratio default / quick
-    python bench/certify_scale.py --smooth 1e7 1e5
+    python tests/bench/certify_scale.py --smooth 1e7 1e5
         # only the kernel smooth sensitivity at 1e7 vs one np.sort, and its relative error
         # against the exact reference (direction named)
 
@@ -90,7 +90,7 @@ def _certify(path: Path, upper: float, out: Path, tree: Path | None = None,
 
 def _tree(ref: str, tmp: Path) -> Path:
     """The files of commit ``ref`` in a temporary directory (git archive)."""
-    root = Path(__file__).resolve().parents[1]
+    root = Path(__file__).resolve().parents[2]
     dest = tmp / f"tree-{ref}"
     dest.mkdir()
     arch = subprocess.run(["git", "-C", str(root), "archive", ref], capture_output=True,

@@ -1,6 +1,6 @@
 """Benchmark: the tight smooth sensitivity (kernels/gini/tight.py) vs eq. (23) (issue 18).
 
-    python bench/tight_bound.py [--sizes 1000,10000,100000,1000000] [--draws 20000] [--seed 0]
+    python tests/bench/tight_bound.py [--sizes 1000,10000,100000,1000000] [--draws 20000] [--seed 0]
 
 Data: CPS = the built-in ``cpssw8_earnings`` sample (L = 0, U = 100; n = 61,395): a random
 subsample without replacement for n <= 61,395, a bootstrap resample (with replacement) above;

@@ -1,7 +1,7 @@
 """Benchmark: exact smooth sensitivity (eq. 23 on the true extremes) vs a straightforward
 implementation written the way Algorithms 1-2 are (Python loops over windows and j).
 
-    python bench/smooth_sensitivity.py [--budget SECONDS] [--sizes 10000,100000,1000000]
+    python tests/bench/smooth_sensitivity.py [--budget SECONDS] [--sizes 10000,100000,1000000]
 
 Data: numpy.random.default_rng(0).lognormal(10, 1, n), L = 0, U = 2.5 * max, gamma = 2,
 epsilon in {0.25, 1}, beta = epsilon / (2 (gamma + 1)) (Algorithm 3).  Both versions run

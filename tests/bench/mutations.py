@@ -20,7 +20,7 @@ Some mutants are expected to be *equivalent* (no observable change in any output
 vs ``>=`` on a continuous random variable); they carry ``equivalent=<why>`` and are reported
 separately - they are kept to show the meta-test does not pretend to kill the unkillable.
 
-This module only builds data and copies; ``bench/mutation_kill.py`` runs them and prints.
+This module only builds data and copies; ``tests/bench/mutation_kill.py`` runs them and prints.
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ from types import ModuleType
 __all__ = ["CATALOGUE", "KERNELS", "MODULES", "OPERATORS", "Mutant", "by_id", "check_anchors",
            "import_copy", "make_copy", "modules_covered"]
 
-KERNELS = Path(__file__).resolve().parents[1] / "kernels"
+KERNELS = Path(__file__).resolve().parents[2] / "kernels"
 
 #: the kernel modules the catalogue covers (every kernel module; a module added later needs
 #: its mutants - tests/engine/test_mutation_catalogue.py checks the list against kernels/)
