@@ -19,8 +19,9 @@ A mechanism may be a vectorised callable ``f(data, size, rng)``, a per-call call
 ``f(data)`` or ``f(data, rng)`` (dpaudit batches it), or a class/object with a ``sample``
 method; ``rng`` may be a numpy Generator, an int seed (``seed`` parameter), or absent (the run
 is then marked not reproducible).  See :mod:`audit.privacy.user_mechanism` (adapters),
-:mod:`audit.privacy.user_audit` (pairs, testers, findings), :mod:`audit.privacy.sequential`
-(sequential stopping and its guarantee), :mod:`audit.privacy.blackbox` (the tester).
+:mod:`audit.privacy.user_audit` (pairs, testers, findings),
+:mod:`audit.privacy.blackbox.sequential` (sequential stopping and its guarantee),
+:mod:`audit.privacy.blackbox` (the tester).
 
 Names (imported lazily, so ``import audit`` stays cheap):
 

@@ -50,9 +50,9 @@ from audit.findings import Finding, Method, Verdict, counterexample_document
 from audit.privacy.blackbox import (
     BlackBoxTester,
     Event,
-    _log_ratio,
     clopper_pearson_lower,
     clopper_pearson_upper,
+    log_ratio,
 )
 from audit.privacy.neighbours import AddRemoveOne, ReplaceOne
 from audit.privacy.user_mechanism import (
@@ -245,7 +245,7 @@ def power_on_event(k_fav: int, k_oth: int, n: int, alpha_bound: float, claimed: 
         ko = int(stats.binom.ppf(q, n, po))
         lo = clopper_pearson_lower(kf, n, alpha_bound)
         hi = clopper_pearson_upper(ko, n, alpha_bound)
-        return float(_log_ratio(lo, hi, delta)) > claimed
+        return float(log_ratio(lo, hi, delta)) > claimed
 
     lo_e, hi_e = claimed, claimed + 50.0
     if not flags(hi_e):
@@ -598,7 +598,7 @@ def replay_event(inputs: dict[str, Any]) -> tuple[bool, Any, Any, str]:
     fav, oth = (kf, ks) if int(inputs["direction_index"]) == 0 else (ks, kf)
     a = float(inputs["alpha_per_bound"])
     lo, hi = clopper_pearson_lower(fav, n, a), clopper_pearson_upper(oth, n, a)
-    eps_l = max(0.0, float(_log_ratio(lo, hi, float(inputs.get("delta", 0.0)))))
+    eps_l = max(0.0, float(log_ratio(lo, hi, float(inputs.get("delta", 0.0)))))
     same = {"first": kf, "second": ks} == {k: inputs["counts"][k] for k in ("first", "second")}
     detail = (f"event: {inputs.get('event_text')}; counts now first={kf}, second={ks} of "
               f"n={n} (stored {inputs['counts']['first']}, {inputs['counts']['second']}; "

@@ -48,6 +48,7 @@ from typing import Any, Literal
 
 import numpy as np
 
+from kernels.gini import tight
 from kernels.gini.extremes import ExtremesTable, extremes_sorted
 from kernels.gini.index import prefix_tables
 from kernels.validate import as_incomes, check_k, check_positive
@@ -58,6 +59,7 @@ __all__ = [
     "local_sensitivity_bound",
     "SmoothSensitivity",
     "smooth_sensitivity",
+    "smooth_sensitivity_tight",
     "BOUNDS",
 ]
 
@@ -65,7 +67,7 @@ __all__ = [
 SAFE_MARGIN = 2.0**-36
 
 BoundName = Literal["thm43", "thm44", "tight"]
-#: "tight" is kernels.gini.tight (issue 18; ours, proved in its docstring)
+#: "tight" is kernels.gini.tight (ours, proved in its docstring)
 BOUNDS: tuple[str, ...] = ("thm43", "thm44", "tight")
 
 
@@ -126,8 +128,6 @@ def local_sensitivity_bound(
     if bound == "thm44":
         return float(bound_thm44(xs.size, float(np.sum(xs)), lo, hi, 0))
     if bound == "tight":
-        from kernels.gini import tight
-
         pt = prefix_tables(xs)
         return float(tight.bound_tight(tight.prepare(pt, lo, hi),
                                        extremes_sorted(pt, lo, hi, 0, 0))[0])
@@ -152,7 +152,7 @@ class SmoothSensitivity:
     n: int
     #: eq. (2) of the data as the kernel computed it on the way (``PrefixTables.gini``;
     #: None for thm44, which needs no prefix tables): the release reuses it instead of a
-    #: second O(n) pass (issue 16)
+    #: second O(n) pass
     gini: float | None = None
 
 
@@ -190,8 +190,6 @@ def smooth_sensitivity(
         raise ValueError(f"bound must be one of {BOUNDS}, got {bound!r}")
     pt = prefix_tables(xs) if bound in ("thm43", "tight") else None
     if bound == "tight":
-        from kernels.gini import tight
-
         td = tight.prepare(pt, lo, hi)
     total = float(pt.P[n]) if pt is not None else float(np.sum(xs, dtype=np.longdouble))
     pieces: list[np.ndarray] = []
@@ -232,3 +230,10 @@ def _up(best: float) -> float:
     """e^{-beta k} A^(k) in float can be an ulp or two below the real product (and A^(k) = 1
     carries no margin): the returned S is rounded up by the relative safe margin."""
     return float(best * (1.0 + SAFE_MARGIN))
+
+
+def smooth_sensitivity_tight(x: Any, lower: Any, upper: Any, beta: Any,
+                             **kw: Any) -> SmoothSensitivity:
+    """S_tight(X) = max_k e^{-beta k} A_tight^(k)(X) (:mod:`kernels.gini.tight`): the pruned
+    scan of :func:`smooth_sensitivity` with ``bound="tight"``."""
+    return smooth_sensitivity(x, lower, upper, beta, bound="tight", **kw)

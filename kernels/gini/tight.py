@@ -1,4 +1,4 @@
-"""A tighter beta-smooth sensitivity for the Gini index: A_tight^(k) and S_tight (issue 18).
+"""A tighter beta-smooth sensitivity for the Gini index: A_tight^(k) and S_tight.
 
 Paper: Lan & Reiter (2025), Section 4.1 (eqs. 12-13 for an increase, Section 4.1.2 for a
 decrease), Section 4.1.3 (eqs. 21-22), Theorem 4.3 (eq. 23), Section 2.3 (eqs. 7-8,
@@ -106,7 +106,6 @@ __all__ = [
     "bound_tight",
     "bound_A_tight",
     "local_sensitivity_fast",
-    "smooth_sensitivity_tight",
     "MARGIN",
 ]
 
@@ -288,11 +287,3 @@ def local_sensitivity_fast(x: Any, lower: Any, upper: Any, *, clip: bool = False
     """LS(X) (replace-one) in O(n log n): A_tight^(0), which equals LS(X) exactly in real
     arithmetic (module docstring); float, rounded up by the margin."""
     return bound_A_tight(x, 0, lower, upper, clip=clip)
-
-
-def smooth_sensitivity_tight(x: Any, lower: Any, upper: Any, beta: Any, **kw: Any):
-    """S_tight(X) = max_k e^{-beta k} A_tight^(k)(X): the pruned scan of
-    :func:`kernels.gini.sensitivity.smooth_sensitivity` with ``bound="tight"``."""
-    from kernels.gini.sensitivity import smooth_sensitivity
-
-    return smooth_sensitivity(x, lower, upper, beta, bound="tight", **kw)

@@ -1,4 +1,4 @@
-"""Sequential stopping (audit/privacy/sequential.py): schedule, per-look bounds, error
+"""Sequential stopping (audit/privacy/blackbox/sequential.py): schedule, per-look bounds, error
 guarantee, early stop on broken mechanisms, crashes.
 
 Truths: Clopper-Pearson bounds recomputed here from scipy.stats.beta quantiles (the textbook
@@ -19,8 +19,8 @@ import pytest
 from scipy import stats
 
 from audit.privacy.blackbox import BlackBoxTester
+from audit.privacy.blackbox.sequential import decide, schedule
 from audit.privacy.mechanisms import LaplaceMechanism
-from audit.privacy.sequential import decide, schedule
 from audit.protocols import REPLACE_ONE, NeighbourPair
 from kernels.errors import InvalidParameterError
 

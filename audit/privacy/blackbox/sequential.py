@@ -59,15 +59,23 @@ import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
+from audit.privacy.blackbox.candidates import candidates
+from audit.privacy.blackbox.crashes import MechanismCrash, crash_entry
+from audit.privacy.blackbox.results import Pick, certify_pick, crashed_result, guarantee
+from audit.privacy.blackbox.sampling import rng_record
+from audit.privacy.blackbox.settings import TesterSettings
+from audit.privacy.blackbox.statistics import (
+    clopper_pearson_lower,
+    clopper_pearson_upper,
+    log_ratio,
+    predicted_bound,
+)
 from audit.protocols import Mechanism, NeighbourPair, TestResult
 from kernels.errors import InputError, InvalidParameterError
-
-if TYPE_CHECKING:  # pragma: no cover
-    from audit.privacy.blackbox import BlackBoxTester
 
 __all__ = ["Look", "Schedule", "decide", "run_sequential", "schedule"]
 
@@ -122,12 +130,10 @@ def decide(k_fav: int, k_oth: int, n: int, alpha_look: float, claimed: float,
     ``epsilon_lower`` = log((p_fav_lower - delta) / p_oth_upper) (flag if > ``claimed``);
     ``epsilon_upper`` = log((p_fav_upper - delta) / p_oth_lower) (clear if <= ``claimed``;
     +inf when p_oth_lower = 0)."""
-    from audit.privacy.blackbox import _log_ratio, clopper_pearson_lower, clopper_pearson_upper
-
     a = alpha_look / 2.0
     lo = float(clopper_pearson_lower(k_fav, n, a))
     hi = float(clopper_pearson_upper(k_oth, n, a))
-    eps_l = float(_log_ratio(lo, hi, delta))
+    eps_l = float(log_ratio(lo, hi, delta))
     up = float(clopper_pearson_upper(k_fav, n, a))
     lo2 = float(clopper_pearson_lower(k_oth, n, a))
     if lo2 <= 0:
@@ -140,30 +146,19 @@ def decide(k_fav: int, k_oth: int, n: int, alpha_look: float, claimed: float,
     return Look(decision, eps_l, eps_u)
 
 
-def run_sequential(t: BlackBoxTester, mechanism: Mechanism, pairs: list[NeighbourPair],
+def run_sequential(t: TesterSettings, mechanism: Mechanism, pairs: list[NeighbourPair],
                    rng: np.random.Generator,
                    progress: Callable[[str, int, int], None] | None = None) -> TestResult:
     """The sequential test (module docstring); same result shape as the fixed tester, with
     ``details["looks"]`` (one entry per look) and ``details["stopped"]``."""
-    from audit.privacy.blackbox import (
-        MechanismCrash,
-        _candidates,
-        _crash_entry,
-        _crashed_result,
-        _guarantee,
-        _Pick,
-        _predicted,
-        _rng_record,
-    )
-
-    rng_start = _rng_record(rng)
+    rng_start = rng_record(rng)
     alpha = 1.0 - float(t.confidence)
     plan = schedule(int(t.seq_first), int(t.seq_growth), t.certify_samples, alpha)
     a_look = plan.alpha_per_look
     a_sel = 1.0 - float(t.selection_confidence)
     delta = float(t.delta)
     claimed = float(mechanism.claimed_epsilon)
-    settings = t._settings()
+    settings = t.event_settings()
     cap = int(t.n_select)
     t0 = time.perf_counter()
 
@@ -172,7 +167,7 @@ def run_sequential(t: BlackBoxTester, mechanism: Mechanism, pairs: list[Neighbou
     skipped: list[dict[str, Any]] = []
     crashes: list[dict[str, Any]] = []
     looks: list[dict[str, Any]] = []
-    pick: _Pick | None = None
+    pick: Pick | None = None
     d_out: int | None = None
     drawn = [0]
     stopped = "schedule-exhausted"
@@ -194,15 +189,15 @@ def run_sequential(t: BlackBoxTester, mechanism: Mechanism, pairs: list[Neighbou
             pair = pairs[idx]
             state = rng.bit_generator.state
             try:
-                ya = t._draw_chunked(mechanism, pair.first, b, rng, d_out, tick)
+                ya = t.draw_chunked(mechanism, pair.first, b, rng, d_out, tick)
                 d_out = ya.shape[1]
-                yb = t._draw_chunked(mechanism, pair.second, b, rng, d_out, tick)
+                yb = t.draw_chunked(mechanism, pair.second, b, rng, d_out, tick)
             except InputError as exc:
                 skipped.append({"pair_index": idx, "change": dict(pair.change),
                                 "reason": str(exc), "round": r})
                 continue
             except MechanismCrash as exc:
-                crashes.append({**_crash_entry(exc, idx, pair, f"round {r}")})
+                crashes.append({**crash_entry(exc, idx, pair, f"round {r}")})
                 continue
             new[idx] = (ya, yb, state)
         active = [i for i in active if i in new]
@@ -213,7 +208,7 @@ def run_sequential(t: BlackBoxTester, mechanism: Mechanism, pairs: list[Neighbou
             ks = int(np.count_nonzero(pick.event.mask(yb)))
             fav, oth = (kf, ks) if pick.direction == 0 else (ks, kf)
             look = decide(fav, oth, b, a_look, claimed, delta)
-            c = t._certify(pick, pairs[pick.pair], kf, ks, b, a_look / 2.0, d_out or 1, delta)
+            c = certify_pick(pick, pairs[pick.pair], kf, ks, b, a_look / 2.0, d_out or 1, delta)
             c.update({"round": r, "epsilon_upper": look.epsilon_upper,
                       "decision": look.decision,
                       "replay": {"rng_state": state, "chunk_size": int(t.chunk_size), "n": b}})
@@ -241,22 +236,22 @@ def run_sequential(t: BlackBoxTester, mechanism: Mechanism, pairs: list[Neighbou
             pools[idx] = [ya[-cap:], yb[-cap:]]
         # select the next event, scored for the next look's size and level
         n_next = plan.batches[r + 1]
-        scored: list[_Pick] = []
+        scored: list[Pick] = []
         for idx in active:
             pa, pb = pools[idx]
-            cand = _candidates(pa, pb, settings)
+            cand = candidates(pa, pb, settings)
             ka, kb = cand.counts()
             events = cand.events[: t.max_events]
             ka, kb = ka[: t.max_events], kb[: t.max_events]
             tried_total += len(events)
-            best: _Pick | None = None
+            best: Pick | None = None
             for direction, (k1, k2) in enumerate(((ka, kb), (kb, ka))):
-                score = _predicted(k1, k2, pa.shape[0], n_next, a_sel, a_look / 2.0, delta)
+                score = predicted_bound(k1, k2, pa.shape[0], n_next, a_sel, a_look / 2.0, delta)
                 if not score.size:
                     continue
                 j = int(np.argmax(score))
                 if best is None or score[j] > best.score:
-                    best = _Pick(idx, direction, events[j], float(score[j]),
+                    best = Pick(idx, direction, events[j], float(score[j]),
                                  (int(ka[j]), int(kb[j])))
             if best is not None:
                 scored.append(best)
@@ -278,7 +273,7 @@ def run_sequential(t: BlackBoxTester, mechanism: Mechanism, pairs: list[Neighbou
              "samples_total": drawn[0], "rounds": rounds_run + 1, "elapsed_s": elapsed}
     if not looks:
         if crashes:
-            return _crashed_result(t, mechanism, crashes, skipped, rng_start, len(pairs), extra)
+            return crashed_result(t, mechanism, crashes, skipped, rng_start, len(pairs), extra)
         reasons = "; ".join(s["reason"] for s in skipped[:3])
         raise InvalidParameterError(
             f"no usable neighbour pair: the mechanism rejected all {len(pairs)} pairs "
@@ -286,7 +281,7 @@ def run_sequential(t: BlackBoxTester, mechanism: Mechanism, pairs: list[Neighbou
     best_c = max(looks, key=lambda c: c["epsilon_lower_raw"])
     eps_lower = max(0.0, best_c["epsilon_lower_raw"])
     details = {
-        "guarantee": _guarantee(t, mechanism) + (
+        "guarantee": guarantee(t, mechanism) + (
             f"; sequential: alpha = {alpha:g} spent evenly over {plan.looks} looks "
             "(union bound), so the maximum over the looks carries the same guarantee"),
         "outcome": "flagged" if eps_lower > claimed else "not-flagged",
@@ -306,7 +301,7 @@ def run_sequential(t: BlackBoxTester, mechanism: Mechanism, pairs: list[Neighbou
         "alpha_per_bound": a_look / 2.0,
         "delta": delta,
         "selection_confidence": float(t.selection_confidence),
-        "settings": t._settings_dict(),
+        "settings": t.settings_dict(),
         "output_columns": d_out,
     }
     return TestResult(
