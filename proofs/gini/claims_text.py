@@ -1,0 +1,141 @@
+"""Running-text rules of Lan & Reiter (2025), Section 3, that had no claim: how the minimum
+Gini after replacing k records is attained ("when k = 1, the Gini index is minimized when
+setting x equal to one of the points in X_{-i}"; "to minimize the Gini index we should replace
+k consecutive elements with (x, y) equal to the largest value in X_{-ij}").  Checked by exact
+exhaustive search (eq. (2), Fractions) against the brute-force oracle
+(:func:`proofs.gini.oracles.extremes_bruteforce`), each plausible reading separately.
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+from fractions import Fraction as Q
+from typing import Any
+
+from audit.findings import Finding, Method, Verdict, counterexample_document
+from audit.registry import replayer
+from proofs.gini import NAME, claim, oracles
+
+SUBJECT = f"paper:{NAME}"
+REF = "Lan & Reiter 2025, Section 3"
+L, U = Q(0), Q(10)
+
+
+def rule_min(x: list[Q], k: int, windows: str) -> Q:
+    """Smallest eq.-(2) Gini when the k replaced records all take the largest kept value;
+    ``windows`` = "consecutive" (the sentence: k consecutive elements replaced), "window"
+    (Theorem 4.2: n - k consecutive elements kept, the rest replaced) or "any"."""
+    n = len(x)
+    if windows == "consecutive":
+        sets = [tuple(range(s, s + k)) for s in range(n - k + 1)]
+    elif windows == "window":
+        sets = [tuple(i for i in range(n) if not s <= i < s + n - k) for s in range(k + 1)]
+    else:
+        sets = list(itertools.combinations(range(n), k))
+    best = None
+    for R in sets:
+        kept = [x[i] for i in range(n) if i not in R]
+        g = oracles.gini2(kept + [max(kept)] * k)
+        if g is not None and (best is None or g < best):
+            best = g
+    return best
+
+
+def at_a_point_min(x: list[Q]) -> Q:
+    """k = 1: smallest Gini with the replaced value restricted to the kept points."""
+    vals = [oracles.gini2([*x[:i], *x[i + 1:], c]) for i in range(len(x))
+            for c in x[:i] + x[i + 1:]]
+    return min(v for v in vals if v is not None)
+
+
+def _true_min(x: list[Q], k: int) -> Q:
+    return oracles.extremes_bruteforce(x, L, U, k)[2]
+
+
+def _data(max_n: int) -> list[list[Q]]:
+    grid = [Q(v) for v in (1, 2, 3, 5, 8)]
+    return [list(c) for n in range(3, max_n + 1)
+            for c in itertools.combinations_with_replacement(grid, n)]
+
+
+@claim("text.sec3.min-replacement-rules", "Section 3 running text: the minimum Gini after k "
+       "replacements is attained at a kept point (k = 1) / by k consecutive records set to the "
+       "largest kept value (k = 2)", "prove", reference="Section 3 (toy-example walk-through)")
+def min_rules(budget_s: float, seed: int) -> list[Finding]:
+    t0 = time.perf_counter()
+    data = _data(6)
+    k1_bad, cases1 = [], 0
+    readings: dict[str, list[dict]] = {"consecutive": [], "window": [], "any": []}
+    cases2 = 0
+    for x in data:
+        cases1 += 1
+        truth1 = _true_min(x, 1)
+        if at_a_point_min(x) != truth1 and len(k1_bad) < 3:
+            k1_bad.append({"data": x, "k": 1, "true_min": truth1})
+        for k in range(2, len(x)):
+            cases2 += 1
+            truth = _true_min(x, k)
+            for w, bad in readings.items():
+                got = rule_min(x, k, w)
+                if got != truth and len(bad) < 3:
+                    bad.append({"data": x, "k": k, "windows": w, "rule_min": got,
+                                "true_min": truth})
+    scope = ("every multiset of size 3..6 on {1, 2, 3, 5, 8} (L = 0, U = 10), eq. (2), "
+             "exact; the true minimum from the brute-force oracle over every replaced set")
+    out = [Finding(
+        id="text.sec3.min-at-a-kept-point",
+        claim="Section 3: 'when k = 1, the Gini index is minimized when setting x equal to one "
+              "of the points in X_{-i}'",
+        reference=REF, method=Method.EXHAUSTIVE,
+        verdict=Verdict.VERIFIED if not k1_bad else Verdict.REFUTED,
+        scope=f"{scope} ({cases1} data sets)", evidence={"violations": k1_bad},
+        counterexample=counterexample_document("text.sec3.min-at-a-kept-point", SUBJECT,
+                                               {"data": k1_bad[0]["data"], "k": 1}, True,
+                                               False, None) if k1_bad else None,
+        seed=seed, duration_s=time.perf_counter() - t0, subject=SUBJECT)]
+    names = {"consecutive": "(a) k consecutive records replaced",
+             "window": "(b) n - k consecutive records kept (Theorem 4.2), the rest replaced",
+             "any": "(c) any k records replaced"}
+    failed = [w for w in readings if readings[w]]
+    held = [w for w in readings if not readings[w]]
+    text = ("; ".join(f"refuted under {names[w]}" for w in failed) +
+            ("; " if failed and held else "") +
+            "; ".join(f"holds under {names[w]}" for w in held))
+    text += (" (all replaced records set to the largest kept value). The minimum is attained "
+             "with a common value at some kept point, not always the largest (Algorithm 1 "
+             "searches the kept points with Findminindex: subsets.findminindex)")
+    verdict = Verdict.REFUTED if len(failed) == len(readings) else (
+        Verdict.VERIFIED if not failed else Verdict.REFUTED)
+    first = next((readings[w][0] for w in ("window", "consecutive", "any") if readings[w]),
+                 None)
+    out.append(Finding(
+        id="text.sec3.min-largest-kept-value",
+        claim="Section 3: 'to minimize the Gini index we should replace k consecutive elements "
+              "with (x, y) equal to the largest value in X_{-ij}' (tested for every k >= 2). "
+              f"{text}",
+        reference=REF, method=Method.EXHAUSTIVE, verdict=verdict,
+        scope=f"{scope}, every 2 <= k < n ({cases2} (data, k) cases)",
+        evidence={f"{w}_reading_violations": readings[w] for w in readings},
+        counterexample=counterexample_document(
+            "text.sec3.min-largest-kept-value", SUBJECT,
+            {"data": first["data"], "k": first["k"], "windows": first["windows"]}, True, False,
+            None, note=text) if first else None,
+        seed=seed, duration_s=time.perf_counter() - t0, subject=SUBJECT))
+    return out
+
+
+@replayer("text.sec3.min-at-a-kept-point")
+def replay_at_point(inputs: dict) -> tuple[bool, Any, Any, str]:
+    x = sorted(Q(v) for v in inputs["data"])
+    got, truth = at_a_point_min(x), _true_min(x, 1)
+    return got != truth, str(truth), str(got), f"kept-point min {got}, true min {truth}"
+
+
+@replayer("text.sec3.min-largest-kept-value")
+def replay_largest(inputs: dict) -> tuple[bool, Any, Any, str]:
+    x = sorted(Q(v) for v in inputs["data"])
+    k = int(inputs["k"])
+    got, truth = rule_min(x, k, inputs.get("windows", "consecutive")), _true_min(x, k)
+    return got != truth, str(truth), str(got), (f"rule min {got} = {float(got):.4f}, true min "
+                                                f"{truth} = {float(truth):.4f}")
