@@ -71,6 +71,7 @@ PATTERNS: dict[str, str] = {
     "monotone": r"\b(monoton\w*|increas\w*|decreas\w*|converge\w*|unbiased|consistent)\b",
     "order": r"\\(leq|geq|le|ge|ll|gg|lesssim|gtrsim|propto|approx|sim)\b|[≤≥≈<>]|O\(|"
              r"\\mathcal\{O\}",
+    "conclusion": r"\b(therefore|thus|hence|whenever|if\b[^.]{0,200}?\bthen)\b",
     "number": r"\b\d+(\.\d+)?\s*%|\b\d{2,}(,\d{3})+\b",
 }
 _COMPILED = {name: re.compile(rx, re.IGNORECASE) for name, rx in PATTERNS.items()}

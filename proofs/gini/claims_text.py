@@ -16,6 +16,7 @@ from typing import Any
 from audit.findings import Finding, Method, Verdict, counterexample_document
 from audit.registry import replayer
 from proofs.gini import NAME, claim, oracles
+from proofs.text_findings import SPLIT, paper_finding
 
 SUBJECT = f"paper:{NAME}"
 REF = "Lan & Reiter 2025, Section 3"
@@ -66,7 +67,7 @@ def min_rules(budget_s: float, seed: int) -> list[Finding]:
     t0 = time.perf_counter()
     data = _data(6)
     k1_bad, cases1 = [], 0
-    readings: dict[str, list[dict]] = {"consecutive": [], "window": [], "any": []}
+    readings: dict[str, list[dict]] = {"window": [], "consecutive": [], "any": []}
     cases2 = 0
     for x in data:
         cases1 += 1
@@ -83,19 +84,22 @@ def min_rules(budget_s: float, seed: int) -> list[Finding]:
                                 "true_min": truth})
     scope = ("every multiset of size 3..6 on {1, 2, 3, 5, 8} (L = 0, U = 10), eq. (2), "
              "exact; the true minimum from the brute-force oracle over every replaced set")
-    out = [Finding(
+    out = [paper_finding(
         id="text.sec3.min-at-a-kept-point",
+        reading="as printed: the minimum over x in [L, U] equals the minimum over x in X_{-i}",
         claim="Section 3: 'when k = 1, the Gini index is minimized when setting x equal to one "
               "of the points in X_{-i}'",
         reference=REF, method=Method.EXHAUSTIVE,
         verdict=Verdict.VERIFIED if not k1_bad else Verdict.REFUTED,
-        scope=f"{scope} ({cases1} data sets)", evidence={"violations": k1_bad},
+        scope=f"{scope} ({cases1} data sets)",
+        evidence={"violations": k1_bad, "readings": {"as printed": "refuted" if k1_bad
+                                                     else "holds"}},
         counterexample=counterexample_document("text.sec3.min-at-a-kept-point", SUBJECT,
                                                {"data": k1_bad[0]["data"], "k": 1}, True,
                                                False, None) if k1_bad else None,
         seed=seed, duration_s=time.perf_counter() - t0, subject=SUBJECT)]
-    names = {"consecutive": "(a) k consecutive records replaced",
-             "window": "(b) n - k consecutive records kept (Theorem 4.2), the rest replaced",
+    names = {"window": "(b) n - k consecutive records kept (Theorem 4.2), the rest replaced",
+             "consecutive": "(a) k consecutive records replaced",
              "any": "(c) any k records replaced"}
     failed = [w for w in readings if readings[w]]
     held = [w for w in readings if not readings[w]]
@@ -105,18 +109,20 @@ def min_rules(budget_s: float, seed: int) -> list[Finding]:
     text += (" (all replaced records set to the largest kept value). The minimum is attained "
              "with a common value at some kept point, not always the largest (Algorithm 1 "
              "searches the kept points with Findminindex: subsets.findminindex)")
-    verdict = Verdict.REFUTED if len(failed) == len(readings) else (
-        Verdict.VERIFIED if not failed else Verdict.REFUTED)
-    first = next((readings[w][0] for w in ("window", "consecutive", "any") if readings[w]),
-                 None)
-    out.append(Finding(
+    verdict = (Verdict.VERIFIED if not failed else
+               Verdict.REFUTED if not held else SPLIT)
+    first = readings[failed[0]][0] if failed else None
+    out.append(paper_finding(
         id="text.sec3.min-largest-kept-value",
+        reading=names[failed[0]] if failed else "",
         claim="Section 3: 'to minimize the Gini index we should replace k consecutive elements "
               "with (x, y) equal to the largest value in X_{-ij}' (tested for every k >= 2). "
               f"{text}",
         reference=REF, method=Method.EXHAUSTIVE, verdict=verdict,
         scope=f"{scope}, every 2 <= k < n ({cases2} (data, k) cases)",
-        evidence={f"{w}_reading_violations": readings[w] for w in readings},
+        evidence={**{f"{w}_reading_violations": readings[w] for w in readings},
+                  "readings": {names[w]: "refuted" if readings[w] else "holds"
+                               for w in readings}},
         counterexample=counterexample_document(
             "text.sec3.min-largest-kept-value", SUBJECT,
             {"data": first["data"], "k": first["k"], "windows": first["windows"]}, True, False,

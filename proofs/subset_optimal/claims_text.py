@@ -14,6 +14,7 @@ from typing import Any
 from audit.findings import Finding, Method, Verdict, counterexample_document
 from audit.registry import replayer
 from proofs.subset_optimal import NAME, claim
+from proofs.text_findings import paper_finding
 
 SUBJECT = f"paper:{NAME}"
 REF = "Dick, Kulesza, Sun & Suresh (subset optimality)"
@@ -81,8 +82,8 @@ def lemma7(budget_s: float, seed: int) -> list[Finding]:
     cx = (counterexample_document("text.subset.lemma7-dominance", SUBJECT, bad[0], True, False,
                                   None, note="D \\ L_4r > D' > D \\ U_4r fails")
           if bad else None)
-    return [Finding(
-        id="text.subset.lemma7-dominance",
+    return [paper_finding(
+        id="text.subset.lemma7-dominance", reading="as printed (Definition 6's dominance)",
         claim="Lemma 7: if 3r/2 <= |D below l| <= 2r and 3r/2 <= |D above u| <= 2r, every D' "
               "with points in [l, u] and d(D_[l,u], D') <= r/2 satisfies D \\ L_4r(D) > D' > "
               "D \\ U_4r(D) (Definition 6)",
@@ -136,8 +137,8 @@ def clip_delete(budget_s: float, seed: int) -> list[Finding]:
     cx = (counterexample_document("text.subset.clip-vs-delete", SUBJECT,
                                   {"D": bad[0]["D"], "l_prime": bad[0]["l_prime"]}, True, False,
                                   None) if bad else None)
-    return [Finding(
-        id="text.subset.clip-vs-delete",
+    return [paper_finding(
+        id="text.subset.clip-vs-delete", reading="as printed",
         claim="Appendix B.3: with q = #{x in D : x < l'}, 0 <= mu(clip(D, [l', .])) - mu(D) <= "
               "mu(D \\ L_q) - mu(D) ('the bias from clipping the points to l' is at most the "
               "bias from deleting them')",
