@@ -71,6 +71,10 @@ PATTERNS: dict[str, str] = {
     "monotone": r"\b(monoton\w*|increas\w*|decreas\w*|converge\w*|unbiased|consistent)\b",
     "order": r"\\(leq|geq|le|ge|ll|gg|lesssim|gtrsim|propto|approx|sim)\b|[≤≥≈<>]|O\(|"
              r"\\mathcal\{O\}",
+    "property": r"\b(lipschitz|convex|concave|continuous|symmetric|invariant|linear|bilinear|"
+                r"multilinear|piecewise|unimodal|dominat\w*|quasi-\w+|stationary|independent)\b",
+    "assertion": r"\b(note that|observe that|it is easy to see|clearly|obviously|recall that|"
+                 r"is known|follows)\b",
     "conclusion": r"\b(therefore|thus|hence|whenever|if\b[^.]{0,200}?\bthen)\b",
     "number": r"\b\d+(\.\d+)?\s*%|\b\d{2,}(,\d{3})+\b",
 }
@@ -111,6 +115,8 @@ def _first_words(text: str, n: int = 6) -> str:
 
 
 def _patterns(text: str) -> tuple[str, ...]:
+    # a footnote mark glued to a word ("2Note that", "1We focus") must not hide the word
+    text = re.sub(r"(?<=[\d\u00b2\u00b3\u00b9\u2070-\u2079])(?=[A-Za-z])", " ", text)
     return tuple(name for name, rx in _COMPILED.items() if rx.search(text))
 
 

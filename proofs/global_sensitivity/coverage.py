@@ -57,6 +57,7 @@ RULES: tuple[Rule, ...] = (
     Rule("5", ("gs.private-quantities",), starts="if-n-max-is-large"),
     Rule("5", _GS + ("gs.label-change", "gs.private-quantities"),
          "GS of the pooled covariance, eq. (5), 'not an exact bound'"),
+    Rule("6", ("sim.section6",), "Section 6: Figures S1-S2"),
     Rule("references", ("sim.section6",), "Figures S1-S2 (Section 6)"),
 )
 

@@ -14,7 +14,7 @@ from typing import Any
 from audit.findings import Finding, Method, Verdict, counterexample_document
 from audit.registry import replayer
 from proofs.subset_optimal import NAME, claim
-from proofs.text_findings import paper_finding
+from proofs.text_findings import SPLIT, paper_finding
 
 SUBJECT = f"paper:{NAME}"
 REF = "Dick, Kulesza, Sun & Suresh (subset optimality)"
@@ -155,3 +155,323 @@ def replay_clip(inputs: dict) -> tuple[bool, Any, Any, str]:
     c, d = clip_vs_delete([F(x) for x in inputs["D"]], F(inputs["l_prime"]))
     return (not (F(0) <= c <= d), "0 <= clip <= delete", (str(c), str(d)),
             f"clip bias {c}, delete bias {d}")
+
+
+# ===================================================================== Definition 3's prose
+def rank_formula(tau: F, r: int, D: list[F]) -> bool:
+    """Definition 3's formula: #{x < tau} <= r and #{x <= tau} >= r."""
+    return sum(1 for x in D if x < tau) <= r <= sum(1 for x in D if x <= tau)
+
+
+def rank_prose(tau: F, r: int, D: list[F], literal: bool) -> bool:
+    """Definition 3's sentence 'there are at most r points strictly smaller than x, and at
+    least r points that are greater than or equal to x' with x read as tau; ``literal``:
+    points x >= tau; otherwise 'points that tau is greater than or equal to' (x <= tau)."""
+    second = sum(1 for x in D if (x >= tau if literal else x <= tau))
+    return sum(1 for x in D if x < tau) <= r and second >= r
+
+
+def _def3_cases() -> tuple[list[dict], list[dict], int]:
+    grid = [F(v) for v in range(4)]
+    taus = [F(v, 2) for v in range(-1, 8)]
+    lit_bad: list[dict] = []
+    alt_bad: list[dict] = []
+    count = 0
+    for n in range(1, 6):
+        for D in itertools.combinations_with_replacement(grid, n):
+            D = list(D)
+            for r in range(n + 1):
+                for tau in taus:
+                    count += 1
+                    f = rank_formula(tau, r, D)
+                    if rank_prose(tau, r, D, True) != f and len(lit_bad) < 3:
+                        lit_bad.append({"D": D, "r": r, "tau": tau, "formula": f})
+                    if rank_prose(tau, r, D, False) != f and len(alt_bad) < 3:
+                        alt_bad.append({"D": D, "r": r, "tau": tau, "formula": f})
+    return lit_bad, alt_bad, count
+
+
+@claim("text.subset.def3-prose", "Definition 3: the sentence restating the rank-r threshold "
+       "('at most r points strictly smaller ..., at least r points greater than or equal') "
+       "against the formula (exhaustive, exact)", "prove", reference="Definition 3")
+def def3_prose(budget_s: float, seed: int) -> list[Finding]:
+    t0 = time.perf_counter()
+    lit_bad, alt_bad, count = _def3_cases()
+    readings = {"(a) literal: at least r points x >= tau": "refuted" if lit_bad else "holds",
+                "(b) at least r points x with tau >= x (the formula's #{x <= tau} >= r)":
+                "refuted" if alt_bad else "holds"}
+    failing = next((r for r, o in readings.items() if o == "refuted"), "")
+    vals = set(readings.values())
+    verdict = (Verdict.VERIFIED if vals == {"holds"} else
+               Verdict.REFUTED if vals == {"refuted"} else SPLIT)
+    bad = (lit_bad or alt_bad or [None])[0]
+    return [paper_finding(
+        id="text.subset.def3-prose",
+        claim="Definition 3: 'That is, there are at most r points strictly smaller than x, and "
+              "at least r points that are greater than or equal to x' restates #{x < tau} <= r "
+              "and #{x <= tau} >= r (x in the sentence read as tau). Literally (points >= "
+              "tau) it describes other thresholds: e.g. it makes tau <= min D a rank-|D| "
+              "threshold, against the formula and Figure 1 (I_4 = [x_4, inf])",
+        reference=f"{REF}, Definition 3; Figure 1", reading=failing,
+        method=Method.EXHAUSTIVE, verdict=verdict,
+        scope=f"every multiset on {{0, 1, 2, 3}} of size 1..5, every rank 0..|D|, every tau in "
+              f"{{-1/2, 0, .., 7/2}} ({count} cases), exact",
+        evidence={"literal_mismatches": lit_bad, "reading_b_mismatches": alt_bad,
+                  "readings": readings},
+        counterexample=counterexample_document(
+            "text.subset.def3-prose", SUBJECT, {"D": bad["D"], "r": bad["r"], "tau": bad["tau"]},
+            bad["formula"], not bad["formula"], None) if bad else None,
+        seed=seed, duration_s=time.perf_counter() - t0, subject=SUBJECT)]
+
+
+@replayer("text.subset.def3-prose")
+def replay_def3(inputs: dict) -> tuple[bool, Any, Any, str]:
+    D = [F(x) for x in inputs["D"]]
+    tau, r = F(inputs["tau"]), int(inputs["r"])
+    f, p = rank_formula(tau, r, D), rank_prose(tau, r, D, True)
+    return f != p, f, p, f"formula says rank-{r}: {f}; literal sentence says: {p}"
+
+
+# ===================================================================== footnotes 1 and 2
+def footnote1(eps: F) -> F:
+    """Footnote 1's eps' = 1 / ceil(1/eps)."""
+    return F(1, -(-eps.denominator // eps.numerator))
+
+
+def negation_ok(D: list[F], r: int, tau: F) -> bool:
+    """Footnote 2: tau rank-r for D implies -tau rank-(|D| - r) for -D."""
+    return not rank_formula(tau, r, D) or rank_formula(-tau, len(D) - r, [-x for x in D])
+
+
+@claim("text.subset.footnotes", "Footnote 1: eps' = 1/ceil(1/eps) in (eps/2, eps]; footnote 2: "
+       "-tau is a rank-(|D|-r) threshold of -D (exhaustive, exact)", "prove",
+       reference="Section 2 footnote 1; Algorithm 3 footnote 2")
+def footnotes(budget_s: float, seed: int) -> list[Finding]:
+    t0 = time.perf_counter()
+    eps_all = sorted({F(p, q) for q in range(1, 61) for p in range(1, q + 1)})
+    bad1 = [e for e in eps_all if not (e / 2 < footnote1(e) <= e)][:3]
+    bad2, count2 = [], 0
+    for n in range(1, 6):
+        for D in itertools.combinations_with_replacement([F(v) for v in range(4)], n):
+            for r in range(n + 1):
+                for tau in (F(v, 2) for v in range(-1, 8)):
+                    count2 += 1
+                    if not negation_ok(list(D), r, tau) and len(bad2) < 3:
+                        bad2.append({"D": list(D), "r": r, "tau": tau})
+    return [
+        paper_finding(
+            id="text.subset.footnote1-eps", reading="as printed, for eps in (0, 1]",
+            claim="Footnote 1: for eps <= 1, eps' = 1/ceil(1/eps) lies in (eps/2, eps]",
+            reference=f"{REF}, Section 2, footnote 1", method=Method.EXHAUSTIVE,
+            verdict=Verdict.VERIFIED if not bad1 else Verdict.REFUTED,
+            scope=f"every rational p/q in (0, 1] with q <= 60 ({len(eps_all)} values), exact",
+            evidence={"values": len(eps_all), "violations": [str(e) for e in bad1]},
+            counterexample=counterexample_document(
+                "text.subset.footnotes", SUBJECT, {"eps": bad1[0]}, True, False, None)
+            if bad1 else None, seed=seed, duration_s=time.perf_counter() - t0,
+            subject=SUBJECT),
+        paper_finding(
+            id="text.subset.footnote2-negation", reading="as printed",
+            claim="Footnote 2: when tau is a rank-r threshold for D, -tau is a rank-(|D| - r) "
+                  "threshold for -D (Definition 3)",
+            reference=f"{REF}, Algorithm 3, footnote 2", method=Method.EXHAUSTIVE,
+            verdict=Verdict.VERIFIED if not bad2 else Verdict.REFUTED,
+            scope=f"every multiset on {{0..3}} of size 1..5, every rank, every tau in "
+                  f"{{-1/2, .., 7/2}} ({count2} cases), exact",
+            evidence={"cases": count2, "violations": bad2},
+            counterexample=counterexample_document(
+                "text.subset.footnotes", SUBJECT, bad2[0], True, False, None)
+            if bad2 else None, seed=seed, duration_s=time.perf_counter() - t0,
+            subject=SUBJECT),
+    ]
+
+
+@replayer("text.subset.footnotes")
+def replay_footnotes(inputs: dict) -> tuple[bool, Any, Any, str]:
+    if "eps" in inputs:
+        e = F(inputs["eps"])
+        ok = e / 2 < footnote1(e) <= e
+        return not ok, True, ok, f"eps = {e}: eps' = {footnote1(e)}"
+    ok = negation_ok([F(x) for x in inputs["D"]], int(inputs["r"]), F(inputs["tau"]))
+    return not ok, True, ok, "negated threshold rank check"
+
+
+# ===================================================================== Lemma 3 as printed
+def mean_subset_gap(D: list[F], k: int) -> F:
+    """mu(D minus its k smallest) - mu(D minus its k largest) (Lemma 1's numerator)."""
+    s = sorted(D)
+    return mean(s[k:]) - mean(s[:len(s) - k])
+
+
+def constant_upper_bound(D: list[F], k: int) -> F:
+    """An exact upper bound on R(D, eps) for the mean with k = 1/eps: the constant algorithm
+    that outputs the midpoint of the means of all subsets of size >= |D| - k is 0-DP (so in
+    A_eps) and its worst loss over those subsets is half their range (the range's ends are
+    D minus its k largest / smallest points)."""
+    return mean_subset_gap(D, k) / 2
+
+
+def lemma3_literal_pair(D: list[F], k: int, R: F) -> tuple[list[F], list[F]]:
+    """A pair in Lemma 3's S as printed (no D1, D2 subset of D): D1 = D, D2 = D with k points
+    replaced by R (sizes |D|, d(D1, D2) = 2k)."""
+    s = sorted(D)
+    return s, s[:len(s) - k] + [R] * k
+
+
+@claim("text.subset.lemma3", "Lemma 3 as printed (S not restricted to subsets of D) and the "
+       "constant in Appendix D.1's final display (exact)", "prove",
+       reference="Lemma 3; Appendix D.1")
+def lemma3(budget_s: float, seed: int) -> list[Finding]:
+    t0 = time.perf_counter()
+    e2 = F(73890560989306502, 10**16)  # e^2 rounded up: the literal bound below uses 1/(2e^2)
+    R = F(1)
+    lit_bad, sub_bad, count = [], [], 0
+    for n in range(2, 6):
+        for D in itertools.combinations_with_replacement([F(0), F(1, 2), F(1)], n):
+            D = list(D)
+            k = 1  # eps = 1
+            if n <= k:
+                continue
+            count += 1
+            ub = constant_upper_bound(D, k)
+            d1, d2 = lemma3_literal_pair(D, k, R)
+            lit = abs(mean(d1) - mean(d2)) / (2 * e2)
+            if lit > ub and len(lit_bad) < 3:
+                lit_bad.append({"D": D, "k": k, "D2": d2, "printed_bound_at_least": lit,
+                                "R_upper": ub})
+            sub = mean_subset_gap(D, k) / (2 * e2)  # the subset pair (D \ L_k, D \ U_k)
+            if sub > ub:
+                sub_bad.append({"D": D, "k": k})
+    readings = {"(a) as printed: S = all pairs with the stated sizes and distance":
+                "refuted" if lit_bad else "holds",
+                "(b) D1, D2 subsets of D (as the proof's first step uses)":
+                "refuted" if sub_bad else "holds"}
+    failing = next((r for r, o in readings.items() if o == "refuted"), "")
+    vals = set(readings.values())
+    verdict = (Verdict.VERIFIED if vals == {"holds"} else
+               Verdict.REFUTED if vals == {"refuted"} else SPLIT)
+    bad = lit_bad[0] if lit_bad else None
+    # the final display of D.1 prints 1/(2 eps^2) where the lemma has 1/(2 e^2): with
+    # eps = 1/2 (k = 2) and D = {0, 0, 1, 1, 1}, R(D, 1/2) <= gap/2 < gap/(2 eps^2) = 2 gap
+    D5 = [F(0), F(0), F(1), F(1), F(1)]
+    gap = mean_subset_gap(D5, 2)
+    eps = F(1, 2)
+    const_bad = gap / (2 * eps * eps) > constant_upper_bound(D5, 2)
+    return [
+        paper_finding(
+            id="text.subset.lemma3-as-printed",
+            claim="Lemma 3: R(D, eps) >= max over S of l(theta(D1), theta(D2)) / (2e^2) with S "
+                  "= {(D1, D2): min(|D1|, |D2|) >= |D| - 1/eps, d(D1, D2) <= 2/eps}. As printed "
+                  "S does not require D1, D2 to be subsets of D, and the bound fails (mean, "
+                  "l = |.|): e.g. D = {0, 0}, eps = 1: R(D, 1) = 0 (the constant 0 is 0-DP) "
+                  "but S holds ({0, 0}, {0, 1})",
+            reference=f"{REF}, Lemma 3; Appendix D.1", reading=failing,
+            method=Method.EXHAUSTIVE, verdict=verdict,
+            scope=f"mean, l = |.|, R = 1, eps = 1; every multiset on {{0, 1/2, 1}} of size 2..5 "
+                  f"({count}); R(D, eps) bounded above exactly by the 0-DP constant algorithm "
+                  f"(half the range of the subset means); e^2 rounded up",
+            evidence={"literal_violations": lit_bad, "subset_reading_violations": sub_bad,
+                      "readings": readings,
+                      "reading_b_basis": "no violation of the exact upper bound in scope; the "
+                                         "printed proof is valid when D1, D2 are among the "
+                                         "subsets D' of its first step (Lemma 1 case: "
+                                         "subset.lemma1-oracle)"},
+            counterexample=counterexample_document(
+                "text.subset.lemma3", SUBJECT, {"D": bad["D"], "k": bad["k"]},
+                f"<= {bad['R_upper']}", str(bad["printed_bound_at_least"]), None,
+                "the literal lower bound exceeds an exact upper bound on R(D, eps)")
+            if bad else None, seed=seed, duration_s=time.perf_counter() - t0,
+            subject=SUBJECT),
+        paper_finding(
+            id="text.subset.lemma3-final-constant",
+            claim="Appendix D.1, final display: the bound is printed with 1/(2 eps^2) where "
+                  "Lemma 3 has 1/(2e^2); literally it is false for eps < 1 (D = {0, 0, 1, 1, "
+                  f"1}}, eps = 1/2: R(D, eps) <= gap/2 = {gap / 2} but gap/(2 eps^2) = "
+                  f"{gap / (2 * eps * eps)})",
+            reference=f"{REF}, Appendix D.1, final display",
+            reading="(a) as printed: 1/(2 eps^2)" if const_bad else "",
+            method=Method.EXHAUSTIVE, verdict=SPLIT if const_bad else Verdict.VERIFIED,
+            scope="D = {0, 0, 1, 1, 1}, eps = 1/2, mean, exact upper bound on R (constant "
+                  "algorithm)",
+            evidence={"gap": str(gap), "R_upper": str(constant_upper_bound(D5, 2)),
+                      "readings": {"(a) as printed: 1/(2 eps^2)":
+                                   "refuted" if const_bad else "holds",
+                                   "(b) eps read as e (Lemma 3's constant 1/(2e^2))":
+                                   "holds"}},
+            counterexample=counterexample_document(
+                "text.subset.lemma3", SUBJECT, {"D": D5, "k": 2, "constant": "eps"},
+                f"<= {constant_upper_bound(D5, 2)}", str(gap / (2 * eps * eps)), None)
+            if const_bad else None, seed=seed, duration_s=time.perf_counter() - t0,
+            subject=SUBJECT),
+    ]
+
+
+@replayer("text.subset.lemma3")
+def replay_lemma3(inputs: dict) -> tuple[bool, Any, Any, str]:
+    D = [F(x) for x in inputs["D"]]
+    k = int(inputs["k"])
+    ub = constant_upper_bound(D, k)
+    if inputs.get("constant") == "eps":
+        eps = F(1, k)
+        lower = mean_subset_gap(D, k) / (2 * eps * eps)
+    else:
+        d1, d2 = lemma3_literal_pair(D, k, F(1))
+        lower = abs(mean(d1) - mean(d2)) / (2 * F(73890560989306502, 10**16))
+    return lower > ub, f"<= {ub}", str(lower), f"claimed lower bound {lower} vs R <= {ub}"
+
+
+# ===================================================================== Section 4: 1-Lipschitz
+def _medians(d: list[F]) -> tuple[F, F]:
+    s = sorted(d)
+    n = len(s)
+    return s[(n - 1) // 2], (s[(n - 1) // 2] + s[n // 2]) / 2  # lower median, midpoint median
+
+
+def lipschitz_violations(max_n: int = 5) -> tuple[list[dict], int]:
+    """Every pair of equal-size multisets on a grid: |theta(D) - theta(D')| <= max_i |x_i(D) -
+    x_i(D')| (sorted order) for the mean, the lower median and the midpoint median."""
+    grid = [F(v) for v in (0, 1, 3, 4)]
+    bad: list[dict] = []
+    count = 0
+    for n in range(1, max_n + 1):
+        sets = [list(c) for c in itertools.combinations_with_replacement(grid, n)]
+        for a, b in itertools.product(sets, sets):
+            lip = max(abs(x - y) for x, y in zip(a, b, strict=True))  # both sorted
+            ma, mb = _medians(a), _medians(b)
+            for name, ta, tb in (("mean", mean(a), mean(b)), ("lower median", ma[0], mb[0]),
+                                 ("midpoint median", ma[1], mb[1])):
+                count += 1
+                if abs(ta - tb) > lip and len(bad) < 3:
+                    bad.append({"D": a, "D2": b, "property": name})
+    return bad, count
+
+
+@claim("text.subset.lipschitz", "Section 4: 'both mean and median are 1-Lipschitz' for "
+       "l = |.| (exhaustive, exact)", "prove", reference="Section 4, assumptions on theta, l")
+def lipschitz(budget_s: float, seed: int) -> list[Finding]:
+    t0 = time.perf_counter()
+    bad, count = lipschitz_violations()
+    return [paper_finding(
+        id="text.subset.lipschitz", reading="as printed, x_i(D) the i-th element in sorted order",
+        claim="Section 4: 'Observe that both mean and median are 1-Lipschitz when l(theta, "
+              "theta') = |theta - theta'|': |theta(D) - theta(D')| <= max_i |x_i(D) - x_i(D')| "
+              "for |D| = |D'|",
+        reference=f"{REF}, Section 4", method=Method.EXHAUSTIVE,
+        verdict=Verdict.VERIFIED if not bad else Verdict.REFUTED,
+        scope=f"every pair of equal-size multisets on {{0, 1, 3, 4}} of size 1..5; mean, lower "
+              f"and midpoint median ({count} comparisons), exact",
+        evidence={"comparisons": count, "violations": bad},
+        counterexample=counterexample_document("text.subset.lipschitz", SUBJECT, bad[0], True,
+                                               False, None) if bad else None,
+        seed=seed, duration_s=time.perf_counter() - t0, subject=SUBJECT)]
+
+
+@replayer("text.subset.lipschitz")
+def replay_lipschitz(inputs: dict) -> tuple[bool, Any, Any, str]:
+    a = sorted(F(x) for x in inputs["D"])
+    b = sorted(F(x) for x in inputs["D2"])
+    lip = max(abs(x - y) for x, y in zip(a, b, strict=True))
+    ma, mb = _medians(a), _medians(b)
+    got = {"mean": abs(mean(a) - mean(b)), "lower median": abs(ma[0] - mb[0]),
+           "midpoint median": abs(ma[1] - mb[1])}[inputs["property"]]
+    return got > lip, f"<= {lip}", str(got), f"{inputs['property']}: {got} vs {lip}"

@@ -52,3 +52,50 @@ def test_registered_claims_verdicts() -> None:
     assert f7.verdict == "verified" and f7.evidence["cases"] > 20000
     (fc,) = ct.clip_delete(0, 0)
     assert fc.verdict == "verified" and fc.evidence["cases"] > 10000
+
+
+def test_def3_prose_hand_worked() -> None:
+    # D = {0}, r = 1, tau = -1/2: formula: #{x < tau} = 0 <= 1 but #{x <= tau} = 0 < 1 -> no;
+    # the literal sentence ('at least 1 point >= tau') says yes
+    D = [F(0)]
+    assert not ct.rank_formula(F(-1, 2), 1, D)
+    assert ct.rank_prose(F(-1, 2), 1, D, literal=True)
+    assert not ct.rank_prose(F(-1, 2), 1, D, literal=False)
+    (f,) = ct.def3_prose(0, 0)
+    assert f.verdict in ("refuted", "refuted-under-reading")
+    assert set(f.evidence["readings"].values()) == {"refuted", "holds"}
+    assert ct.replay_def3({"D": ["0"], "r": 1, "tau": "-1/2"})[0]
+    assert not ct.replay_def3({"D": ["0"], "r": 1, "tau": "0"})[0]  # tau = 0: both agree
+
+
+def test_footnotes_hand_worked() -> None:
+    assert ct.footnote1(F(2, 5)) == F(1, 3)  # ceil(5/2) = 3; 1/5 < 1/3 <= 2/5
+    assert ct.footnote1(F(1)) == F(1)
+    # D = {0, 1, 1}: tau = 1 is rank 1, 2 and 3; -1 is rank 2, 1, 0 of {-1, -1, 0}
+    D = [F(0), F(1), F(1)]
+    assert all(ct.negation_ok(D, r, F(1)) for r in range(4))
+    f1, f2 = ct.footnotes(0, 0)
+    assert f1.verdict == f2.verdict == "verified"
+
+
+def test_lemma3_counterexample_by_hand() -> None:
+    # D = {0, 0}, eps = 1: every subset of size >= 1 has mean 0, so R(D, 1) = 0 (constant 0);
+    # the printed S contains ({0, 0}, {0, 1}) (sizes 2, distance 2) with l = 1/2
+    assert ct.constant_upper_bound([F(0), F(0)], 1) == 0
+    d1, d2 = ct.lemma3_literal_pair([F(0), F(0)], 1, F(1))
+    assert d2 == [F(0), F(1)] and abs(ct.mean(d1) - ct.mean(d2)) == F(1, 2)
+    lit, const = ct.lemma3(0, 0)
+    assert lit.verdict in ("refuted", "refuted-under-reading")
+    assert const.verdict in ("refuted", "refuted-under-reading")
+    from audit.findings import from_jsonable
+    for f in (lit, const):
+        still, _, _, _ = ct.replay_lemma3(from_jsonable(f.counterexample["inputs"]))
+        assert still
+    # a data set with all its subset means equal cannot refute the subset reading
+    assert not ct.replay_lemma3({"D": ["1", "1", "1"], "k": 1, "constant": "eps"})[0]
+
+
+def test_lipschitz_hand_worked() -> None:
+    assert not ct.replay_lipschitz({"D": ["0", "0"], "D2": ["1", "1"], "property": "mean"})[0]
+    bad, count = ct.lipschitz_violations(max_n=3)
+    assert not bad and count > 100
