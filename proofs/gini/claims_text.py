@@ -13,6 +13,8 @@ import time
 from fractions import Fraction as Q
 from typing import Any
 
+import sympy as sp
+
 from audit.findings import Finding, Method, Verdict, counterexample_document
 from audit.registry import replayer
 from proofs.gini import NAME, claim, oracles
@@ -145,3 +147,71 @@ def replay_largest(inputs: dict) -> tuple[bool, Any, Any, str]:
     got, truth = rule_min(x, k, inputs.get("windows", "consecutive")), _true_min(x, k)
     return got != truth, str(truth), str(got), (f"rule min {got} = {float(got):.4f}, true min "
                                                 f"{truth} = {float(truth):.4f}")
+
+
+# ============================================================ "A^(k)(X) = 1 for k = 3, 4"
+def a_k_limit() -> dict[str, Any]:
+    """Section 3's 'when replacing k = 3 or k = 4 points, A^(k)(X) = 1' for X = (3, 6, 7, 7.5),
+    [L, U] = [0, 10]: SymPy.  Upper bound: for non-negative data eq. (2) lies in [0, 1]
+    ((n-1) sum x - sum (2i-n-1) x_(i) = sum 2(n-i) x_(i) >= 0), so every local sensitivity is
+    <= 1.  Witness sequence: X' = (d, d, d, 7.5) keeps one record of X (distance 3) and its
+    neighbour (d, d, d, d) has Gini 0; LS(X') >= g(X') -> 1 as d -> 0+ (never attained: d = 0
+    makes the neighbour's mean 0).  Under eq. (1) the same sequence gives (n-1)/n = 3/4."""
+    d = sp.Symbol("d", positive=True)
+    xs = [d, d, d, sp.Rational(15, 2)]
+    n = 4
+    g2 = sum((2 * i - n - 1) * x for i, x in enumerate(xs, 1)) / (n * (sum(xs) / n) * (n - 1))
+    g1 = sum(abs(a - b) for a in xs for b in xs) / (2 * n**2 * (sum(xs) / n))
+    i = sp.Symbol("i", integer=True, positive=True)
+    nn = sp.Symbol("n", integer=True, positive=True)
+    slack = sp.simplify((nn - 1) - (2 * i - nn - 1) - 2 * (nn - i))
+    # eq. (1) = (n-1)/n eq. (2) on sorted data (n = 4, gaps p, q, t >= 0): so LS <= 3/4 < 1
+    a, p, q, t = sp.symbols("a p q t", positive=True)
+    ys = [a, a + p, a + p + q, a + p + q + t]
+    e1 = sum(sp.Abs(u - v) for u in ys for v in ys) / (2 * n**2 * (sum(ys) / n))
+    e2 = sum((2 * k - n - 1) * y for k, y in enumerate(ys, 1)) / ((n - 1) * sum(ys))
+    ratio = sp.simplify(e1 / e2)
+    return {"eq2_limit": sp.limit(g2, d, 0, "+"), "eq1_limit": sp.limit(g1, d, 0, "+"),
+            "eq1_over_eq2_sorted_n4": ratio,
+            "eq2_upper_bound_identity": slack == 0,
+            "eq2_at_d_1_over_100": g2.subs(d, sp.Rational(1, 100))}
+
+
+@claim("text.sec3.a-k-equals-1", "Section 3: 'when replacing k = 3 or k = 4 points, A^(k)(X) "
+       "= 1' (toy example; SymPy limit and bound)", "prove", reference="Section 3")
+def a_k_equals_1(budget_s: float, seed: int) -> list[Finding]:
+    t0 = time.perf_counter()
+    r = a_k_limit()
+    holds2 = r["eq2_limit"] == 1 and r["eq2_upper_bound_identity"]
+    holds1 = r["eq1_limit"] == 1 or r["eq1_over_eq2_sorted_n4"] != sp.Rational(3, 4)
+    readings = {"(a) eq. (2), the paper's working Gini (A^(k) as a supremum)":
+                "holds" if holds2 else "refuted",
+                "(b) eq. (1)": "holds" if holds1 else "refuted"}
+    failing = next((k for k, v in readings.items() if v == "refuted"), "")
+    vals = set(readings.values())
+    verdict = (Verdict.VERIFIED if vals == {"holds"} else
+               Verdict.REFUTED if vals == {"refuted"} else SPLIT)
+    return [paper_finding(
+        id="text.sec3.a-k-equals-1",
+        claim="Section 3: for X = (3, 6, 7, 7.5), [L, U] = [0, 10], 'when replacing k = 3 or "
+              "k = 4 points, A^(k)(X) = 1'. Under eq. (2) the supremum of LS over the k-ball is "
+              "1 (approached by (d, d, d, 7.5) as d -> 0+, not attained: the max in (7) is a "
+              f"sup); under eq. (1) the same sequence gives {r['eq1_limit']}",
+        reference=REF, reading=failing, method=Method.SYMBOLIC, verdict=verdict,
+        scope="SymPy: limit of g(d, d, d, 7.5) - g(d, d, d, d) as d -> 0+; the identity "
+              "(n-1) - (2i-n-1) = 2(n-i) >= 0 bounding eq. (2) by 1 for non-negative data; "
+              "eq. (1) / eq. (2) = 3/4 on sorted symbolic data (n = 4), so under eq. (1) "
+              "every LS <= 3/4",
+        evidence={**{k: str(v) for k, v in r.items()}, "readings": readings},
+        counterexample=counterexample_document(
+            "text.sec3.a-k-equals-1", SUBJECT, {"d": "0+", "x": [0, 0, 0, 7.5]}, 1,
+            str(r["eq1_limit"]), None, "eq. (1) supremum along the witness sequence")
+        if failing else None,
+        seed=seed, duration_s=time.perf_counter() - t0, subject=SUBJECT)]
+
+
+@replayer("text.sec3.a-k-equals-1")
+def replay_a_k(inputs: dict) -> tuple[bool, Any, Any, str]:
+    r = a_k_limit()
+    return (r["eq1_limit"] != 1, 1, str(r["eq1_limit"]),
+            f"eq. (1) limit {r['eq1_limit']}, eq. (2) limit {r['eq2_limit']}")

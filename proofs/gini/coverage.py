@@ -49,6 +49,8 @@ COVERAGE: tuple[Item, ...] = (
     Item("Sec. 3 text: the minimum after k replacements is attained at a kept point (k = 1), "
          "by k consecutive records set to the largest kept value (k = 2)",
          ("text.sec3.min-replacement-rules",)),
+    Item("Sec. 3 text: 'when replacing k = 3 or k = 4 points, A^(k)(X) = 1' (toy example)",
+         ("text.sec3.a-k-equals-1",)),
     Item("Sec. 3 text: brute-force counts (4 x 1000)^2 and (6 x 1000^2)(4000)", (),
          "not checked: an illustration of cost, no result depends on it (values at 0.01 steps "
          "in [0, 10] are 1001, not 1000)"),
@@ -146,9 +148,9 @@ RULES: tuple[Rule, ...] = (
     Rule("3", ("subsets.thm42",), starts="in-section-4-we-prove-that"),
     Rule("3", ("subsets.thm41",), starts="for-any-k-the-search-for"),
     Rule("3", ("subsets.thm41", "subsets.thm42"), starts="we-note-that-algorithm-1-and"),
-    Rule("3", (), "not checked: 'A^(k)(X) = 1 for k = 3, 4' needs the sup of LS over a "
-                  "continuum of data sets; the toy smooth sensitivity is checked through "
-                  "def21.smooth / bounds.printed", starts="to-find-the-smooth-sensitivity"),
+    Rule("3", ("text.sec3.a-k-equals-1",), starts="we-note-that-when-replacing-k"),
+    Rule("3", ("text.sec3.a-k-equals-1", "def21.smooth"),
+         starts="to-find-the-smooth-sensitivity"),
     Rule("3", (), "not checked: an illustration of cost (1000 values per record; 1001 in "
                   "fact), no result depends on it", starts="this-requires-up-to-4"),
     Rule("3", (), "not checked: an illustration of cost", starts="following-this-approach"),

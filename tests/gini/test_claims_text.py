@@ -37,3 +37,13 @@ def test_verdicts_and_replay() -> None:
     still, expected, actual, _ = ct.replay_largest({"data": ["1", "1", "2", "2", "3"], "k": 2,
                                                     "windows": "window"})
     assert still and expected == "1/11" and actual == "1/9"
+
+
+def test_a_k_equals_1_readings() -> None:
+    (f,) = ct.a_k_equals_1(0, 0)
+    ev = f.evidence
+    # (d, d, d, 7.5) at d = 1/100: eq. (2) = (-3d - d + d + 22.5) / (3 (3d + 7.5)) = 749/753
+    assert ev["eq2_at_d_1_over_100"] == "749/753"
+    assert ev["eq2_limit"] == "1" and ev["eq1_limit"] == "3/4"
+    assert set(ev["readings"].values()) == {"holds", "refuted"}
+    assert ct.replay_a_k({})[0]
