@@ -99,3 +99,23 @@ def test_lipschitz_hand_worked() -> None:
     assert not ct.replay_lipschitz({"D": ["0", "0"], "D2": ["1", "1"], "property": "mean"})[0]
     bad, count = ct.lipschitz_violations(max_n=3)
     assert not bad and count > 100
+
+
+def test_lemma2_step_and_constants() -> None:
+    step, consts = ct.lemma2_proof(0, 0)
+    assert step.verdict == "refuted" and consts.verdict == "verified"
+    # s = 1, Z_s = 0, Z_n = 1, n = 2: (1 + 0)/3 - 1/2 = -1/6; the printed line gives 0
+    still, truth, printed, _ = ct.replay_lemma2({"s": "1", "Z_s": "0", "Z_n": "1", "n": "2"})
+    assert still and truth == "-1/6" and printed == "0"
+    assert not ct.replay_lemma2({"s": "0", "Z_s": "3", "Z_n": "1", "n": "2"})[0]  # s = 0: equal
+
+
+def test_cor1_rounding_hand_worked_and_twin() -> None:
+    grid = [F(v) for v in range(5)]
+    # D = {1, 2}, tau = 1.4: ranks(1.4) = {1}; nearest grid point 1: ranks(1) = {0, 1}
+    assert ct.grid_rounding_ok([F(1), F(2)], F(7, 5), grid)
+    # broken twin: a grid that skips the data's grid point (D = {2}, grid {3}): rounding
+    # tau = 1.4 (ranks {0}) to 3 (ranks {1}) jumps over a data point and loses rank 0
+    assert not ct.grid_rounding_ok([F(2)], F(7, 5), [F(3)])
+    (f,) = ct.cor1_rounding(0, 0)
+    assert f.verdict == "verified" and f.evidence["cases"] > 10000
