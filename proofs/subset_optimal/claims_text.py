@@ -597,3 +597,56 @@ def replay_cor1(inputs: dict) -> tuple[bool, Any, Any, str]:
     ok = grid_rounding_ok([F(x) for x in inputs["D"]], F(inputs["tau"]),
                           [F(v) for v in range(5)])
     return not ok, True, ok, "nearest-grid rounding keeps every rank"
+
+
+# ===================================================================== Theorem 3: failure term
+def thm3_failure_term() -> dict[str, Any]:
+    """Appendix D.2: '... + 4 L beta + Pr(E) B = ... + 6 L beta' with eta = L beta / B (line 2
+    of Algorithm 4) and E the event that both thresholds are good (Pr(not E) <= 2 eta)."""
+    L, beta, B = sp.symbols("L beta B", positive=True)
+    eta = L * beta / B
+    complement = sp.simplify(4 * L * beta + 2 * eta * B - 6 * L * beta)
+    literal_lower = sp.simplify(4 * L * beta + (1 - 2 * eta) * B - 6 * L * beta)
+    return {"Pr(not E) reading: 4L beta + 2 eta B - 6 L beta": complement,
+            "Pr(E) reading: 4L beta + (1 - 2 eta) B - 6 L beta (Pr(E) >= 1 - 2 eta)":
+            literal_lower}
+
+
+@claim("text.subset.thm3-failure-term", "Appendix D.2: '+ Pr(E) B = ... + 6 L beta' (SymPy)",
+       "prove", reference="Appendix D.2, proof of Theorem 3")
+def thm3_failure(budget_s: float, seed: int) -> list[Finding]:
+    t0 = time.perf_counter()
+    r = thm3_failure_term()
+    comp, lit = r.values()
+    # literal: the term is at least (1 - 2 eta) B, which exceeds 2 L beta whenever B > 4 L beta
+    L, beta, B = sp.symbols("L beta B", positive=True)
+    lit_at = lit.subs({L: 1, beta: sp.Rational(1, 100), B: 1})
+    readings = {"(a) as printed: Pr(E) B": "refuted" if lit_at > 0 else "holds",
+                "(b) Pr(not E) B (the failure event)": "holds" if comp == 0 else "refuted"}
+    failing = next((k for k, v in readings.items() if v == "refuted"), "")
+    vals = set(readings.values())
+    verdict = (Verdict.VERIFIED if vals == {"holds"} else
+               Verdict.REFUTED if vals == {"refuted"} else SPLIT)
+    return [paper_finding(
+        id="text.subset.thm3-failure-term",
+        claim="Appendix D.2: 'max l + 4 L beta + Pr(E) B = max l + 6 L beta' with eta = L "
+              "beta / B: holds with Pr(not E) <= 2 eta in place of Pr(E); as printed (Pr(E) "
+              "close to 1) the left side exceeds the right by about B",
+        reference=f"{REF}, Appendix D.2", reading=failing, method=Method.SYMBOLIC,
+        verdict=verdict, scope="SymPy for symbolic L, beta, B > 0; the literal reading "
+              "evaluated at L = 1, beta = 1/100, B = 1",
+        evidence={**{k: str(v) for k, v in r.items()}, "literal_excess_at_example": str(lit_at),
+                  "readings": readings},
+        counterexample=counterexample_document(
+            "text.subset.thm3-failure-term", SUBJECT, {"L": 1, "beta": "1/100", "B": 1},
+            "6 L beta = 3/50", str(lit_at + sp.Rational(6, 100)), None,
+            "4 L beta + Pr(E) B with Pr(E) >= 1 - 2 eta") if failing else None,
+        seed=seed, duration_s=time.perf_counter() - t0, subject=SUBJECT)]
+
+
+@replayer("text.subset.thm3-failure-term")
+def replay_thm3_failure(inputs: dict) -> tuple[bool, Any, Any, str]:
+    L, beta, B = (F(inputs[k]) for k in ("L", "beta", "B"))
+    eta = L * beta / B
+    left = 4 * L * beta + (1 - 2 * eta) * B
+    return left > 6 * L * beta, str(6 * L * beta), str(left), f"{left} vs {6 * L * beta}"

@@ -136,6 +136,8 @@ RULES: tuple[Rule, ...] = (
     Rule("D.2", ("text.subset.lemma7-dominance",), starts="case-v"),
     Rule("D.2", ("text.subset.lemma7-dominance",), starts="frac-sum-x-in-d"),
     Rule("D.2", ("text.subset.lemma7-dominance",), starts="d-l-u-r-2-leq"),
-    Rule("D.2", _THM3 + ("subset.alg4-privacy",), "proof of Theorem 3"),
+    Rule("D.2", ("text.subset.thm3-failure-term",) + _THM3, starts="15d15b0b"),
+    Rule("D.2", _THM3 + ("subset.alg4-privacy",), "proof of Theorem 3 (4e^2 vs the printed "
+                                                  "2e / 2e^2: subset.theorem3-constants)"),
     Rule("E.1", ("subset.lemma8", "subset.theorem4-corollary2"), "proof of Corollary 2, Lemma 8"),
 )

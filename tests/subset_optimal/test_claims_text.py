@@ -119,3 +119,13 @@ def test_cor1_rounding_hand_worked_and_twin() -> None:
     assert not ct.grid_rounding_ok([F(2)], F(7, 5), [F(3)])
     (f,) = ct.cor1_rounding(0, 0)
     assert f.verdict == "verified" and f.evidence["cases"] > 10000
+
+
+def test_thm3_failure_term() -> None:
+    (f,) = ct.thm3_failure(0, 0)
+    assert set(f.evidence["readings"].values()) == {"refuted", "holds"}
+    # L = 1, beta = 1/100, B = 1 (eta = 1/100): 4/100 + (1 - 2/100) * 1 = 51/50 > 6/100
+    assert ct.replay_thm3_failure({"L": "1", "beta": "1/100", "B": "1"}) == (
+        True, "3/50", "51/50", "51/50 vs 3/50")
+    # B <= 4 L beta: the literal term no longer exceeds (no refutation from such inputs)
+    assert not ct.replay_thm3_failure({"L": "1", "beta": "1", "B": "2"})[0]
