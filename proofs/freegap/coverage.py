@@ -30,7 +30,9 @@ COVERAGE: tuple[Item, ...] = (
          ("freegap.align.noisy-max", "freegap.align.top-k-gap", "freegap.align.svt",
           "freegap.align.adaptive-svt")),
     Item("Example 1, Example 2, Example 3 (Laplace sum of salaries; threshold 10,000; costs)",
-         (), "not checked: textbook Laplace illustrations of the definitions"),
+         ("text.freegap.examples",)),
+    Item("Definition 6 text: Laplace, Discrete Laplace and Staircase satisfy "
+         "log(f(x)/f(y)) <= |x - y|/alpha", ("text.freegap.def6-noise-families",)),
     Item("Definition 5 (acyclic), Definition 6 (alignment cost)",
          ("freegap.align.top-k-gap", "freegap.align.adaptive-svt", "freegap.align.broken")),
     Item("Lemma 1 (conditions (i)-(v) imply eps-DP) and its proof (Sec. 8)",
@@ -123,8 +125,14 @@ RULES: tuple[Rule, ...] = (
          note="Definition 1 is the black-box tester's criterion; Definition 2 textbook"),
     Rule("3.1", (), "not checked: notation table and textbook background (Laplace mechanism, "
                     "post-processing, composition; Dwork et al.)"),
-    Rule("4", (), "not checked: textbook Laplace illustrations (Examples 1-3)",
-         kinds=("example",)),
+    Rule("4", ("text.freegap.examples",), kinds=("example",)),
+    Rule("4", ("text.freegap.examples",), starts="let-d-be-a-database-that"),
+    Rule("4", ("text.freegap.examples",), starts="the-sensitivity-of-q-is-thus"),
+    Rule("4", ("text.freegap.examples",), starts="continuing-the-setup-from"),
+    Rule("4", ("text.freegap.examples",), starts="clearly-if-m-1"),
+    Rule("4", ("text.freegap.examples",), starts="clearly-cot"),
+    Rule("4", ("text.freegap.def6-noise-families", "freegap.align.top-k-gap"),
+         starts="suppose-each-i-is-generated"),
     Rule("4", ("freegap.align.noisy-max", "freegap.align.top-k-gap",
                "freegap.align.adaptive-svt", "freegap.align.broken"),
          "randomness alignment, Definitions 3-6, Lemma 1 (its conditions are checked per "

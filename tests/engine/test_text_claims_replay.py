@@ -11,7 +11,8 @@ import pytest
 from audit.findings import from_jsonable
 from audit.registry import REPLAYERS, load_all
 
-SUBJECTS = ["lan-reiter-2025", "dick-et-al-subset-optimal", "liu-global-sensitivity"]
+SUBJECTS = ["lan-reiter-2025", "dick-et-al-subset-optimal", "liu-global-sensitivity",
+            "ding-et-al-free-gap"]
 SLOW = {"text.subset.lemma7-dominance"}
 
 
