@@ -23,7 +23,15 @@ _FIELDS = {f.name for f in dataclasses.fields(Finding)}
 
 
 def paper_finding(**kw: Any) -> Finding:
-    """``Finding(**kw)``; ``reading`` is kept only where the Finding type has the field."""
+    """``Finding(**kw)``; ``reading`` is kept only where the Finding type has the field.  A
+    finding with a ``reading`` and no ``evidence["readings"]`` gets ``{reading: outcome}``
+    (outcome ``"refuted"`` for a refuting verdict, else ``"holds"``)."""
+    reading = kw.get("reading", "")
+    evidence = kw.get("evidence") or {}
+    if reading and "readings" not in evidence:
+        refuted = str(getattr(kw.get("verdict"), "value", kw.get("verdict"))).startswith(
+            "refuted")
+        kw["evidence"] = {**evidence, "readings": {reading: "refuted" if refuted else "holds"}}
     if "reading" not in _FIELDS:
         kw.pop("reading", None)
     return Finding(**kw)

@@ -88,7 +88,7 @@ def min_rules(budget_s: float, seed: int) -> list[Finding]:
              "exact; the true minimum from the brute-force oracle over every replaced set")
     out = [paper_finding(
         id="text.sec3.min-at-a-kept-point",
-        reading="as printed: the minimum over x in [L, U] equals the minimum over x in X_{-i}",
+        reading="as printed",
         claim="Section 3: 'when k = 1, the Gini index is minimized when setting x equal to one "
               "of the points in X_{-i}'",
         reference=REF, method=Method.EXHAUSTIVE,

@@ -510,7 +510,7 @@ def lemma2_proof(budget_s: float, seed: int) -> list[Finding]:
                  and r["2/e+2<=3"] and r["tail_matches"])
     return [
         paper_finding(
-            id="text.subset.lemma2-proof-step", reading="as printed (an identity for every s)",
+            id="text.subset.lemma2-proof-step", reading="as printed",
             claim="Appendix B.2, display (4): E|(s + Z_s)/(n + Z_n) - s/n| = E|n Z_s/((n + Z_n)"
                   " n)|. The difference is -s Z_n/(n (n + Z_n)): the step drops the noise of "
                   "the count, so the proof's bound 2(u-l)/(n eps) for this term is not shown "
