@@ -11,7 +11,7 @@ import time
 from fractions import Fraction as F
 from typing import Any
 
-from audit.findings import Finding, Method, Verdict, counterexample_document
+from audit.findings import Finding, Method, Verdict, counterexample_document, from_jsonable
 from audit.registry import replayer
 from proofs.freegap import NAME, claim
 from proofs.text_findings import SPLIT, paper_finding
@@ -129,6 +129,7 @@ def noise_families(budget_s: float, seed: int) -> list[Finding]:
 
 @replayer("text.freegap.def6-noise-families")
 def replay_families(inputs: dict) -> tuple[bool, Any, Any, str]:
+    inputs = from_jsonable(inputs)  # raw JSON or already decoded
     if inputs.get("family") == "staircase":
         alpha = F(inputs["alpha"])
         (c,) = families((alpha,))["continuous_staircase"]
@@ -193,6 +194,7 @@ def examples(budget_s: float, seed: int) -> list[Finding]:
 
 @replayer("text.freegap.examples")
 def replay_examples(inputs: dict) -> tuple[bool, Any, Any, str]:
+    inputs = from_jsonable(inputs)  # raw JSON or already decoded
     q, qp = sum(inputs["D"]), sum(inputs["Dp"])
     if inputs["example"] in (1, 3):
         return abs(q - qp) > 100, "<= 100", abs(q - qp), "sensitivity of the salary sum"

@@ -15,7 +15,7 @@ from typing import Any
 
 import sympy as sp
 
-from audit.findings import Finding, Method, Verdict, counterexample_document
+from audit.findings import Finding, Method, Verdict, counterexample_document, from_jsonable
 from audit.registry import replayer
 from proofs.gini import NAME, claim, oracles
 from proofs.text_findings import SPLIT, paper_finding
@@ -135,6 +135,7 @@ def min_rules(budget_s: float, seed: int) -> list[Finding]:
 
 @replayer("text.sec3.min-at-a-kept-point")
 def replay_at_point(inputs: dict) -> tuple[bool, Any, Any, str]:
+    inputs = from_jsonable(inputs)  # raw JSON or already decoded
     x = sorted(Q(v) for v in inputs["data"])
     got, truth = at_a_point_min(x), _true_min(x, 1)
     return got != truth, str(truth), str(got), f"kept-point min {got}, true min {truth}"
@@ -142,6 +143,7 @@ def replay_at_point(inputs: dict) -> tuple[bool, Any, Any, str]:
 
 @replayer("text.sec3.min-largest-kept-value")
 def replay_largest(inputs: dict) -> tuple[bool, Any, Any, str]:
+    inputs = from_jsonable(inputs)  # raw JSON or already decoded
     x = sorted(Q(v) for v in inputs["data"])
     k = int(inputs["k"])
     got, truth = rule_min(x, k, inputs.get("windows", "consecutive")), _true_min(x, k)
@@ -212,6 +214,7 @@ def a_k_equals_1(budget_s: float, seed: int) -> list[Finding]:
 
 @replayer("text.sec3.a-k-equals-1")
 def replay_a_k(inputs: dict) -> tuple[bool, Any, Any, str]:
+    inputs = from_jsonable(inputs)  # raw JSON or already decoded
     r = a_k_limit()
     return (r["eq1_limit"] != 1, 1, str(r["eq1_limit"]),
             f"eq. (1) limit {r['eq1_limit']}, eq. (2) limit {r['eq2_limit']}")

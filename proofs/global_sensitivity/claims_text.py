@@ -18,7 +18,7 @@ from typing import Any
 
 import sympy as sp
 
-from audit.findings import Finding, Method, Verdict, counterexample_document
+from audit.findings import Finding, Method, Verdict, counterexample_document, from_jsonable
 from audit.registry import replayer
 from kernels.global_sensitivity import statistics as st
 from proofs.global_sensitivity import NAME, claim
@@ -100,6 +100,7 @@ def same_gs(budget_s: float, seed: int) -> list[Finding]:
 
 @replayer("text.liu.same-gs-both-definitions")
 def replay_same(inputs: dict) -> tuple[bool, Any, Any, str]:
+    inputs = from_jsonable(inputs)  # raw JSON or already decoded
     row = same_gs_table()[inputs["case"]]
     return (not row["same"], "same", (str(row["def1"]), str(row["def2"])),
             f"{inputs['case']}: Def 1 {row['def1']}, Def 2 {row['def2']}")
@@ -145,6 +146,7 @@ def mean_index(budget_s: float, seed: int) -> list[Finding]:
 
 @replayer("text.liu.mean-def2-index")
 def replay_mean_index(inputs: dict) -> tuple[bool, Any, Any, str]:
+    inputs = from_jsonable(inputs)  # raw JSON or already decoded
     res = mean_display_lines()
     return (not res["x_n literal"], True, res["x_n literal"],
             "literal x_n line equals xbar - xbar': " + str(res["x_n literal"]))
@@ -225,6 +227,7 @@ def var_cases(budget_s: float, seed: int) -> list[Finding]:
 
 @replayer("text.liu.var-def2-cases")
 def replay_var(inputs: dict) -> tuple[bool, Any, Any, str]:
+    inputs = from_jsonable(inputs)  # raw JSON or already decoded
     (r,) = var_case1_rows(range(int(inputs["n"]), int(inputs["n"]) + 1))
     return (not r["equal"], str(r["printed"]), str(r["exact_max"]),
             f"n = {r['n']}: printed {r['printed']}, exact maximum {r['exact_max']}")
@@ -324,6 +327,7 @@ def cov_case_lines(budget_s: float, seed: int) -> list[Finding]:
 
 @replayer("text.liu.cov-def2-case-lines")
 def replay_case_line(inputs: dict) -> tuple[bool, Any, Any, str]:
+    inputs = from_jsonable(inputs)  # raw JSON or already decoded
     n = int(inputs["n"])
     case = tuple(int(v) for v in inputs["case"])
     k = tuple(F(v) for v in inputs["k"])
@@ -394,6 +398,7 @@ def cov_maximisers(budget_s: float, seed: int) -> list[Finding]:
 
 @replayer("text.liu.cov-def2-maximisers")
 def replay_maximisers(inputs: dict) -> tuple[bool, Any, Any, str]:
+    inputs = from_jsonable(inputs)  # raw JSON or already decoded
     printed = {tuple(int(v) for v in c) for c in inputs["printed"]}
     return (printed != set(TRANSFORMED), sorted(TRANSFORMED), sorted(printed),
             "printed original-scale conditions vs the transformed-scale ones mapped back")

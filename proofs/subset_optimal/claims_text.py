@@ -13,7 +13,7 @@ from typing import Any
 
 import sympy as sp
 
-from audit.findings import Finding, Method, Verdict, counterexample_document
+from audit.findings import Finding, Method, Verdict, counterexample_document, from_jsonable
 from audit.registry import replayer
 from proofs.subset_optimal import NAME, claim
 from proofs.text_findings import SPLIT, paper_finding
@@ -101,6 +101,7 @@ def lemma7(budget_s: float, seed: int) -> list[Finding]:
 
 @replayer("text.subset.lemma7-dominance")
 def replay_lemma7(inputs: dict) -> tuple[bool, Any, Any, str]:
+    inputs = from_jsonable(inputs)  # raw JSON or already decoded
     D = [F(x) for x in inputs["D"]]
     Dp = [F(x) for x in inputs["Dp"]]
     a, b = lemma7_case(D, int(inputs["r"]), F(inputs["l"]), F(inputs["u"]), Dp)
@@ -154,6 +155,7 @@ def clip_delete(budget_s: float, seed: int) -> list[Finding]:
 
 @replayer("text.subset.clip-vs-delete")
 def replay_clip(inputs: dict) -> tuple[bool, Any, Any, str]:
+    inputs = from_jsonable(inputs)  # raw JSON or already decoded
     c, d = clip_vs_delete([F(x) for x in inputs["D"]], F(inputs["l_prime"]))
     return (not (F(0) <= c <= d), "0 <= clip <= delete", (str(c), str(d)),
             f"clip bias {c}, delete bias {d}")
@@ -228,6 +230,7 @@ def def3_prose(budget_s: float, seed: int) -> list[Finding]:
 
 @replayer("text.subset.def3-prose")
 def replay_def3(inputs: dict) -> tuple[bool, Any, Any, str]:
+    inputs = from_jsonable(inputs)  # raw JSON or already decoded
     D = [F(x) for x in inputs["D"]]
     tau, r = F(inputs["tau"]), int(inputs["r"])
     f, p = rank_formula(tau, r, D), rank_prose(tau, r, D, True)
@@ -290,6 +293,7 @@ def footnotes(budget_s: float, seed: int) -> list[Finding]:
 
 @replayer("text.subset.footnotes")
 def replay_footnotes(inputs: dict) -> tuple[bool, Any, Any, str]:
+    inputs = from_jsonable(inputs)  # raw JSON or already decoded
     if "eps" in inputs:
         e = F(inputs["eps"])
         ok = e / 2 < footnote1(e) <= e
@@ -410,6 +414,7 @@ def lemma3(budget_s: float, seed: int) -> list[Finding]:
 
 @replayer("text.subset.lemma3")
 def replay_lemma3(inputs: dict) -> tuple[bool, Any, Any, str]:
+    inputs = from_jsonable(inputs)  # raw JSON or already decoded
     D = [F(x) for x in inputs["D"]]
     k = int(inputs["k"])
     ub = constant_upper_bound(D, k)
@@ -470,6 +475,7 @@ def lipschitz(budget_s: float, seed: int) -> list[Finding]:
 
 @replayer("text.subset.lipschitz")
 def replay_lipschitz(inputs: dict) -> tuple[bool, Any, Any, str]:
+    inputs = from_jsonable(inputs)  # raw JSON or already decoded
     a = sorted(F(x) for x in inputs["D"])
     b = sorted(F(x) for x in inputs["D2"])
     lip = max(abs(x - y) for x, y in zip(a, b, strict=True))
@@ -543,6 +549,7 @@ def lemma2_proof(budget_s: float, seed: int) -> list[Finding]:
 
 @replayer("text.subset.lemma2-proof")
 def replay_lemma2(inputs: dict) -> tuple[bool, Any, Any, str]:
+    inputs = from_jsonable(inputs)  # raw JSON or already decoded
     if inputs.get("constants"):
         r = lemma2_step()
         ok = r["first_term_reduces_to_xe^-x"] and r["2/e+2<=3"]
@@ -594,6 +601,7 @@ def cor1_rounding(budget_s: float, seed: int) -> list[Finding]:
 
 @replayer("text.subset.cor1-rounding")
 def replay_cor1(inputs: dict) -> tuple[bool, Any, Any, str]:
+    inputs = from_jsonable(inputs)  # raw JSON or already decoded
     ok = grid_rounding_ok([F(x) for x in inputs["D"]], F(inputs["tau"]),
                           [F(v) for v in range(5)])
     return not ok, True, ok, "nearest-grid rounding keeps every rank"
@@ -646,6 +654,7 @@ def thm3_failure(budget_s: float, seed: int) -> list[Finding]:
 
 @replayer("text.subset.thm3-failure-term")
 def replay_thm3_failure(inputs: dict) -> tuple[bool, Any, Any, str]:
+    inputs = from_jsonable(inputs)  # raw JSON or already decoded
     L, beta, B = (F(inputs[k]) for k in ("L", "beta", "B"))
     eta = L * beta / B
     left = 4 * L * beta + (1 - 2 * eta) * B

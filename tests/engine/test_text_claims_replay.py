@@ -42,6 +42,8 @@ def test_readings_and_replay(claim) -> None:
             replay = REPLAYERS[doc["check"]]
             still, _, _, _ = replay(from_jsonable(doc["inputs"]))
             assert still, f.id
+            still, _, _, _ = replay(doc["inputs"])  # raw JSON, as stored in a report
+            assert still, f.id
         elif verdict == "verified":
             assert f.counterexample is None and f.scope
             if readings:
