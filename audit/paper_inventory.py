@@ -86,7 +86,7 @@ _LABEL = re.compile(
 _HEADING = re.compile(r"^\s*(?:#+\s*)?(\d+(?:\.\d+)*|[A-H](?:\.\d+)*)\.?\s+(\S.*)$")
 _UNNUMBERED = re.compile(r"^\s*(?:#+\s*)?(?:\d+\.\s*)?(abstract|references?|acknowledg\w*|"
                          r"appendix|supplementary material)\s*$", re.IGNORECASE)
-_ALGO = re.compile(r"\\leftarrow|←|^\s*-?\s*\d+\s+[A-Z]")
+_ALGO = re.compile(r"\\leftarrow|←|^\s*-?\s*\d+:?\s+[A-Z]")
 _ALGO_BODY = re.compile(r"^\s*(/\*|//|```|(for|foreach|if|else|end|return|while|do|function|"
                         r"input|output)\b)", re.IGNORECASE)
 _ABBREV = ("e.g.", "i.e.", "et al.", "Fig.", "fig.", "eq.", "Eq.", "eqs.", "Sec.", "Thm.",
@@ -264,7 +264,8 @@ def _raw_items(text: str) -> Iterator[tuple[str, str, str]]:
                 yield section, "table-row", ln
             continue
         label = _LABEL.match(b)
-        prose = b.rstrip("*").endswith(".") and len(b.split()) >= 5
+        words = len(_mask_math(b)[0].split())  # a formula counts as one word
+        prose = (b.rstrip("*").endswith(".") and words >= 5) or words >= 12
         if in_algo and not label and (_ALGO.search(b) or _ALGO_BODY.match(b)
                                       or (len(b) < 200 and not prose)):
             for ln in lines:
