@@ -402,3 +402,88 @@ def replay_maximisers(inputs: dict) -> tuple[bool, Any, Any, str]:
     printed = {tuple(int(v) for v in c) for c in inputs["printed"]}
     return (printed != set(TRANSFORMED), sorted(TRANSFORMED), sorted(printed),
             "printed original-scale conditions vs the transformed-scale ones mapped back")
+
+
+# ============================================================ Section 5: pooled covariance lines
+def pooled_cov_lines() -> dict[str, Any]:
+    """Section 5 (SymPy): (a) Def 1: 'max|Delta| <= (n-J)^-1 (n1-1)/n1 (c11-c10)(c21-c20)^2'
+    at ranges R1 = 2, R2 = 1/2: the change of cell 1's covariance attains R1 R2 / n1 (Section
+    3), so max|Delta| = (n-J)^-1 (1 - 1/n1) R1 R2 exceeds the printed bound when R2 < 1;
+    (b) Def 2: the printed interval for Delta has lower end -(a + (n-n1)/(4(n-J)(n-n1-J+1)))
+    and upper end a + (n-n1)/(4(n-J)(n-1-J)); '(5) is the maximum of |Delta|' needs the two
+    ends to have equal magnitude."""
+    n, J, n1 = sp.symbols("n J n_1", positive=True)
+    a = (n1 - 1) / (n1 * (n - J))
+    lower = a + (n - n1) / (4 * (n - J) * (n - n1 - J + 1))
+    upper = a + (n - n1) / (4 * (n - J) * (n - 1 - J))
+    eq5 = (1 - 1 / n1 + (n - n1) / (4 * (n - 1 - J))) / (n - J)
+    at = {n: 10, J: 2, n1: 4}
+    R1, R2 = F(2), F(1, 2)
+    return {
+        "def1_printed_range_factor": R1 * R2**2, "def1_covariance_range_factor": R1 * R2,
+        "upper_equals_eq5": sp.simplify(upper - eq5) == 0,
+        "lower_minus_upper": sp.factor(sp.simplify(lower - upper)),
+        "lower_at_n10_J2_n1_4": lower.subs(at), "upper_at_n10_J2_n1_4": upper.subs(at),
+    }
+
+
+@claim("text.liu.pooled-cov-lines", "Section 5: the Def 1 range factor and the Def 2 interval "
+       "whose maximum is said to be eq. (5) (SymPy)", "prove",
+       reference="Section 5, Def 1 and Def 2 (before eq. (5))")
+def pooled_cov(budget_s: float, seed: int) -> list[Finding]:
+    t0 = time.perf_counter()
+    r = pooled_cov_lines()
+    def1_bad = r["def1_printed_range_factor"] < r["def1_covariance_range_factor"]
+    asym = r["lower_at_n10_J2_n1_4"] != r["upper_at_n10_J2_n1_4"]
+    rd1 = {"(a) as printed: (c11-c10)(c21-c20)^2": "refuted" if def1_bad else "holds",
+           "(b) (c11-c10)(c21-c20), as the final GS has it": "holds"}
+    rd2 = {"(a) as printed: lower end with (n-n1-J+1)": "refuted" if asym else "holds",
+           "(b) lower end with (n-1-J) (cov_p- has denominator n-1-J)":
+           "holds" if r["upper_equals_eq5"] else "refuted"}
+    out = []
+    for fid, text, rd, inputs, exp, act in (
+        ("text.liu.pooled-cov-def1-range",
+         "Section 5, Def 1: 'max|Delta| <= (n-J)^-1 (n1-1)/n1 (c11-c10)(c21-c20)^2 = (n-J)^-1 "
+         "(1-1/n1)(c1-c0)^2': max|Delta| = (n-J)^-1 (1-1/n1)(c11-c10)(c21-c20) (Section 3's "
+         "covariance result in cell 1), which exceeds the printed bound when c21 - c20 < 1 "
+         "(R1 = 2, R2 = 1/2: factor 1 > 1/2); the square and (c1-c0)^2 are typos (the final "
+         "GS is right)",
+         rd1, {"part": "def1", "R1": "2", "R2": "1/2"}, str(r["def1_covariance_range_factor"]),
+         str(r["def1_printed_range_factor"])),
+        ("text.liu.pooled-cov-def2-interval",
+         "Section 5, Def 2: 'Delta in R1 R2 x [-(a + (n-n1)/(4(n-J)(n-n1-J+1))), a + (n-n1)/"
+         "(4(n-J)(n-1-J))], and the maximum of |Delta| is (5)': as printed the lower end is "
+         "larger in magnitude whenever n1 > 2 (lower - upper = " + str(r["lower_minus_upper"])
+         + "), so the maximum of the printed interval is not (5); with (n-1-J) in both ends "
+         "(the denominator of cov_p-) the upper end equals (5)",
+         rd2, {"part": "def2", "n": 10, "J": 2, "n1": 4}, str(r["upper_at_n10_J2_n1_4"]),
+         str(r["lower_at_n10_J2_n1_4"])),
+    ):
+        failing = next((k for k, v in rd.items() if v == "refuted"), "")
+        vals = set(rd.values())
+        verdict = (Verdict.VERIFIED if vals == {"holds"} else
+                   Verdict.REFUTED if vals == {"refuted"} else SPLIT)
+        out.append(paper_finding(
+            id=fid, claim=text, reference=f"{REF}, Section 5", reading=failing,
+            method=Method.SYMBOLIC, verdict=verdict,
+            scope="SymPy for symbolic n, J, n1 (and the stated sample values)",
+            evidence={**{k: str(v) for k, v in r.items()}, "readings": rd},
+            counterexample=counterexample_document(
+                "text.liu.pooled-cov-lines", SUBJECT, inputs, exp, act, None)
+            if failing else None,
+            seed=seed, duration_s=time.perf_counter() - t0, subject=SUBJECT))
+    return out
+
+
+@replayer("text.liu.pooled-cov-lines")
+def replay_pooled_cov(inputs: dict) -> tuple[bool, Any, Any, str]:
+    inputs = from_jsonable(inputs)  # raw JSON or already decoded
+    if inputs["part"] == "def1":
+        r1, r2 = F(inputs["R1"]), F(inputs["R2"])
+        return (r1 * r2**2 < r1 * r2, str(r1 * r2), str(r1 * r2**2),
+                "attained range factor R1 R2 vs the printed bound's R1 R2^2")
+    n, J, n1 = (F(inputs[k]) for k in ("n", "J", "n1"))
+    a = (n1 - 1) / (n1 * (n - J))
+    lower = a + (n - n1) / (4 * (n - J) * (n - n1 - J + 1))
+    upper = a + (n - n1) / (4 * (n - J) * (n - 1 - J))
+    return lower != upper, str(upper), str(lower), f"lower end {lower} vs upper end {upper}"

@@ -60,3 +60,19 @@ def test_maximisers_and_same_gs_and_index() -> None:
     (ix,) = ct.mean_index(0, 0)
     assert set(ix.evidence["readings"].values()) == {"refuted", "holds"}
     assert _replay(ct.replay_mean_index, ix)[0]
+
+
+def test_pooled_cov_lines() -> None:
+    d1, d2 = ct.pooled_cov(0, 0)
+    for f in (d1, d2):
+        assert set(f.evidence["readings"].values()) == {"refuted", "holds"}
+        assert _replay(ct.replay_pooled_cov, f)[0]
+    # n = 10, J = 2, n1 = 4: a = 3/32; lower end 3/32 + 6/(4*8*5) = 21/160, upper end
+    # 3/32 + 6/(4*8*7) = 27/224 = eq. (5) at these sizes: (1 - 1/4 + 6/28)/8
+    assert d2.evidence["lower_at_n10_J2_n1_4"] == "21/160"
+    assert d2.evidence["upper_at_n10_J2_n1_4"] == "27/224" == str(
+        (1 - F(1, 4) + F(6, 28)) / 8)
+    # n1 = 2: the two ends agree, nothing to replay
+    assert not ct.replay_pooled_cov({"part": "def2", "n": 10, "J": 2, "n1": 2})[0]
+    # ranges >= 1: the printed (too large) factor is still an upper bound
+    assert not ct.replay_pooled_cov({"part": "def1", "R1": "2", "R2": "3"})[0]
