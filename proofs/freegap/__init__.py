@@ -31,6 +31,7 @@ SUBJECT = Subject(
         "proofs.freegap.blackbox",
         "proofs.freegap.float_bits",
         "proofs.freegap.experiments",
+        "proofs.freegap.claims_text",
     ),
     mechanisms="proofs.freegap.mechanisms:catalogue",
     regress="proofs.freegap.regress:SUITE",

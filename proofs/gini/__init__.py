@@ -32,6 +32,7 @@ SUBJECT = Subject(
         "proofs.gini.certify_links",
         "proofs.gini.tight_bound",
         "proofs.gini.experiments",
+        "proofs.gini.claims_text",
     ),
     regress="proofs.gini.regress:SUITE",
     certify="proofs.gini.cli:CERTIFY",

@@ -32,6 +32,7 @@ SUBJECT = Subject(
         "proofs.global_sensitivity.claims",
         "proofs.global_sensitivity.privacy",
         "proofs.global_sensitivity.simulation",
+        "proofs.global_sensitivity.claims_text",
     ),
     mechanisms="proofs.global_sensitivity.mechanisms:catalogue",
 )

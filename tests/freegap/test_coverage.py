@@ -40,3 +40,31 @@ def test_every_numbered_item_is_listed() -> None:
     for name in ("Corollary 1", "Table 1", "Sec. 7.1 table", "Footnote 5", "Footnote 6",
                  "A.1", "A.2", "A.3", "A.4"):
         assert name in text, name
+
+
+# ---- the mechanical inventory of the paper (audit.paper_inventory) and its manifest
+from inventory_checks import (  # noqa: E402
+    check_accounted,
+    check_every_claim_listed,
+    check_manifest_current,
+    check_rules,
+)
+
+import proofs.freegap.coverage as _cov  # noqa: E402
+from proofs.freegap import NAME as _NAME  # noqa: E402
+
+
+def test_every_inventory_item_is_accounted_for() -> None:
+    check_accounted(_cov)
+
+
+def test_inventory_rules_point_at_registered_claims() -> None:
+    check_rules(_cov, _NAME)
+
+
+def test_every_registered_claim_is_in_the_rules_or_table() -> None:
+    check_every_claim_listed(_cov, _NAME)
+
+
+def test_manifest_matches_the_paper_text() -> None:
+    check_manifest_current(_cov)

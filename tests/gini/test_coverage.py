@@ -41,3 +41,31 @@ def test_every_numbered_item_is_listed() -> None:
                  "Algorithm 1", "Algorithm 2", "Algorithm 3", "Figure 1", "Figure 2",
                  "Figure 3", "Figure 4"):
         assert name in text, name
+
+
+# ---- the mechanical inventory of the paper (audit.paper_inventory) and its manifest
+from inventory_checks import (  # noqa: E402
+    check_accounted,
+    check_every_claim_listed,
+    check_manifest_current,
+    check_rules,
+)
+
+import proofs.gini.coverage as _cov  # noqa: E402
+from proofs.gini import NAME as _NAME  # noqa: E402
+
+
+def test_every_inventory_item_is_accounted_for() -> None:
+    check_accounted(_cov)
+
+
+def test_inventory_rules_point_at_registered_claims() -> None:
+    check_rules(_cov, _NAME)
+
+
+def test_every_registered_claim_is_in_the_rules_or_table() -> None:
+    check_every_claim_listed(_cov, _NAME)
+
+
+def test_manifest_matches_the_paper_text() -> None:
+    check_manifest_current(_cov)
