@@ -64,7 +64,7 @@ import numpy as np
 from scipy.optimize import minimize_scalar
 
 from audit.privacy.neighbours import AddRemoveOne, ReplaceOne, candidate_indices, replace
-from audit.privacy.powerlaw_loss import _check_dps, sup_loss_fixed
+from audit.privacy.powerlaw_loss import check_dps, sup_loss_fixed
 from audit.protocols import (
     ADD_REMOVE_ONE,
     RELATIONS,
@@ -355,7 +355,7 @@ def pair_loss(
     |L| are refined.  See the module docstring for method, precision and rounding.
     """
     t0 = time.perf_counter()
-    _check_dps(dps)
+    check_dps(dps)
     af, a2f = as_scalar(float(a), "a"), as_scalar(float(a2), "a2")
     bf, b2f = check_positive(float(b), "b"), check_positive(float(b2), "b2")
     for name, v, least in (("grid", grid, 3), ("candidates", candidates, 1),

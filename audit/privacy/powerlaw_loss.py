@@ -20,7 +20,7 @@ from scipy.optimize import brentq
 from kernels.errors import InvalidParameterError
 from kernels.validate import check_gamma
 
-__all__ = ["sup_loss_fixed"]
+__all__ = ["ZSup", "check_dps", "sup_loss_fixed", "sup_z"]
 
 
 # ------------------------------------------------------------------------ float kernels
@@ -56,17 +56,19 @@ def _M(u: float, g: float, lam: float, lm: float) -> float:
 
 
 @dataclass(frozen=True)
-class _ZSup:
+class ZSup:
+    """The sup of loss (L) over z at fixed lambda and where it is attained."""
+
     value: float
     u: float | None  # log z* (None: the sup is at z = 0 or z -> inf, see ``at``)
     at: str  # "interior", "zero", "inf"
 
 
-def _sup_z(g: float, lam: float, m: float) -> _ZSup:
+def sup_z(g: float, lam: float, m: float) -> ZSup:
     """sup over z and |delta| <= m of loss (L) at fixed lambda (float)."""
     if m <= 0.0:
         at_zero, at_inf = lam, -lam * (g - 1.0)
-        return _ZSup(at_zero, None, "zero") if at_zero >= at_inf else _ZSup(at_inf, None, "inf")
+        return ZSup(at_zero, None, "zero") if at_zero >= at_inf else ZSup(at_inf, None, "inf")
     lm = math.log(m)
     lo, hi = lm - 1.0, lm + 1.0
     step = 1.0
@@ -78,7 +80,7 @@ def _sup_z(g: float, lam: float, m: float) -> _ZSup:
         hi += step
         step *= 2.0
     u = brentq(_G, lo, hi, args=(g, lam, lm), xtol=1e-15, rtol=1e-15, maxiter=500)
-    return _ZSup(_M(u, g, lam, lm), float(u), "interior")
+    return ZSup(_M(u, g, lam, lm), float(u), "interior")
 
 
 def sup_loss_fixed(gamma: float, lam: float, m: float) -> float:
@@ -93,11 +95,12 @@ def sup_loss_fixed(gamma: float, lam: float, m: float) -> float:
     g = check_gamma(gamma)
     if not (math.isfinite(lam) and math.isfinite(m) and m >= 0):
         raise InvalidParameterError(f"need finite lambda and m >= 0, got lam={lam!r}, m={m!r}")
-    return _sup_z(g, float(lam), float(m)).value
+    return sup_z(g, float(lam), float(m)).value
 
 
 
-def _check_dps(dps: Any) -> None:
+def check_dps(dps: Any) -> None:
+    """``dps`` must be two mpmath precisions (low, high) with 20 <= low < high."""
     ok = (
         isinstance(dps, tuple) and len(dps) == 2
         and all(isinstance(d, int) and not isinstance(d, bool) for d in dps)

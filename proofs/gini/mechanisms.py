@@ -35,7 +35,7 @@ from typing import Any, Literal
 import mpmath
 import numpy as np
 
-from audit.privacy.mechanisms import _laplace_logpdf_mp
+from audit.privacy.mechanisms import laplace_logpdf_mp
 from audit.protocols import REPLACE_ONE
 from kernels.errors import InvalidParameterError
 from kernels.gini.index import gini_sorted
@@ -165,7 +165,7 @@ class GiniRelease:
 
     def noise_logpdf_mp(self, z: Any) -> Any:
         if self.noise_name == "laplace":
-            return _laplace_logpdf_mp(z)
+            return laplace_logpdf_mp(z)
         return powerlaw_logpdf_mp(z, self.gamma)
 
     def sample_noise(self, size: int, rng: np.random.Generator) -> np.ndarray:
