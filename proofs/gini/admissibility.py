@@ -93,15 +93,11 @@ import numpy as np
 from scipy.optimize import minimize_scalar
 
 from audit.findings import Finding, Method, Verdict, counterexample_document
-from audit.privacy.powerlaw_loss import (
-    ZSup,
-    check_dps,
-    sup_loss_fixed,
-    sup_z,
-)
+from audit.privacy.exact_loss import check_dps
 from kernels.errors import InvalidParameterError
 from kernels.gini.release import loss_bound, noise_constants
 from kernels.validate import check_epsilon, check_gamma
+from proofs.gini.noise_law import ZSup, sup_loss_fixed, sup_z
 
 __all__ = [
     "CHOICES",

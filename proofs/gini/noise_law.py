@@ -1,12 +1,14 @@
-"""Closed-form privacy loss of the power-law noise family p(z) ~ 1/(1 + |z|^gamma).
+"""The noise law of the DP Gini release: density (10) of Lan & Reiter (2025),
+p(z) = c / (1 + |z|^gamma), c = gamma sin(pi/gamma) / (2 pi), as a
+:class:`audit.privacy.noise_laws.NoiseLaw` for the exact-loss tester.
 
-For two outputs ``a + b Z`` and ``a' + b' Z`` with Z of density c/(1+|z|^gamma) (Lan &
-Reiter 2025 eq. (10); any location-scale mechanism with this noise), the log-density ratio
-at a point is the loss (L) of :mod:`proofs.gini.admissibility`'s docstring, with
-``lam = log(b'/b)`` and ``m = |a - a'|/b``.  :func:`sup_loss_fixed` is its sup over the
-output and over |delta| <= m at fixed lambda, semi-analytic (the unique root of the sign
-function G of M'), in float.  The exact-loss tester uses it to screen neighbours fast and as
-an independent check of its mpmath certification.  Nothing here names a paper's statistic.
+For two outputs ``a + b Z`` and ``a' + b' Z`` the log-density ratio at a point is the loss
+(L) of :mod:`proofs.gini.admissibility`'s docstring, with ``lam = log(b'/b)`` and
+``m = |a - a'|/b``.  :func:`sup_loss_fixed` is its sup over the output and over
+|delta| <= m at fixed lambda, semi-analytic (the unique root of the sign function G of M'),
+in float: the law's closed-form sup-loss, used to screen neighbours fast and reported as an
+independent check of the tester's mpmath certification.  Tails: L -> (gamma - 1) log(b/b')
+at both ends (log(1 + |z'|^gamma) - log(1 + |z|^gamma) -> gamma log(b/b'), plus log(b'/b)).
 """
 
 from __future__ import annotations
@@ -15,12 +17,15 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
+import mpmath
+import numpy as np
 from scipy.optimize import brentq
 
+from audit.privacy.noise_laws import NoiseLaw
 from kernels.errors import InvalidParameterError
 from kernels.validate import check_gamma
 
-__all__ = ["ZSup", "check_dps", "sup_loss_fixed", "sup_z"]
+__all__ = ["PowerLaw", "ZSup", "powerlaw_logpdf_mp", "sup_loss_fixed", "sup_z"]
 
 
 # ------------------------------------------------------------------------ float kernels
@@ -98,15 +103,47 @@ def sup_loss_fixed(gamma: float, lam: float, m: float) -> float:
     return sup_z(g, float(lam), float(m)).value
 
 
+def powerlaw_logpdf_mp(z: Any, gamma: float) -> Any:
+    """log of density (10) at mpmath precision: log(c) - log(1 + |z|^gamma),
+    c = gamma sin(pi/gamma)/(2 pi) (Lan & Reiter eq. (10); constant derived in
+    :mod:`kernels.gini.noise`).  ``gamma`` is converted exactly from its float value."""
+    g = mpmath.mpf(gamma)
+    c = g * mpmath.sin(mpmath.pi / g) / (2 * mpmath.pi)
+    return mpmath.log(c) - mpmath.log1p(mpmath.power(abs(mpmath.mpf(z)), g))
 
-def check_dps(dps: Any) -> None:
-    """``dps`` must be two mpmath precisions (low, high) with 20 <= low < high."""
-    ok = (
-        isinstance(dps, tuple) and len(dps) == 2
-        and all(isinstance(d, int) and not isinstance(d, bool) for d in dps)
-        and 20 <= dps[0] < dps[1]
-    )
-    if not ok:
-        raise InvalidParameterError(
-            f"dps must be a pair of integers (low, high) with 20 <= low < high, got {dps!r}"
-        )
+
+class PowerLaw(NoiseLaw):
+    """Density (10) with exponent ``gamma`` > 1 (Lan & Reiter 2025, eq. (10)).
+
+    The float log-density is written here from the formula, independently of the kernel's
+    :func:`kernels.gini.noise.powerlaw_logpdf`, so :meth:`matches` checks the kernel."""
+
+    name = "powerlaw"
+    cross_check = True
+
+    def __init__(self, gamma: float) -> None:
+        self.gamma = float(gamma)
+
+    @property
+    def parameter(self) -> float | None:
+        return self.gamma
+
+    def logpdf(self, z: np.ndarray) -> np.ndarray:
+        g = self.gamma
+        c = g * math.sin(math.pi / g) / (2 * math.pi)
+        return math.log(c) - np.log1p(np.abs(z) ** g)
+
+    def logpdf_mp(self, z: Any) -> Any:
+        return powerlaw_logpdf_mp(z, self.gamma)
+
+    def tail_limits(self, a: Any, b: Any, a2: Any, b2: Any) -> tuple[Any, Any]:
+        v = (mpmath.mpf(self.gamma) - 1) * mpmath.log(b / b2)
+        return v, v
+
+    def sup_loss(self, a: float, b: float, a2: float, b2: float) -> float | None:
+        """sup L = S(lam, |d|), sup -L = S(-lam, e^{-lam}|d|) with S = :func:`sup_loss_fixed`,
+        lam = log(b'/b), d = (a - a')/b."""
+        lam = math.log(b2 / b)
+        d = abs(a - a2) / b
+        return max(sup_loss_fixed(self.gamma, lam, d),
+                   sup_loss_fixed(self.gamma, -lam, math.exp(-lam) * d))
