@@ -57,7 +57,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -184,7 +184,7 @@ def run_sequential(t: TesterSettings, mechanism: Mechanism, pairs: list[Neighbou
     for r, b in enumerate(plan.batches):
         rounds_run = r
         order = active if pick is None else [pick.pair] + [i for i in active if i != pick.pair]
-        new: dict[int, tuple[np.ndarray, np.ndarray, dict[str, Any]]] = {}
+        new: dict[int, tuple[np.ndarray, np.ndarray, Mapping[str, Any]]] = {}
         for idx in order:
             pair = pairs[idx]
             state = rng.bit_generator.state
