@@ -187,17 +187,20 @@ def layer_violations(refs: Iterable[ImportRef]) -> set[tuple[str, ...]]:
     return out
 
 
-def _subject(module: str) -> str | None:
-    parts = module.split(".")
-    if parts[0] in ("kernels", "proofs") and len(parts) > 1 and module not in SHARED_KERNELS:
-        return parts[1]
-    return None
-
-
 def subject_crossings(refs: Iterable[ImportRef]) -> set[tuple[str, ...]]:
+    """Imports from one subject package (``kernels/<s>/``, ``proofs/<s>/``) into another;
+    modules directly under kernels/ or proofs/ (e.g. kernels/errors.py) are shared."""
+    refs = list(refs)
+    packages = {".".join(m.split(".")[:2]) for r in refs for m in (r.module, r.target)
+                if m.split(".")[0] in ("kernels", "proofs") and m.count(".") >= 2}
+
+    def subject(module: str) -> str | None:
+        two = ".".join(module.split(".")[:2])
+        return two.split(".")[1] if two in packages else None
+
     out = set()
     for r in refs:
-        a, b = _subject(r.module), _subject(r.target)
+        a, b = subject(r.module), subject(r.target)
         if a is not None and b is not None and a != b:
             out.add(("subject", r.file, r.target))
     return out
@@ -278,7 +281,8 @@ def test_the_tree_keeps_the_import_contract() -> None:
 # --------------------------------------------------------------------------------------------
 
 KNOWN = {"audit", "audit.a", "audit.b", "audit.pkg", "audit.pkg.sub", "kernels",
-         "kernels.errors", "kernels.gini", "kernels.gini.index", "proofs", "proofs.gini"}
+         "kernels.errors", "kernels.gini", "kernels.gini.index", "proofs", "proofs.gini",
+         "proofs.shared"}
 
 
 def _refs(src: str, module: str, is_package: bool = False) -> list[ImportRef]:
@@ -313,10 +317,11 @@ def test_checker_flags_each_kind_of_violation() -> None:
     assert ("private", "audit/a.py", "audit.b:_hidden") in v
     assert ("cycle", "audit.a", "audit.b") in v
     assert not any(x[0] == "layer" and x[2] == "kernels.errors" for x in v)
-    cross = violations(_refs("from kernels.gini import index\nimport kernels.errors\n",
-                             "proofs.freegap")
-                       + _refs("from kernels.gini import index\n", "proofs.gini"))
-    assert cross == {("subject", "proofs/freegap.py", "kernels.gini.index")}
+    cross = violations(
+        _refs("from kernels.gini import index\nimport kernels.errors\nimport proofs.shared\n",
+              "proofs.freegap.x")
+        + _refs("from kernels.gini import index\n", "proofs.gini.y"))
+    assert cross == {("subject", "proofs/freegap/x.py", "kernels.gini.index")}
     # a longer cycle, and no false cycle on a diamond
     ring = sum((_refs(f"import audit.{b}\n", f"audit.{a}")
                 for a, b in (("a", "b"), ("b", "pkg"), ("pkg", "a"))), [])
