@@ -2,52 +2,32 @@
 the worst neighbour of a given data set.
 
 A :class:`audit.protocols.LocationScaleMechanism` outputs y = a + b Z on X and
-y = a' + b' Z on a neighbour X', Z with log-density l (for the DP Gini release of Lan &
-Reiter 2025, eq. (9): a = g(X) (eq. 2), b = S(X)/alpha (eq. 8), l the log of density (10)).
-The privacy loss of the pair is
+y = a' + b' Z on a neighbour X', Z with log-density l.  The privacy loss of the pair is
 
     eps(X, X') = sup_y |L(y)|,   L(y) = l((y - a)/b) - log b - l((y - a')/b') + log b'.
 
-How it is computed (:func:`pair_loss`):
+:func:`pair_loss` computes it as follows (the method in full: ``exact_loss.md`` beside this
+module):
 
-1. **Tails, analytically.**  The noise family is recognised from the mechanism's attributes
-   and *checked* against its ``noise_logpdf`` at a few points (else "unknown").  As y -> +-inf:
-   density (10): L -> (gamma - 1) log(b/b') at both ends (log(1+|z'|^gamma) - log(1+|z|^gamma)
-   -> gamma log(b/b'), plus log(b'/b)); Laplace: L -> +-(a - a')/b when b = b', else
-   |L| -> inf linearly; Gaussian: |L| -> inf unless (a, b) = (a', b').  An unknown family's
-   tails are sampled at |y| ~ 1e12 scales and the result is marked not certified.
-2. **Interior, by bracketing.**  L is evaluated in float on a grid of y = c + w sinh(s)
-   (both centres c in {a, a'} with their scales, |y - c| from ~1e-9 w to 1e9 w, plus the
-   points a, a' where Laplace-type densities have kinks); every local extremum of L is
-   bracketed by its grid neighbours and refined at 60 digits: bisection on the sign of
-   dL/dy (``mpmath.diff``) when the derivative changes sign across the bracket, else a
-   golden-section search on |L| (a kink).
-3. **Certification.**  L at the maximiser y* is evaluated with mpmath at 30 and 60 digits
-   (the noise's ``noise_logpdf_mp``; a, b, a', b' converted exactly); the two must agree to
-   1e-25 relative to max(1, |L|).  ``epsilon_up`` is the 60-digit value plus that tolerance,
-   **rounded UP** to the next float (``rounding = "up"``): never below the real value of
-   the loss at y*; ``value_down`` is the matching downward rounding (a certified lower
-   bound on eps(X, X'), used for "violates" verdicts).  If the tail limit is the larger,
-   y* = "+inf" / "-inf" / "+-inf" and the limit is the figure.
+1. **Tails** from the mechanism's noise law (:mod:`audit.privacy.noise_laws`, confirmed
+   against its ``noise_logpdf``): :meth:`~audit.privacy.noise_laws.NoiseLaw.tail_limits`.
+   Without a confirmed law the tails are sampled at |y| ~ 1e12 scales and the result is
+   marked not certified.
+2. **Interior**: every local extremum of L on a float grid of y = c + w sinh(s) around both
+   locations is bracketed and refined at 60 digits.
+3. **Certification**: L at the maximiser is evaluated at 30 and 60 digits (the mechanism's
+   ``noise_logpdf_mp``); they must agree to 1e-25 relative to max(1, |L|).
 
-What is and is not proved: the value at y* is certified to ~25 digits; that y* is the global
-maximiser rests on the grid (no extremum narrower than the grid spacing ~1e-3 relative
-is missed for the smooth densities here).  For density (10) an independent semi-analytic
-value (:func:`audit.privacy.powerlaw_loss.sup_loss_fixed`, the unique root of the
-derivative) is reported as ``analytic_check``.
+Guarantee: ``epsilon_up`` is never below the real loss at the maximiser found (the 60-digit
+value plus the agreement tolerance, rounded up to a float); ``value_down`` is a certified
+lower bound on eps(X, X').  That the maximiser is global rests on the grid (no extremum
+narrower than ~1e-3 relative is missed for smooth densities): not proved.  A law with a
+closed-form sup-loss and ``cross_check`` set has it reported as ``analytic_check``.
 
-The neighbour search (:func:`worst_neighbour`) screens the neighbours of
-:class:`audit.privacy.neighbours.ReplaceOne` (or :class:`AddRemoveOne` for a mechanism
-whose relation is add-remove-one) with a fast float loss (closed forms per family), runs a
-bounded scalar optimiser (scipy ``minimize_scalar``, method "bounded") over the new value v
-in [L, x_i] and [x_i, U] for the best few records, within ``max_evals`` mechanism
-evaluations and an optional time budget, and certifies the best ``certify_top`` pairs with
-:func:`pair_loss`.  For a mechanism with an ``exact_location_scale`` method (e.g. the Gini
-release: eq. (2)
-in Fractions, the smooth sensitivity at 50 digits) the location and scale are also
-recomputed exactly and the loss re-certified on those: both are reported, with
-the kernel-vs-reference agreement and its tolerance.  Pairs whose neighbour leaves the
-mechanism's domain (e.g. all records 0: Gini undefined) are skipped and counted.
+:func:`worst_neighbour` screens the replace-one (or add-remove-one) neighbours of a data set
+with the fast float loss, optimises the new value for the best records within a stated
+number of mechanism evaluations, and certifies the best pairs with :func:`pair_loss`.
+Neighbours outside the mechanism's domain are skipped and counted.
 """
 
 from __future__ import annotations
@@ -64,7 +44,7 @@ import numpy as np
 from scipy.optimize import minimize_scalar
 
 from audit.privacy.neighbours import AddRemoveOne, ReplaceOne, candidate_indices, replace
-from audit.privacy.powerlaw_loss import _check_dps, sup_loss_fixed
+from audit.privacy.noise_laws import NoiseLaw, noise_law
 from audit.protocols import (
     ADD_REMOVE_ONE,
     RELATIONS,
@@ -82,6 +62,7 @@ __all__ = [
     "NeighbourLoss",
     "NeighbourSearch",
     "PairLoss",
+    "check_dps",
     "dataset_pair_loss",
     "noise_family",
     "pair_loss",
@@ -101,71 +82,40 @@ _AGREE_EXP = 25  # the two precisions must agree to 10^-25 (relative to max(1, |
 _GRID_SPAN = 1e9  # |y - c| up to _GRID_SPAN * scale on the search grid
 
 
-# ------------------------------------------------------------------------ noise family
-def _check_family(mech: Any, fam: str, gamma: float | None) -> bool:
-    z = np.array([-7.5, -1.0, -0.25, 0.0, 0.4, 1.0, 3.0, 50.0])
-    try:
-        got = np.asarray(mech.noise_logpdf(z), dtype=np.float64)
-    except Exception:  # noqa: BLE001 - any failure means "cannot confirm"
-        return False
-    if fam == "powerlaw":
-        assert gamma is not None
-        c = gamma * math.sin(math.pi / gamma) / (2 * math.pi)
-        want = math.log(c) - np.log1p(np.abs(z) ** gamma)
-    elif fam == "laplace":
-        want = -math.log(2.0) - np.abs(z)
-    elif fam == "gaussian":
-        # any centred Gaussian log-density: -z^2/(2 s^2) - log(s sqrt(2 pi)); fit s from z=0
-        s = math.exp(-got[3]) / math.sqrt(2 * math.pi)
-        want = -z * z / (2 * s * s) - math.log(s * math.sqrt(2 * math.pi))
-    else:
-        return False
-    return bool(np.allclose(got, want, rtol=1e-12, atol=1e-12))
+# ------------------------------------------------------------------------ noise law
+def check_dps(dps: Any) -> None:
+    """``dps`` must be two mpmath precisions (low, high) with 20 <= low < high."""
+    ok = (
+        isinstance(dps, tuple) and len(dps) == 2
+        and all(isinstance(d, int) and not isinstance(d, bool) for d in dps)
+        and 20 <= dps[0] < dps[1]
+    )
+    if not ok:
+        raise InvalidParameterError(
+            f"dps must be a pair of integers (low, high) with 20 <= low < high, got {dps!r}"
+        )
 
 
 def noise_family(mech: Any) -> tuple[str, float | None]:
-    """("powerlaw", gamma) | ("laplace", None) | ("gaussian", sigma) | ("unknown", None).
-
-    Read from the mechanism's ``noise_name`` / ``noise`` / ``gamma`` attributes and
-    confirmed against its ``noise_logpdf`` (unit Laplace -|z| - log 2; density (10) with
-    the normalising constant gamma sin(pi/gamma)/(2 pi)); a mismatch gives "unknown".
-    """
-    name = getattr(mech, "noise_name", None) or getattr(mech, "noise", None)
-    if name == "powerlaw":
-        g = float(mech.gamma)
-        return ("powerlaw", g) if _check_family(mech, "powerlaw", g) else ("unknown", None)
-    if name == "laplace":
-        return ("laplace", None) if _check_family(mech, "laplace", None) else ("unknown", None)
-    if name == "gaussian" and _check_family(mech, "gaussian", None):
-        s = math.exp(-float(np.asarray(mech.noise_logpdf(np.array([0.0])))[0]))
-        return ("gaussian", s / math.sqrt(2 * math.pi))
-    return ("unknown", None)
+    """(name, parameter) of the mechanism's confirmed noise law
+    (:func:`audit.privacy.noise_laws.noise_law`), or ("unknown", None)."""
+    law = noise_law(mech)
+    return ("unknown", None) if law is None else (law.name, law.parameter)
 
 
 # ----------------------------------------------------------------------- fast screen
 def screen_loss(mech: Any, a: float, b: float, a2: float, b2: float) -> float:
-    """Fast float sup_y |L(y)| (for screening and the optimiser; not certified).
-
-    Closed forms: density (10) via :func:`audit.privacy.powerlaw_loss.sup_loss_fixed`
-    (sup L = S(lam, |d|), sup -L = S(-lam, e^{-lam}|d|), lam = log(b'/b), d = (a - a')/b);
-    Laplace |a - a'|/b if b = b' else inf; Gaussian 0 if equal else inf; otherwise the
-    float grid maximum.
-    """
-    fam, par = noise_family(mech)
-    return _screen(mech, fam, par, a, b, a2, b2)
+    """Fast float sup_y |L(y)| (for screening and the optimiser; not certified): the noise
+    law's closed form (:meth:`NoiseLaw.sup_loss`) when it offers one, else the maximum on a
+    float grid."""
+    return _screen(mech, noise_law(mech), a, b, a2, b2)
 
 
-def _screen(mech: Any, fam: str, par: float | None, a: float, b: float, a2: float,
+def _screen(mech: Any, law: NoiseLaw | None, a: float, b: float, a2: float,
             b2: float) -> float:
-    if fam == "powerlaw":
-        assert par is not None
-        lam = math.log(b2 / b)
-        d = abs(a - a2) / b
-        return max(sup_loss_fixed(par, lam, d), sup_loss_fixed(par, -lam, math.exp(-lam) * d))
-    if fam == "laplace":
-        return abs(a - a2) / b if b == b2 else math.inf
-    if fam == "gaussian":
-        return 0.0 if (a == a2 and b == b2) else math.inf
+    v = law.sup_loss(a, b, a2, b2) if law is not None else None
+    if v is not None:
+        return v
     y = _grid(a, b, a2, b2, 801)
     return float(np.max(np.abs(_L_float(mech, y, a, b, a2, b2))))
 
@@ -263,27 +213,6 @@ class PairLoss:
         return d
 
 
-def _tail(fam: str, par: float | None, a: Any, b: Any, a2: Any, b2: Any) -> tuple[Any, Any]:
-    """Limits of L as y -> +inf and y -> -inf (mpmath, current precision)."""
-    if fam == "powerlaw":
-        v = (mpmath.mpf(par) - 1) * mpmath.log(b / b2)
-        return v, v
-    if fam == "laplace":
-        if b == b2:
-            return (a - a2) / b, (a2 - a) / b
-        inf = mpmath.inf if (1 / b2 - 1 / b) > 0 else -mpmath.inf
-        return inf, inf
-    if fam == "gaussian":
-        if b == b2:
-            if a == a2:
-                return mpmath.mpf(0), mpmath.mpf(0)
-            up = mpmath.inf if a > a2 else -mpmath.inf
-            return up, -up
-        inf = mpmath.inf if (1 / b2**2 - 1 / b**2) > 0 else -mpmath.inf
-        return inf, inf
-    raise AssertionError(fam)
-
-
 def _refine(mech: Any, lo: Any, hi: Any, sgn: int, a: Any, b: Any, a2: Any, b2: Any) -> Any:
     """Maximiser of sgn * L on [lo, hi] at the current precision."""
 
@@ -355,14 +284,14 @@ def pair_loss(
     |L| are refined.  See the module docstring for method, precision and rounding.
     """
     t0 = time.perf_counter()
-    _check_dps(dps)
+    check_dps(dps)
     af, a2f = as_scalar(float(a), "a"), as_scalar(float(a2), "a2")
     bf, b2f = check_positive(float(b), "b"), check_positive(float(b2), "b2")
     for name, v, least in (("grid", grid, 3), ("candidates", candidates, 1),
                            ("curve_points", curve_points, 3)):
         if isinstance(v, bool) or not isinstance(v, int) or v < least:
             raise InvalidParameterError(f"{name} must be an integer >= {least}, got {v!r}")
-    fam, par = noise_family(mech)
+    law = noise_law(mech)
 
     y = _grid(af, bf, a2f, b2f, grid)
     L = _L_float(mech, y, af, bf, a2f, b2f)
@@ -401,7 +330,7 @@ def pair_loss(
 
     # tails
     certified = True
-    if fam == "unknown":
+    if law is None:
         certified = False
         far = _GRID_SPAN * 1e3 * max(bf, b2f)
         yy = np.array([min(af, a2f) - far, max(af, a2f) + far])
@@ -410,7 +339,7 @@ def pair_loss(
             t_plus, t_minus = mpmath.mpf(float(tl[1])), mpmath.mpf(float(tl[0]))
     else:
         with mpmath.workdps(hi_dps):
-            t_plus, t_minus = _tail(fam, par, _mpf(a), _mpf(b), _mpf(a2), _mpf(b2))
+            t_plus, t_minus = law.tail_limits(_mpf(a), _mpf(b), _mpf(a2), _mpf(b2))
 
     with mpmath.workdps(hi_dps + 10):
         tail_abs = max(abs(t_plus), abs(t_minus))
@@ -435,10 +364,10 @@ def pair_loss(
         vals = []
         for d in dps:  # recompute the limit at both precisions
             with mpmath.workdps(d):
-                if fam == "unknown":
+                if law is None:
                     vals.append(tail_abs)
                 else:
-                    tp, tm = _tail(fam, par, _mpf(a), _mpf(b), _mpf(a2), _mpf(b2))
+                    tp, tm = law.tail_limits(_mpf(a), _mpf(b), _mpf(a2), _mpf(b2))
                     vals.append(max(abs(tp), abs(tm)))
     else:
         assert best is not None
@@ -462,8 +391,8 @@ def pair_loss(
             text = mpmath.nstr(v_hi, 25)
         tail_up = _float_up(tail_abs) if not mpmath.isinf(tail_abs) else math.inf
     analytic = None
-    if fam == "powerlaw":
-        analytic = _screen(mech, fam, par, af, bf, a2f, b2f)
+    if law is not None and law.cross_check:
+        analytic = _screen(mech, law, af, bf, a2f, b2f)
 
     # curve for a plot: both locations +- 20 scales, plus the maximiser if finite
     w = 20.0 * max(bf, b2f)
@@ -474,7 +403,7 @@ def pair_loss(
     curve = [(float(p), float(q)) for p, q in zip(cy, cl, strict=True)]
     return PairLoss(
         epsilon_up=up, value_down=down, value_mp=text, y_star=ystar, sign=sign,
-        location=(af, a2f), scale=(bf, b2f), family=fam,
+        location=(af, a2f), scale=(bf, b2f), family="unknown" if law is None else law.name,
         certified=bool(agree and certified), tail_limit=tail_up, n_candidates=len(cand),
         curve=curve, analytic_check=analytic, dps=tuple(dps),  # type: ignore[arg-type]
         duration_s=time.perf_counter() - t0,
@@ -696,7 +625,7 @@ def worst_neighbour(
     if hi <= lo:
         raise InvalidParameterError(f"upper must be > lower, got lower={lo!r}, upper={hi!r}")
     xs = as_data(dataset, "dataset", min_n=1 if rel == ADD_REMOVE_ONE else 2, copy=False)
-    fam, par = noise_family(mech)
+    law = noise_law(mech)
     a, b = mech.location_scale(xs)
     # the screen's own figures for X, so screened pairs compare like with like
     sa, sb = screen(None) if screen is not None else (a, b)
@@ -723,7 +652,7 @@ def worst_neighbour(
             reason = type(exc).__name__
             skipped[reason] = skipped.get(reason, 0) + 1
             return -math.inf
-        s = _screen(mech, fam, par, sa, sb, a2, b2)
+        s = _screen(mech, law, sa, sb, a2, b2)
         if key not in seen:
             seen.add(key)
             evaluated.append(NeighbourLoss(dict(change), s, (a2, b2)))

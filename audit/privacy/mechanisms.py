@@ -18,14 +18,12 @@ from typing import Any, Literal
 import mpmath
 import numpy as np
 
+from audit.privacy.noise_laws import LAPLACE
 from audit.protocols import ADD_REMOVE_ONE, REPLACE_ONE
 from kernels.errors import InvalidParameterError
 from kernels.validate import as_data, check_epsilon, check_positive, check_rng
 
 __all__ = ["CachedLocationScale", "LaplaceMechanism"]
-
-def _laplace_logpdf_mp(z: Any) -> Any:
-    return -mpmath.log(2) - abs(mpmath.mpf(z))
 
 
 def _sum01(d: np.ndarray) -> float:
@@ -98,7 +96,7 @@ class LaplaceMechanism:
     def noise_logpdf_mp(self, z: Any) -> Any:
         z = mpmath.mpf(z)
         if self.noise == "laplace":
-            return _laplace_logpdf_mp(z)
+            return LAPLACE.logpdf_mp(z)
         return -mpmath.log(4 * mpmath.pi) / 2 - z * z / 4
 
     def sample(self, dataset: Any, size: int, rng: np.random.Generator) -> np.ndarray:

@@ -4,16 +4,15 @@
   in [L, U].  Which records and which new values: the records at a few order statistics
   (smallest, largest, quartiles, and every distinct value when X has at most
   ``max_distinct`` of them) replaced by L, U, the other data values at those order
-  statistics, and any extra ``values`` given (e.g. from a local optimiser).  Because
-  the Gini index and the smooth sensitivity depend on X only through its sorted values, the
-  record's position among equal values does not matter; one index per distinct value is
-  enough.
+  statistics, and any extra ``values`` given (e.g. from a local optimiser).  One index per
+  distinct value: for a mechanism that depends on X only through its sorted values (a
+  symmetric statistic), the record's position among equal values does not matter.
 * :class:`AddRemoveOne` — remove one record (one per distinct value) or add one of L, U or
   an extra value.  Only for mechanisms that define their guarantee under this relation.
 
-Pairs whose second data set leaves the mechanism's domain (e.g. all records 0, where the
-Gini index is undefined) are skipped by the *caller* (it catches the mechanism's
-``InputError``), and counted, so the report can say so.
+Pairs whose second data set leaves the mechanism's domain (e.g. a statistic undefined when
+all records are 0) are skipped by the *caller* (it catches the mechanism's ``InputError``),
+and counted, so the report can say so.
 """
 
 from __future__ import annotations

@@ -32,8 +32,9 @@ annotated ``int``) is given an int seed, any other a Generator.  Both can be for
 
 A mechanism that declares a known location-scale density — ``location_scale(data) ->
 (location, scale)``, ``noise_logpdf(z)`` and ``noise_logpdf_mp(z)`` (and, for the exact
-tester's tail analysis, ``noise = "laplace" | "gaussian" | "powerlaw"``) — also gets the
-exact privacy-loss tester (:mod:`audit.privacy.exact_loss`); the wrapper passes those through.
+tester's tail analysis, ``noise = "laplace" | "gaussian"`` or a ``noise_law``, see
+:mod:`audit.privacy.noise_laws`) — also gets the exact privacy-loss tester
+(:mod:`audit.privacy.exact_loss`); the wrapper passes those through.
 
 Nothing here prints or writes files.
 """
@@ -170,7 +171,8 @@ class UserMechanism:
 
     def __getattr__(self, item: str) -> Any:
         # density and noise attributes pass through (exact_loss reads them)
-        if item in _DENSITY + ("noise", "noise_name", "gamma", "exact_location_scale"):
+        if item in _DENSITY + ("noise", "noise_name", "noise_law", "gamma",
+                               "exact_location_scale"):
             target = self.__dict__.get("target")
             if target is not None and hasattr(target, item):
                 return getattr(target, item)

@@ -93,15 +93,11 @@ import numpy as np
 from scipy.optimize import minimize_scalar
 
 from audit.findings import Finding, Method, Verdict, counterexample_document
-from audit.privacy.powerlaw_loss import (
-    _check_dps,
-    _sup_z,
-    _ZSup,
-    sup_loss_fixed,
-)
+from audit.privacy.exact_loss import check_dps
 from kernels.errors import InvalidParameterError
 from kernels.gini.release import loss_bound, noise_constants
 from kernels.validate import check_epsilon, check_gamma
+from proofs.gini.noise_law import ZSup, sup_loss_fixed, sup_z
 
 __all__ = [
     "CHOICES",
@@ -223,8 +219,8 @@ class LossPoint:
         return d
 
 
-def _certify(g: float, lam: float, m: float, zs: _ZSup, dps: tuple[int, int] = DPS) -> LossPoint:
-    """Evaluate (L) at the maximiser of :func:`_sup_z` at two precisions, round up/down."""
+def _certify(g: float, lam: float, m: float, zs: ZSup, dps: tuple[int, int] = DPS) -> LossPoint:
+    """Evaluate (L) at the maximiser of :func:`sup_z` at two precisions, round up/down."""
     u_ref = None
     if zs.at == "interior":
         assert zs.u is not None
@@ -280,14 +276,14 @@ class _LamSup:
     upper: float  # rigorous (up to float rounding) upper bound on the sup over the range
     lam: float
     m: float
-    zs: _ZSup
+    zs: ZSup
 
 
 def _sup_lambda_fixed_m(g: float, lams: Sequence[float], m: float) -> _LamSup:
     """Convex in lambda at fixed m: the max over an interval is at an endpoint."""
     best = None
     for lam in lams:
-        zs = _sup_z(g, lam, m)
+        zs = sup_z(g, lam, m)
         if best is None or zs.value > best.value:
             best = _LamSup(zs.value, zs.value + _SLACK * max(1.0, abs(zs.value)), lam, m, zs)
     assert best is not None
@@ -298,7 +294,7 @@ def _sup_lambda_exp_m(g: float, lo: float, hi: float, alpha: float, beta: float,
                       n: int) -> _LamSup:
     """sup over lambda in [lo, hi] of sup_z loss with m = alpha e^lambda (grid + Brent)."""
     lams = np.linspace(lo, hi, n)
-    vals = [_sup_z(g, float(lam), alpha * math.exp(float(lam))).value for lam in lams]
+    vals = [sup_z(g, float(lam), alpha * math.exp(float(lam))).value for lam in lams]
     j = int(np.argmax(vals))
     h = (hi - lo) / (n - 1)
     lip = max(1.0, g - 1.0) + math.exp(2.0 * beta) * alpha * (g - 1.0) ** (1.0 - 1.0 / g)
@@ -308,13 +304,13 @@ def _sup_lambda_exp_m(g: float, lo: float, hi: float, alpha: float, beta: float,
     best_lam, best_val = float(lams[j]), vals[j]
     if b > a:
         res = minimize_scalar(
-            lambda t: -_sup_z(g, t, alpha * math.exp(t)).value,
+            lambda t: -sup_z(g, t, alpha * math.exp(t)).value,
             bounds=(a, b), method="bounded", options={"xatol": 1e-12 * max(1.0, beta)},
         )
         if -res.fun > best_val:
             best_lam, best_val = float(res.x), float(-res.fun)
     m = alpha * math.exp(best_lam)
-    return _LamSup(best_val, upper, best_lam, m, _sup_z(g, best_lam, m))
+    return _LamSup(best_val, upper, best_lam, m, sup_z(g, best_lam, m))
 
 
 # ---------------------------------------------------------------------------- rows
@@ -402,10 +398,10 @@ def admissibility_row(
         raise InvalidParameterError(f"choice must be one of {CHOICES}, got {choice!r}")
     if isinstance(lam_grid, bool) or not isinstance(lam_grid, int) or lam_grid < 3:
         raise InvalidParameterError(f"lam_grid must be an integer >= 3, got {lam_grid!r}")
-    _check_dps(dps)
+    check_dps(dps)
     alpha, beta = choice_constants(eps, g, choice)
 
-    sliding = _certify(g, 0.0, alpha, _sup_z(g, 0.0, alpha), dps)
+    sliding = _certify(g, 0.0, alpha, sup_z(g, 0.0, alpha), dps)
     dil = _sup_lambda_fixed_m(g, (-beta, beta), 0.0)
     dilation = _certify(g, dil.lam, 0.0, dil.zs, dps)
 

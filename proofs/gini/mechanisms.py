@@ -35,7 +35,7 @@ from typing import Any, Literal
 import mpmath
 import numpy as np
 
-from audit.privacy.mechanisms import _laplace_logpdf_mp
+from audit.privacy.noise_laws import LAPLACE, NoiseLaw
 from audit.protocols import REPLACE_ONE
 from kernels.errors import InvalidParameterError
 from kernels.gini.index import gini_sorted
@@ -43,6 +43,7 @@ from kernels.gini.noise import laplace_logpdf, powerlaw, powerlaw_logpdf, sample
 from kernels.gini.release import NoiseConstants, noise_constants, snap, snap_grid
 from kernels.gini.sensitivity import local_sensitivity_bound, smooth_sensitivity
 from kernels.validate import as_incomes, check_positive, check_rng
+from proofs.gini.noise_law import PowerLaw, powerlaw_logpdf_mp
 
 __all__ = ["GINI_VARIANTS", "GiniRelease", "powerlaw_logpdf_mp"]
 
@@ -54,15 +55,6 @@ def _as_mpf(v: Any) -> Any:
     if isinstance(v, Fraction):
         return mpmath.mpf(v.numerator) / v.denominator
     return mpmath.mpf(v)
-
-
-def powerlaw_logpdf_mp(z: Any, gamma: float) -> Any:
-    """log of density (10) at mpmath precision: log(c) - log(1 + |z|^gamma),
-    c = gamma sin(pi/gamma)/(2 pi) (Lan & Reiter eq. (10); constant derived in
-    :mod:`kernels.gini.noise`).  ``gamma`` is converted exactly from its float value."""
-    g = mpmath.mpf(gamma)
-    c = g * mpmath.sin(mpmath.pi / g) / (2 * mpmath.pi)
-    return mpmath.log(c) - mpmath.log1p(mpmath.power(abs(mpmath.mpf(z)), g))
 
 
 @dataclass(frozen=True)
@@ -119,6 +111,12 @@ class GiniRelease:
     def noise_name(self) -> str:
         return "laplace" if self.variant == "laplace-noise" else "powerlaw"
 
+    @property
+    def noise_law(self) -> NoiseLaw:
+        """The law of Z: density (10) with this ``gamma`` (unit Laplace for the
+        "laplace-noise" variant), for the exact-loss tester."""
+        return LAPLACE if self.variant == "laplace-noise" else PowerLaw(self.gamma)
+
     def location_scale(self, dataset: Any) -> tuple[float, float]:
         xs, lo, hi = as_incomes(dataset, self.lower, self.upper, copy=False)
         c = self.noise_constants
@@ -164,9 +162,7 @@ class GiniRelease:
         return np.asarray(powerlaw_logpdf(z, self.gamma))
 
     def noise_logpdf_mp(self, z: Any) -> Any:
-        if self.noise_name == "laplace":
-            return _laplace_logpdf_mp(z)
-        return powerlaw_logpdf_mp(z, self.gamma)
+        return self.noise_law.logpdf_mp(z)
 
     def sample_noise(self, size: int, rng: np.random.Generator) -> np.ndarray:
         rng = check_rng(rng)

@@ -1,63 +1,25 @@
-"""Sequential black-box testing: stop drawing as soon as the verdict is decided.
+"""The sequential schedule of the black-box tester: the select-then-certify argument in
+rounds of geometrically growing batches, stopping at the first look whose certificate
+flags the claim.
 
-The fixed-size tester (:class:`audit.privacy.blackbox.BlackBoxTester`) draws ``n_select``
-outputs per data set, picks an event, then draws ``n_certify`` fresh outputs and certifies
-one Clopper-Pearson bound.  For a mechanism that costs 30-150 us per call that is minutes,
-even when the first few thousand outputs already show a gross violation.  This module runs
-the same select-then-certify argument in *rounds* and stops at the first round whose
-certificate flags the claim.
+Schedule (fixed before any draw): batches b_r = ``seq_first`` * ``seq_growth``^r up to
+``n_certify`` (at least two rounds); round 0 only selects, every later round is a *look*
+that certifies the event selected on everything drawn before it, on b_r fresh outputs.
 
-Schedule (fixed before any draw)
---------------------------------
-Batch sizes b_0 = ``seq_first``, b_r = b_0 * ``seq_growth``^r, for r = 0 .. R-1 with
-b_{R-1} <= ``n_certify`` < b_{R-1} * growth (at least two rounds).  Round 0 only selects.
-Every round r >= 1 is a *look*:
-
-1. draw b_r fresh outputs of each data set of the pair that holds the event selected at the
-   end of round r-1, count that event, and compute the one-sided Clopper-Pearson bounds
-   p_lower (favoured data set) and p'_upper (the other) at level alpha_r / 2 each;
-   epsilon_lower_r = log((p_lower - delta) / p'_upper);
-2. stop if epsilon_lower_r > claimed epsilon ("flagged");
-3. (``stop_when_cleared``) stop if the event's *upper* bound log(p_upper / p'_lower - ...)
-   <= claimed ("cleared", see below);
-4. otherwise add the round's outputs (of the certified pair and of the other kept pairs) to
-   the selection pool (at most ``n_select`` most recent outputs per data set) and select the
-   next event on the pool, scored for the next look's size and level.
-
-Why the error guarantee holds (alpha spending + union bound)
-------------------------------------------------------------
-alpha = 1 - confidence is spent evenly over the R - 1 looks: alpha_r = alpha / (R - 1).  At
-look r the event E_r was chosen from outputs drawn *before* round r, and the b_r
-certification outputs are fresh and independent of it, so, conditionally on E_r, the two
-counts are plain binomials with a sample size fixed in advance: each of the two one-sided
-bounds fails with probability <= alpha_r / 2.  By the union bound over all 2 (R - 1)
-bounds, with probability >= 1 - sum_r alpha_r = confidence *every* look's
-epsilon_lower_r is <= the true epsilon (indeed <= the true log-ratio of its event), so
-stopping at the first look that exceeds the claim — or reporting the maximum over all looks
-— is a false alarm with probability <= 1 - confidence, exactly the fixed-size tester's
-guarantee.  Reusing certification outputs for later *selection* is harmless: selection may
-look at anything; only the next look's outputs must be fresh.  The price of the looks is a
-smaller level per bound (alpha / (R - 1) instead of alpha): with R - 1 = 10 looks the
-Clopper-Pearson margin grows by about sqrt(log(20/alpha) / log(2/alpha)) ~ 1.3.
-
-"Cleared" (``stop_when_cleared``, off by default) uses a second, separate budget: the upper
-bounds p_upper, p'_lower at alpha_r / 2 each give, with probability >= confidence over all
-looks, that the *selected event's* true log-ratio is <= log(p_upper / p'_lower).  When that
-is <= the claim, that event cannot flag the claim however many more outputs are drawn; it
-says nothing about events not yet selected (a heavy tail that only shows in larger samples),
-so it costs power against such mechanisms and is off unless asked for.  Without it a
-mechanism whose true epsilon equals the claim (tight calibration, e.g. a correct Laplace
-mechanism on a sensitivity-1 pair) is sampled to the end of the schedule: a sequential test
-cannot separate "equal" from "slightly above" any faster than a fixed one.
-
-Nothing here prints or writes files.
+Guarantee: alpha = 1 - confidence is spent evenly over the looks and each look's two
+one-sided Clopper-Pearson bounds are at alpha_look / 2 on fresh outputs, so by the union
+bound, with probability >= confidence, every look's ``epsilon_lower`` is <= the true
+epsilon: stopping at the first flag (or reporting the maximum) keeps the fixed schedule's
+guarantee.  ``stop_when_cleared`` stops when the selected event's upper bound is <= the
+claim (a statement about that event only).  The full argument and the cost of the looks
+are in ``README.md`` beside this module.  Nothing here prints or writes files.
 """
 
 from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -184,7 +146,7 @@ def run_sequential(t: TesterSettings, mechanism: Mechanism, pairs: list[Neighbou
     for r, b in enumerate(plan.batches):
         rounds_run = r
         order = active if pick is None else [pick.pair] + [i for i in active if i != pick.pair]
-        new: dict[int, tuple[np.ndarray, np.ndarray, dict[str, Any]]] = {}
+        new: dict[int, tuple[np.ndarray, np.ndarray, Mapping[str, Any]]] = {}
         for idx in order:
             pair = pairs[idx]
             state = rng.bit_generator.state
