@@ -7,6 +7,7 @@ report (through :mod:`audit.report`); the checks themselves are in
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import sys
 import warnings
 from dataclasses import dataclass
@@ -277,6 +278,30 @@ def _certify_arguments(p: argparse.ArgumentParser) -> None:
                       "data file must be readable at the same path on every worker)")
     p.add_argument("--out", default="reports", help="report folder root (default reports)")
     p.add_argument("--run-id", default=None, help="report folder name inside --out")
+    add_key_argument(p)
+
+
+def add_key_argument(p: argparse.ArgumentParser) -> None:
+    """``--key-file``: the data holder's fingerprint key (shared by the certify commands)."""
+    p.add_argument("--key-file", default=None, metavar="PATH",
+                   help="the data holder's secret key for the keyed data fingerprint "
+                   "(HMAC-SHA-256), created there if missing (default: "
+                   "REPORT/confidential/fingerprint.key)")
+
+
+def run_key(a: argparse.Namespace, out_dir: Path) -> tuple[bytes, dict[str, str]]:
+    """(key, key reference for counterexamples) of a certify run: ``--key-file`` or the key
+    beside the confidential report (created on first use, mode 0600)."""
+    from audit import fingerprint as fp
+    from audit.report import CONFIDENTIAL_DIR
+
+    conf_dir = out_dir / CONFIDENTIAL_DIR
+    path = Path(a.key_file) if getattr(a, "key_file", None) else conf_dir / fp.KEY_FILE_NAME
+    try:
+        key = fp.load_or_create_key(path)
+    except OSError as exc:
+        raise InputError(f"--key-file {str(path)!r}: {exc.strerror or exc}") from None
+    return key, fp.key_reference(path, conf_dir)
 
 
 def _certify_source(a: argparse.Namespace, out_dir: Path, dask_client: object = None,
@@ -298,7 +323,9 @@ def _certify_source(a: argparse.Namespace, out_dir: Path, dask_client: object = 
             x = datasets.load_csv_column(file, a.column)
         _check_records(x, f"data file {file!r}", a.lower, a.upper,
                        "widen --lower/--upper (certify audits the data as given)")
-        return x, datasets.file_reference(file, a.column, out_dir), a.lower, a.upper, parts
+        # relative to the confidential report, where the counterexamples live
+        return (x, datasets.file_reference(file, a.column, out_dir / "confidential"), a.lower,
+                a.upper, parts)
     name = sample or datasets.DEFAULT_SAMPLE
     x = datasets.load_sample(name)
     lo, hi = SAMPLE_BOUNDS.get(name, (None, None))
@@ -344,9 +371,10 @@ def _cmd_certify(a: argparse.Namespace) -> int:
 def _certify_run(a: argparse.Namespace, run_id: str, out_dir: Path, dask_client: object,
                  ) -> int:
     from audit.cli import finish, start_report, write
-    from audit.report import build_report, render_summary_table
+    from audit.report import build_report, public_view, render_summary_table
     from kernels.validate import is_sorted
-    from proofs.gini.certify import CertifyConfig, _validate, canonical_sha256, certify
+    from proofs.gini.certify import CertifyConfig, certify, public_parameters
+    from proofs.gini.certify_context import PUBLIC_SUBJECT, validate
 
     x, src, lo, hi, parts = _certify_source(a, out_dir, dask_client)
     # the release depends on the multiset only: sorted in place (the array is ours), so the
@@ -359,11 +387,13 @@ def _certify_run(a: argparse.Namespace, run_id: str, out_dir: Path, dask_client:
         show_confidential=a.show_confidential, snap=not a.no_snap,
         workers=getattr(a, "workers", None), scheduler=getattr(a, "scheduler", None),
     )
-    xs = _validate(cfg)  # bad input ends here: nothing written yet
+    xs = validate(cfg)  # bad input ends here: nothing written yet
+    key, key_ref = run_key(a, out_dir)
+    cfg = dataclasses.replace(cfg, key=key, key_ref=key_ref)
     started = datetime.now(UTC).isoformat(timespec="seconds")
     conf = {"confidential_data": True, "show_confidential": a.show_confidential}
-    out_dir = start_report(a.out, run_id, "certify", f"data:sha256:{canonical_sha256(xs)}",
-                           a.seed, {"source": src, "n": int(xs.size), "status": "started"},
+    out_dir = start_report(a.out, run_id, "certify", PUBLIC_SUBJECT, a.seed,
+                           {**public_parameters(cfg, int(xs.size)), "status": "started"},
                            started, **conf)
     ticker = LinkTicker()
     state = {"seen": 0}
@@ -394,7 +424,7 @@ def _certify_run(a: argparse.Namespace, run_id: str, out_dir: Path, dask_client:
             ticker.stop()
         _attach_warnings(caught, res.findings, state["seen"])
     cert = res.certification
-    key = {"CERTIFIED": "certified", "NOT CERTIFIED": "not-certified"}.get(
+    outcome_key = {"CERTIFIED": "certified", "NOT CERTIFIED": "not-certified"}.get(
         cert["verdict"], "inconclusive")
 
     def final(oc: dict | None) -> dict:
@@ -402,16 +432,20 @@ def _certify_run(a: argparse.Namespace, run_id: str, out_dir: Path, dask_client:
                             started, True, figures=res.figures, certification=cert,
                             outcome=oc, **conf)
 
-    rep, code = finish(out_dir, final, key)
-    print(render_summary_table(rep))
-    print(f"\nVERDICT: {outcome(key).word}")
-    for r in cert["reasons"]:
-        if cert["verdict"] != "CERTIFIED":
+    rep, code = finish(out_dir, final, outcome_key)
+    pub = public_view(rep)  # stdout follows the public report's rule
+    pcert = pub["certification"]
+    print(render_summary_table(pub))
+    print(f"\nVERDICT: {outcome(outcome_key).word}")
+    for r in pcert["reasons"]:
+        if pcert["verdict"] != "CERTIFIED":
             print(f"  - {r}")
-    if cert.get("counterexample"):
-        print(f"  counterexample: {out_dir / cert['counterexample']}")
-    print(f"scope: {cert['scope']}")
-    print(f"report: {out_dir / 'report.json'}  {out_dir / 'report.md'}  {out_dir / 'report.html'}")
+    if pcert.get("counterexample"):
+        print(f"  counterexample: {out_dir / pcert['counterexample']}")
+    print(f"scope: {pcert['scope']}")
+    print(f"report (public, shareable): {out_dir / 'report.json'}  {out_dir / 'report.md'}  "
+          f"{out_dir / 'report.html'}")
+    print(f"confidential report (keep with the data): {out_dir / 'confidential'}")
     return code
 
 
