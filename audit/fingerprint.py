@@ -19,6 +19,7 @@ Pure except for the key file: nothing printed.
 
 from __future__ import annotations
 
+import argparse
 import hashlib
 import hmac
 import os
@@ -35,8 +36,11 @@ __all__ = [
     "KEY_FILE_NAME",
     "KeyFileError",
     "PREFIX",
+    "add_key_argument",
     "canonical_bytes",
+    "check_reference",
     "data_fingerprint",
+    "holder_key",
     "key_reference",
     "load_key",
     "load_or_create_key",
@@ -155,3 +159,35 @@ def resolved_reference(ref: dict[str, Any], report_dir: str | os.PathLike[str] |
             return {**ref, "key_file": cand}
     resolve_key(ref, report_dir)  # raises, naming what was tried
     return ref
+
+
+def check_reference(ref: Any, xs: Any) -> None:
+    """Raise :class:`KeyFileError` unless ``ref`` (a counterexample's ``fingerprint``:
+    ``value`` and a resolved ``key_file``) is the keyed fingerprint of ``xs``."""
+    if not isinstance(ref, dict) or not isinstance(ref.get("value"), str):
+        raise KeyFileError("the counterexample carries no data fingerprint")
+    key = resolve_key(ref, None)
+    if not matches(key, xs, ref["value"]):
+        raise KeyFileError("the data at the recorded source no longer have the recorded "
+                           "fingerprint (or the key is not the one the report was made with)")
+
+
+def add_key_argument(p: argparse.ArgumentParser) -> None:
+    """``--key-file`` of the commands that read confidential data and write a report."""
+    p.add_argument("--key-file", default=None, metavar="PATH",
+                   help="the data holder's secret key for the keyed data fingerprint "
+                   "(HMAC-SHA-256), created there if missing (default: "
+                   "REPORT/confidential/fingerprint.key)")
+
+
+def holder_key(key_file: str | None, report_dir: str | os.PathLike[str]
+               ) -> tuple[bytes, dict[str, str]]:
+    """(key, :func:`key_reference`) of a run writing into ``report_dir``: ``key_file``
+    (``--key-file``) or ``REPORT/confidential/fingerprint.key``, created on first use."""
+    conf_dir = Path(report_dir) / "confidential"
+    path = Path(key_file) if key_file else conf_dir / KEY_FILE_NAME
+    try:
+        key = load_or_create_key(path)
+    except OSError as exc:
+        raise KeyFileError(f"--key-file {os.fspath(path)!r}: {exc.strerror or exc}") from None
+    return key, key_reference(path, conf_dir)

@@ -20,7 +20,7 @@ import numpy as np
 
 from audit import fingerprint as fp
 from audit.findings import Finding
-from kernels.errors import InputError, InvalidParameterError
+from kernels.errors import InvalidParameterError
 from kernels.gini.release import CONSTANT_CHOICES, NoiseConstants, noise_constants
 from kernels.gini.sensitivity import BOUNDS, SmoothSensitivity, smooth_sensitivity
 from kernels.validate import as_incomes, check_epsilon, check_gamma
@@ -216,11 +216,5 @@ def reload_data(inp: dict) -> np.ndarray:
     else:
         x = datasets.load_csv_column(src["file"], src.get("column"))
     xs = np.sort(np.asarray(x, dtype=np.float64))
-    ref = inp.get("fingerprint")
-    if not isinstance(ref, dict) or not isinstance(ref.get("value"), str):
-        raise InputError("the counterexample carries no data fingerprint")
-    key = fp.resolve_key(ref, None)
-    if not fp.matches(key, xs, ref["value"]):
-        raise InputError("the data at the recorded source no longer have the recorded "
-                         "fingerprint (or the key is not the one the report was made with)")
+    fp.check_reference(inp.get("fingerprint"), xs)
     return xs

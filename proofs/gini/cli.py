@@ -16,7 +16,7 @@ from pathlib import Path
 
 import numpy as np
 
-from audit import datasets
+from audit import datasets, fingerprint
 from audit.cli_common import (
     LinkTicker,
     add_data_arguments,
@@ -123,6 +123,12 @@ def _release_arguments(p: argparse.ArgumentParser) -> None:
         default=None,
         help="seed the noise (TESTING ONLY: a seeded release is reproducible, not private)",
     )
+    p.add_argument(
+        "--show-confidential",
+        action="store_true",
+        help="also print diagnostics computed from the data (true Gini, S(X), noise scale, "
+        "posterior with the true scale): NOT for publication",
+    )
 
 
 def _cmd_release(a: argparse.Namespace) -> int:
@@ -131,7 +137,6 @@ def _cmd_release(a: argparse.Namespace) -> int:
     if file is not None:
         x = datasets.load_csv_column(file, a.column)
         origin = f"file {file!r}" + (f", column {a.column!r}" if a.column else "")
-        digest = datasets.file_sha256(file)
         _check_records(x, f"data file {file!r}", None if a.clip else a.lower,
                        None if (a.clip or a.upper is None) else a.upper,
                        "pass --clip to clip them, or widen the bound")
@@ -142,7 +147,6 @@ def _cmd_release(a: argparse.Namespace) -> int:
                        None if (a.clip or a.upper is None) else a.upper,
                        "pass --clip to clip them, or widen the bound")
         origin = f"built-in sample {name!r} ({datasets.BUILTIN_SAMPLES[name].description})"
-        digest = datasets.sample_sha256(name)
     rng = np.random.default_rng(a.seed)
     ub = None
     if a.upper is None:
@@ -170,13 +174,15 @@ def _cmd_release(a: argparse.Namespace) -> int:
             clip=a.clip,
         )
         eps_total = r.epsilon
-    post = posterior_exact(r.value, r.scale, powerlaw(r.gamma))
     c = r.constants
     out = sys.stdout
     w = out.write
+    # only the DP value, what it was computed from in public terms (n is public under
+    # replace-one), and DP-released bounds; anything else computed from the data is printed
+    # only with --show-confidential
     w("dpaudit release: differentially private Gini index (Lan & Reiter 2025, eq. 2)\n")
     w(f"  data            {origin}\n")
-    w(f"                  n = {r.n:,}, sha256 {digest[:16]}...\n")
+    w(f"                  n = {r.n:,}\n")
     w("  neighbours      replace one record\n")
     if ub is not None:
         w(
@@ -187,7 +193,7 @@ def _cmd_release(a: argparse.Namespace) -> int:
         w(f"  bounds          L = {r.lower:g}, U = {r.upper:g} (public)\n")
     w(
         f"  mechanism       g~ = g + (S/alpha) Z, Z ~ 1/(1+|z|^{r.gamma:g}); constants "
-        f"'{c.name}': alpha = {c.alpha:.6g}, beta = {c.beta:.6g}\n"
+        f"'{c.name}': alpha = {c.alpha:.6g}, beta = {c.beta:.6g}, bound {r.bound}\n"
     )
     w(
         f"                  proved loss bound {c.proved_loss_bound:.6g} "
@@ -198,23 +204,26 @@ def _cmd_release(a: argparse.Namespace) -> int:
         w(f" + upper bound {ub.epsilon:g} = {eps_total:g} total (sequential composition)")
     w("\n")
     if r.snapped is not None:
-        w(
+        w(  # B and the grid depend on alpha only (kernels.gini.release.snap_grid): public
             f"  output          clamped to [-{r.snapped.clamp:g}, {r.snapped.clamp:g}] and "
             f"snapped to a grid of {r.snapped.step:.3g} (float safety, Mironov 2012)\n"
         )
     w(f"\n  DP Gini index   {r.value:.6f}\n\n")
-    w("  confidential diagnostics (computed from the data; do NOT publish):\n")
-    w(
-        f"    smooth sensitivity S(X)  {r.smooth_sensitivity:.6g}  (bound {r.bound}, "
-        f"max at k = {r.k_argmax}, k scanned 0..{r.k_evaluated})\n"
-    )
-    w(f"    noise scale S(X)/alpha   {r.scale:.6g}\n")
-    w(f"    true Gini g(X)           {r.gini:.6f}\n")
-    lo, hi = post.interval
-    w(
-        f"    posterior (eq. 11, U(0,1) prior, true scale): mean {post.mean:.4f}, "
-        f"95% interval [{lo:.4f}, {hi:.4f}]\n"
-    )
+    if a.show_confidential:
+        post = posterior_exact(r.value, r.scale, powerlaw(r.gamma))
+        w("  CONFIDENTIAL diagnostics (--show-confidential; computed from the data, do NOT "
+          "publish):\n")
+        w(
+            f"    smooth sensitivity S(X)  {r.smooth_sensitivity:.6g}  (bound {r.bound}, "
+            f"max at k = {r.k_argmax}, k scanned 0..{r.k_evaluated})\n"
+        )
+        w(f"    noise scale S(X)/alpha   {r.scale:.6g}\n")
+        w(f"    true Gini g(X)           {r.gini:.6f}\n")
+        lo, hi = post.interval
+        w(
+            f"    posterior (eq. 11, U(0,1) prior, true scale): mean {post.mean:.4f}, "
+            f"95% interval [{lo:.4f}, {hi:.4f}]\n"
+        )
     if a.seed is not None:
         w("  WARNING: --seed was given; this output is reproducible and NOT private.\n")
     return outcome("released").code
@@ -278,30 +287,7 @@ def _certify_arguments(p: argparse.ArgumentParser) -> None:
                       "data file must be readable at the same path on every worker)")
     p.add_argument("--out", default="reports", help="report folder root (default reports)")
     p.add_argument("--run-id", default=None, help="report folder name inside --out")
-    add_key_argument(p)
-
-
-def add_key_argument(p: argparse.ArgumentParser) -> None:
-    """``--key-file``: the data holder's fingerprint key (shared by the certify commands)."""
-    p.add_argument("--key-file", default=None, metavar="PATH",
-                   help="the data holder's secret key for the keyed data fingerprint "
-                   "(HMAC-SHA-256), created there if missing (default: "
-                   "REPORT/confidential/fingerprint.key)")
-
-
-def run_key(a: argparse.Namespace, out_dir: Path) -> tuple[bytes, dict[str, str]]:
-    """(key, key reference for counterexamples) of a certify run: ``--key-file`` or the key
-    beside the confidential report (created on first use, mode 0600)."""
-    from audit import fingerprint as fp
-    from audit.report import CONFIDENTIAL_DIR
-
-    conf_dir = out_dir / CONFIDENTIAL_DIR
-    path = Path(a.key_file) if getattr(a, "key_file", None) else conf_dir / fp.KEY_FILE_NAME
-    try:
-        key = fp.load_or_create_key(path)
-    except OSError as exc:
-        raise InputError(f"--key-file {str(path)!r}: {exc.strerror or exc}") from None
-    return key, fp.key_reference(path, conf_dir)
+    fingerprint.add_key_argument(p)
 
 
 def _certify_source(a: argparse.Namespace, out_dir: Path, dask_client: object = None,
@@ -388,7 +374,7 @@ def _certify_run(a: argparse.Namespace, run_id: str, out_dir: Path, dask_client:
         workers=getattr(a, "workers", None), scheduler=getattr(a, "scheduler", None),
     )
     xs = validate(cfg)  # bad input ends here: nothing written yet
-    key, key_ref = run_key(a, out_dir)
+    key, key_ref = fingerprint.holder_key(a.key_file, out_dir)
     cfg = dataclasses.replace(cfg, key=key, key_ref=key_ref)
     started = datetime.now(UTC).isoformat(timespec="seconds")
     conf = {"confidential_data": True, "show_confidential": a.show_confidential}
