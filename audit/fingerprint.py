@@ -42,6 +42,7 @@ __all__ = [
     "data_fingerprint",
     "holder_key",
     "key_reference",
+    "keyed_source",
     "load_key",
     "load_or_create_key",
     "matches",
@@ -191,3 +192,19 @@ def holder_key(key_file: str | None, report_dir: str | os.PathLike[str]
     except OSError as exc:
         raise KeyFileError(f"--key-file {os.fspath(path)!r}: {exc.strerror or exc}") from None
     return key, key_reference(path, conf_dir)
+
+
+def keyed_source(source: dict[str, Any], key: bytes) -> dict[str, Any]:
+    """A data source reference (:func:`audit.datasets.file_reference`) with the plain
+    SHA-256 of a user's file replaced by its keyed fingerprint (``file_fingerprint``, HMAC
+    of the file's bytes): a plain digest of confidential bytes is open to a dictionary
+    attack wherever it is stored.  Built-in (public) samples are returned unchanged."""
+    if not isinstance(source, dict) or "file" not in source:
+        return source
+    out = {k: v for k, v in source.items() if k != "file_sha256"}
+    h = hmac.new(key, digestmod=hashlib.sha256)
+    with open(source["file"], "rb") as fh:
+        for chunk in iter(lambda: fh.read(1 << 20), b""):
+            h.update(chunk)
+    out["file_fingerprint"] = PREFIX + h.hexdigest()
+    return out

@@ -375,7 +375,8 @@ def _certify_run(a: argparse.Namespace, run_id: str, out_dir: Path, dask_client:
     )
     xs = validate(cfg)  # bad input ends here: nothing written yet
     key, key_ref = fingerprint.holder_key(a.key_file, out_dir)
-    cfg = dataclasses.replace(cfg, key=key, key_ref=key_ref)
+    cfg = dataclasses.replace(cfg, key=key, key_ref=key_ref,
+                              source=fingerprint.keyed_source(cfg.source, key))
     started = datetime.now(UTC).isoformat(timespec="seconds")
     conf = {"confidential_data": True, "show_confidential": a.show_confidential}
     out_dir = start_report(a.out, run_id, "certify", PUBLIC_SUBJECT, a.seed,

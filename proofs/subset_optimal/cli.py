@@ -81,7 +81,8 @@ def _run(a: argparse.Namespace) -> int:
     cfg = SubsetCertifyConfig(x, src, a.R, a.epsilon, a.gamma, a.n_public)
     validate(cfg)  # bad input ends here: nothing written yet
     key, key_ref = fingerprint.holder_key(a.key_file, out_dir)
-    cfg = dataclasses.replace(cfg, key=key, key_ref=key_ref)
+    cfg = dataclasses.replace(cfg, key=key, key_ref=key_ref,
+                              source=fingerprint.keyed_source(cfg.source, key))
     started = datetime.now(UTC).isoformat(timespec="seconds")
     conf = {"confidential_data": True, "show_confidential": a.show_confidential}
     params = public_parameters(cfg)
