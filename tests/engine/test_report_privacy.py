@@ -259,16 +259,19 @@ def _dictionary_attack(streams: dict[str, str], x: np.ndarray, missing: int) -> 
     return hits
 
 
-def test_dictionary_attack_on_every_hash_like_field(gini_runs: dict,
-                                                     subset_runs: dict) -> None:
-    """No hash-like field of any public stream is a plain hash of the data: the
-    candidate search recovers nothing.  Fails on 2f77ba2 (``data_sha256``, the md/html
-    title, ``subject``, stderr prefix, ``file_sha256``)."""
+def test_dictionary_attack_on_every_hash_like_field(gini_runs: dict) -> None:
+    """No hash-like field of any public stream of the Gini chain is a plain hash of the
+    data: the candidate search recovers nothing.  Fails on 2f77ba2 (``data_sha256``, the
+    md/html title, ``subject``, the stderr prefix carried the canonical SHA-256)."""
     x = gini_runs["sets"]["X"]
     missing = int(np.flatnonzero(x == PLANTED[0])[0])
     for key in (("thm43", "X"), ("tight", "X")):
         hits = _dictionary_attack(_public_streams(gini_runs["runs"][key]), x, missing)
         assert not hits, hits
+
+
+def test_dictionary_attack_on_the_subset_chain(subset_runs: dict) -> None:
+    """The same on the Dick et al. chain's public streams (2f77ba2 wrote no report)."""
     xs = subset_runs["sets"]["X"]
     hits = _dictionary_attack(_public_streams(subset_runs["runs"]["X"]), xs,
                               int(np.flatnonzero(xs == PLANTED[2])[0]))
@@ -353,16 +356,20 @@ def test_refit_has_power_on_the_confidential_report(gini_runs: dict) -> None:
     assert _refit(rep), [f["id"] for f in rep.get("figures", [])]
 
 
-def test_planted_records_and_statistics_in_no_stream(gini_runs: dict,
-                                                      subset_runs: dict) -> None:
+def test_planted_records_and_statistics_in_no_stream(gini_runs: dict) -> None:
     """Every number of every public stream (json, md, html, public counterexamples,
-    stdout, stderr) of both chains is compared with the planted records, g(X), S(X), the
-    noise scale, min, max, median and mean (rtol 1e-7).  Fails on 2f77ba2 (the Dick et al.
-    chain printed the minimum, maximum and median records)."""
+    stdout, stderr) of the Gini chain is compared with the planted records, g(X), S(X),
+    the noise scale, min, max, median and mean (rtol 1e-7).  Fails on 2f77ba2 (report.json
+    and report.html carried a number equal to this data's maximum record, 99.0)."""
     for key in (("thm43", "X"), ("tight", "X")):
         leaks = _carried(_public_streams(gini_runs["runs"][key]),
                          _secrets(gini_runs["sets"]["X"]))
         assert not leaks, leaks
+
+
+def test_planted_records_in_no_stream_of_the_subset_chain(subset_runs: dict) -> None:
+    """The same for the Dick et al. chain (without S: not its statistic).  Fails on
+    2f77ba2 (stdout printed the minimum, maximum and median records)."""
     xs = subset_runs["sets"]["X"]
     targets = {k: v for k, v in _secrets(xs).items() if k not in ("S(X)", "noise scale")}
     leaks = _carried(_public_streams(subset_runs["runs"]["X"]), targets)
