@@ -36,6 +36,7 @@ __all__ = [
     "KEY_FILE_NAME",
     "KeyFileError",
     "PREFIX",
+    "UNKEYED",
     "add_key_argument",
     "canonical_bytes",
     "check_reference",
@@ -53,6 +54,8 @@ __all__ = [
 KEY_BYTES = 32
 KEY_FILE_NAME = "fingerprint.key"
 PREFIX = "hmac-sha256:"
+#: what a counterexample of a run without a key says instead of a fingerprint
+UNKEYED = "unkeyed: no fingerprint key was given (not replayable)"
 
 
 class KeyFileError(InputError):

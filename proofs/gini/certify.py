@@ -20,15 +20,21 @@ The certificate is a chain; every link is one (or more) :class:`audit.findings.F
 7. ``certify.posterior`` — the Bayesian post-processing (eq. 11) is consistent: the closed
    form and the grid posterior agree, and credible intervals have their nominal coverage.
 
-Verdict: CERTIFIED iff every finding is verified; the scope says what that covers: links
-1-4 make the privacy argument for *every* neighbour (the proof of kernels/release.py plus
-Definition 2.1 for S), links 5-6 corroborate it on the neighbours searched, link 7 checks
-the published post-processing.  NOT CERTIFIED names the failing link, with a replayable
-counterexample that refers to the data by SHA-256 (never by its records).
+The links run as one :class:`audit.checks.chain.Chain` (:data:`CHAIN`; the privacy links
+come from :mod:`proofs.gini.certify_links`, the shared context from
+:mod:`proofs.gini.certify_context`).  Verdict (:func:`audit.checks.chain.certification`):
+CERTIFIED when nothing is refuted, inconclusive or an error; the scope says what that
+covers: links 1-4 make the privacy argument for *every* neighbour (the proof of
+kernels/release.py plus Definition 2.1 for S), links 5-6 corroborate it on the neighbours
+searched, link 7 checks the published post-processing.  NOT CERTIFIED names the failing
+link, with a replayable counterexample that refers to the data by source and keyed
+fingerprint (never by its records or a plain hash).
 
-Nothing here prints or writes files (``audit.cli`` does); progress goes through a callback.
-Confidential figures (the true Gini, S(X), LS, the records) are kept out of findings unless
-``show_confidential`` is set; relative errors and verdicts are not disclosive.
+Nothing here prints or writes files (the command module does); progress goes through a
+callback and says only what public inputs determine.  Every value a link computes from the
+data goes to its Finding's ``confidential`` part (the confidential report); a Finding's
+``evidence``, ``scope`` and ``claim`` hold only what n and the public parameters determine
+(checked by the neighbour test, ``tests/engine/test_report_privacy.py``).
 """
 
 from __future__ import annotations
@@ -41,7 +47,6 @@ from typing import Any
 
 import numpy as np
 
-from audit import fingerprint as fp
 from audit.checks.chain import Chain, Link, certification
 from audit.findings import Finding, Method, Verdict, counterexample_document
 from audit.registry import replayer
@@ -62,7 +67,7 @@ from proofs.gini.certify_context import (
     data_ref,
     gini_exact,
     reload_data,
-    run_key,
+    run_fingerprint,
     smooth_exact,
     validate,
 )
@@ -558,7 +563,7 @@ def certify(
     combined where the data are.  Progress says only what public inputs determine (n, the
     parameters, link titles and verdicts)."""
     xs = validate(cfg)
-    fingerprint = fp.data_fingerprint(run_key(cfg), xs)
+    fingerprint = run_fingerprint(cfg, xs)
     subject = PUBLIC_SUBJECT
     ctx = CertifyContext(cfg, xs, fingerprint, subject, np.random.default_rng(cfg.seed))
     params = public_parameters(cfg, ctx.n)

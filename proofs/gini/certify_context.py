@@ -10,7 +10,6 @@ Both link modules import this one; neither imports the other.
 from __future__ import annotations
 
 import functools
-import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -37,6 +36,7 @@ __all__ = [
     "data_ref",
     "gini_exact",
     "reload_data",
+    "run_fingerprint",
     "smooth_exact",
     "validate",
 ]
@@ -74,8 +74,8 @@ class CertifyConfig:
     #: Gini run there, with the same figures as the single-process default (None, None)
     workers: int | None = None
     scheduler: str | None = None
-    #: the data holder's fingerprint key (:mod:`audit.fingerprint`); None: a fresh random
-    #: key for this run only (its counterexamples then cannot be replayed)
+    #: the data holder's fingerprint key (:mod:`audit.fingerprint`); None: no fingerprint
+    #: (its counterexamples then cannot be replayed)
     key: bytes | None = field(default=None, repr=False)
     #: where the key is kept (:func:`audit.fingerprint.key_reference`), for counterexamples
     key_ref: dict[str, str] | None = None
@@ -96,7 +96,7 @@ class CertifyResult:
 class CertifyContext:
     cfg: CertifyConfig
     xs: np.ndarray  # sorted, validated
-    fingerprint: str  # keyed (audit.fingerprint), confidential
+    fingerprint: str | None  # keyed (audit.fingerprint), confidential; None: no key given
     subject: str
     rng: np.random.Generator
     figures: list[dict[str, Any]] = field(default_factory=list)
@@ -192,16 +192,18 @@ def smooth_exact(ctx: CertifyContext) -> Any:
 # --------------------------------------------------------------------------- the links
 
 
-def run_key(cfg: CertifyConfig) -> bytes:
-    """The fingerprint key of a run: the configured one, else a fresh random one."""
-    return cfg.key if cfg.key is not None else secrets.token_bytes(fp.KEY_BYTES)
+def run_fingerprint(cfg: CertifyConfig, xs: np.ndarray) -> str | None:
+    """The keyed fingerprint of the data (None when the run was given no key: a library
+    call; its counterexamples then cannot be replayed, and nothing stands in for the key)."""
+    return fp.data_fingerprint(cfg.key, xs) if cfg.key is not None else None
 
 
 def data_ref(ctx: CertifyContext) -> dict[str, Any]:
     """How a counterexample refers to the data: its source and keyed fingerprint (with
     where the key is kept), never its records or a plain hash."""
     return {"source": ctx.cfg.source,
-            "fingerprint": {"value": ctx.fingerprint, **(ctx.cfg.key_ref or {})}}
+            "fingerprint": {"value": ctx.fingerprint or fp.UNKEYED,
+                            **(ctx.cfg.key_ref or {})}}
 
 
 def reload_data(inp: dict) -> np.ndarray:

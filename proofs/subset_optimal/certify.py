@@ -29,7 +29,6 @@ prints or writes.
 
 from __future__ import annotations
 
-import secrets
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -86,7 +85,7 @@ class SubsetCertifyResult:
 class _Context:
     cfg: SubsetCertifyConfig
     xs: list[Fraction]  # sorted
-    fingerprint: str
+    fingerprint: str | None
     subject: str = PUBLIC_SUBJECT
     shared: dict[str, Any] = field(default_factory=dict)
 
@@ -144,7 +143,7 @@ def _step_loss(xs: list[Fraction], d2: list[Fraction], key: str, cfg: SubsetCert
 
 def _data_ref(ctx: _Context) -> dict[str, Any]:
     return {"source": ctx.cfg.source,
-            "fingerprint": {"value": ctx.fingerprint, **(ctx.cfg.key_ref or {})}}
+            "fingerprint": {"value": ctx.fingerprint or fp.UNKEYED, **(ctx.cfg.key_ref or {})}}
 
 
 def _input(ctx: _Context) -> list[Finding]:
@@ -260,8 +259,7 @@ def certify_alg3(cfg: SubsetCertifyConfig, progress: Any = None,
                  on_finding: Any = None) -> SubsetCertifyResult:
     """Run the chain on ``cfg`` (validated first: :class:`InputError` before any check)."""
     x = validate(cfg)
-    key = cfg.key if cfg.key is not None else secrets.token_bytes(fp.KEY_BYTES)
-    fpr = fp.data_fingerprint(key, x)
+    fpr = fp.data_fingerprint(cfg.key, x) if cfg.key is not None else None
     ctx = _Context(cfg, [Fraction(float(v)) for v in x], fpr)
     findings = CHAIN.run(ctx, subject=ctx.subject, seed=None, progress=progress,
                          on_finding=on_finding, id_prefix="subset")
