@@ -519,6 +519,9 @@ def _add_replay(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("file", help="counterexample JSON (reports/<run>/counterexamples/*.json)")
     p.add_argument("--kernels", default=None, help="override the kernel module stored in FILE")
+    p.add_argument("--key-file", default=None, metavar="PATH",
+                   help="the data holder's fingerprint key (default: the one the "
+                   "counterexample names, beside the confidential report)")
 
 
 def _cmd_replay(a: argparse.Namespace) -> int:
@@ -544,6 +547,12 @@ def _cmd_replay(a: argparse.Namespace) -> int:
     if isinstance(src, dict) and "file" in src:
         doc["inputs"]["source"] = datasets.resolve_file_reference(
             src, Path(a.file).resolve().parent.parent)
+    fpr = doc["inputs"].get("fingerprint")  # a keyed data fingerprint: find its key
+    if isinstance(fpr, dict):
+        from audit import fingerprint
+
+        doc["inputs"]["fingerprint"] = fingerprint.resolved_reference(
+            fpr, Path(a.file).resolve().parent.parent, a.key_file)
     subject = str(doc.get("subject", ""))
     if subject.startswith("kernels:") or a.kernels:
         name = a.kernels or subject.split(":", 1)[1]

@@ -200,8 +200,11 @@ class TestCommand:
             if lower is None:
                 raise InputError("--data needs the public record bounds --lower and --upper")
             data = datasets.load_csv_column(a.data, a.column)
-            data_id = {"data_file": a.data, "data_sha256": datasets.file_sha256(a.data),
-                       "column": a.column, "records": int(data.size)}
+            # the file, its digest and its size name the confidential data: kept in the
+            # confidential report (keyed fingerprint, never a plain hash; see below)
+            data_id = {"data": "the data holder's file (in the confidential report)",
+                       "confidential": {"file": a.data, "column": a.column,
+                                        "records": int(data.size)}}
         elif a.pairs is not None:
             pairs = _read_pairs(a.pairs)
             data_id = {"pairs_file": a.pairs}
@@ -238,8 +241,17 @@ class TestCommand:
         params = {**audit.parameters, **data_id, "outcome": audit.outcome}
         run_id = a.run_id or f"test-{a.mechanism.replace(':', '-')}-seed{a.seed}"
         out_dir = Path(a.out) / run_id
+        conf: dict[str, Any] = {}
+        if a.data is not None:  # a report about confidential data: public + confidential
+            from audit import fingerprint
+
+            key, _ = fingerprint.holder_key(None, out_dir)
+            params["confidential"] = fingerprint.keyed_source(params["confidential"], key)
+            for f in audit.findings:  # every figure of a run on the data is the holder's
+                f.confidential, f.evidence = {**f.evidence, **f.confidential}, {}
+            conf = {"confidential_data": True}
         rep = build_report("test", f"mechanism:{a.mechanism}", a.seed, audit.findings, params,
-                           started, True, total_duration_s=wall)
+                           started, True, total_duration_s=wall, **conf)
         write_report(out_dir, rep)
         self._summary(audit, wall, out_dir, counterexample_relpath)
         return audit.exit_code
@@ -267,7 +279,9 @@ class TestCommand:
                 line += f" {ev.get('exception')}: {str(ev.get('message'))[:60]}"
             w(line + "\n")
             if f.counterexample is not None:
-                w(f"    replay: dpaudit replay {out_dir / relpath(f.id)}\n")
+                cx_dir = (out_dir / "confidential" if (out_dir / "confidential").is_dir()
+                          else out_dir)
+                w(f"    replay: dpaudit replay {cx_dir / relpath(f.id)}\n")
         if not p["reproducible"]:
             w("  note: the mechanism's randomness is not seeded by dpaudit: this run is not "
               "reproducible\n")

@@ -7,6 +7,7 @@ report (through :mod:`audit.report`); the checks themselves are in
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import sys
 import warnings
 from dataclasses import dataclass
@@ -15,7 +16,7 @@ from pathlib import Path
 
 import numpy as np
 
-from audit import datasets
+from audit import datasets, fingerprint
 from audit.cli_common import (
     LinkTicker,
     add_data_arguments,
@@ -122,6 +123,12 @@ def _release_arguments(p: argparse.ArgumentParser) -> None:
         default=None,
         help="seed the noise (TESTING ONLY: a seeded release is reproducible, not private)",
     )
+    p.add_argument(
+        "--show-confidential",
+        action="store_true",
+        help="also print diagnostics computed from the data (true Gini, S(X), noise scale, "
+        "posterior with the true scale): NOT for publication",
+    )
 
 
 def _cmd_release(a: argparse.Namespace) -> int:
@@ -130,7 +137,6 @@ def _cmd_release(a: argparse.Namespace) -> int:
     if file is not None:
         x = datasets.load_csv_column(file, a.column)
         origin = f"file {file!r}" + (f", column {a.column!r}" if a.column else "")
-        digest = datasets.file_sha256(file)
         _check_records(x, f"data file {file!r}", None if a.clip else a.lower,
                        None if (a.clip or a.upper is None) else a.upper,
                        "pass --clip to clip them, or widen the bound")
@@ -141,7 +147,6 @@ def _cmd_release(a: argparse.Namespace) -> int:
                        None if (a.clip or a.upper is None) else a.upper,
                        "pass --clip to clip them, or widen the bound")
         origin = f"built-in sample {name!r} ({datasets.BUILTIN_SAMPLES[name].description})"
-        digest = datasets.sample_sha256(name)
     rng = np.random.default_rng(a.seed)
     ub = None
     if a.upper is None:
@@ -169,13 +174,15 @@ def _cmd_release(a: argparse.Namespace) -> int:
             clip=a.clip,
         )
         eps_total = r.epsilon
-    post = posterior_exact(r.value, r.scale, powerlaw(r.gamma))
     c = r.constants
     out = sys.stdout
     w = out.write
+    # only the DP value, what it was computed from in public terms (n is public under
+    # replace-one), and DP-released bounds; anything else computed from the data is printed
+    # only with --show-confidential
     w("dpaudit release: differentially private Gini index (Lan & Reiter 2025, eq. 2)\n")
     w(f"  data            {origin}\n")
-    w(f"                  n = {r.n:,}, sha256 {digest[:16]}...\n")
+    w(f"                  n = {r.n:,}\n")
     w("  neighbours      replace one record\n")
     if ub is not None:
         w(
@@ -186,7 +193,7 @@ def _cmd_release(a: argparse.Namespace) -> int:
         w(f"  bounds          L = {r.lower:g}, U = {r.upper:g} (public)\n")
     w(
         f"  mechanism       g~ = g + (S/alpha) Z, Z ~ 1/(1+|z|^{r.gamma:g}); constants "
-        f"'{c.name}': alpha = {c.alpha:.6g}, beta = {c.beta:.6g}\n"
+        f"'{c.name}': alpha = {c.alpha:.6g}, beta = {c.beta:.6g}, bound {r.bound}\n"
     )
     w(
         f"                  proved loss bound {c.proved_loss_bound:.6g} "
@@ -197,23 +204,26 @@ def _cmd_release(a: argparse.Namespace) -> int:
         w(f" + upper bound {ub.epsilon:g} = {eps_total:g} total (sequential composition)")
     w("\n")
     if r.snapped is not None:
-        w(
+        w(  # B and the grid depend on alpha only (kernels.gini.release.snap_grid): public
             f"  output          clamped to [-{r.snapped.clamp:g}, {r.snapped.clamp:g}] and "
             f"snapped to a grid of {r.snapped.step:.3g} (float safety, Mironov 2012)\n"
         )
     w(f"\n  DP Gini index   {r.value:.6f}\n\n")
-    w("  confidential diagnostics (computed from the data; do NOT publish):\n")
-    w(
-        f"    smooth sensitivity S(X)  {r.smooth_sensitivity:.6g}  (bound {r.bound}, "
-        f"max at k = {r.k_argmax}, k scanned 0..{r.k_evaluated})\n"
-    )
-    w(f"    noise scale S(X)/alpha   {r.scale:.6g}\n")
-    w(f"    true Gini g(X)           {r.gini:.6f}\n")
-    lo, hi = post.interval
-    w(
-        f"    posterior (eq. 11, U(0,1) prior, true scale): mean {post.mean:.4f}, "
-        f"95% interval [{lo:.4f}, {hi:.4f}]\n"
-    )
+    if a.show_confidential:
+        post = posterior_exact(r.value, r.scale, powerlaw(r.gamma))
+        w("  CONFIDENTIAL diagnostics (--show-confidential; computed from the data, do NOT "
+          "publish):\n")
+        w(
+            f"    smooth sensitivity S(X)  {r.smooth_sensitivity:.6g}  (bound {r.bound}, "
+            f"max at k = {r.k_argmax}, k scanned 0..{r.k_evaluated})\n"
+        )
+        w(f"    noise scale S(X)/alpha   {r.scale:.6g}\n")
+        w(f"    true Gini g(X)           {r.gini:.6f}\n")
+        lo, hi = post.interval
+        w(
+            f"    posterior (eq. 11, U(0,1) prior, true scale): mean {post.mean:.4f}, "
+            f"95% interval [{lo:.4f}, {hi:.4f}]\n"
+        )
     if a.seed is not None:
         w("  WARNING: --seed was given; this output is reproducible and NOT private.\n")
     return outcome("released").code
@@ -277,6 +287,7 @@ def _certify_arguments(p: argparse.ArgumentParser) -> None:
                       "data file must be readable at the same path on every worker)")
     p.add_argument("--out", default="reports", help="report folder root (default reports)")
     p.add_argument("--run-id", default=None, help="report folder name inside --out")
+    fingerprint.add_key_argument(p)
 
 
 def _certify_source(a: argparse.Namespace, out_dir: Path, dask_client: object = None,
@@ -298,7 +309,9 @@ def _certify_source(a: argparse.Namespace, out_dir: Path, dask_client: object = 
             x = datasets.load_csv_column(file, a.column)
         _check_records(x, f"data file {file!r}", a.lower, a.upper,
                        "widen --lower/--upper (certify audits the data as given)")
-        return x, datasets.file_reference(file, a.column, out_dir), a.lower, a.upper, parts
+        # relative to the confidential report, where the counterexamples live
+        return (x, datasets.file_reference(file, a.column, out_dir / "confidential"), a.lower,
+                a.upper, parts)
     name = sample or datasets.DEFAULT_SAMPLE
     x = datasets.load_sample(name)
     lo, hi = SAMPLE_BOUNDS.get(name, (None, None))
@@ -344,9 +357,10 @@ def _cmd_certify(a: argparse.Namespace) -> int:
 def _certify_run(a: argparse.Namespace, run_id: str, out_dir: Path, dask_client: object,
                  ) -> int:
     from audit.cli import finish, start_report, write
-    from audit.report import build_report, render_summary_table
+    from audit.report import build_report, public_view, render_summary_table
     from kernels.validate import is_sorted
-    from proofs.gini.certify import CertifyConfig, _validate, canonical_sha256, certify
+    from proofs.gini.certify import CertifyConfig, certify, public_parameters
+    from proofs.gini.certify_context import PUBLIC_SUBJECT, validate
 
     x, src, lo, hi, parts = _certify_source(a, out_dir, dask_client)
     # the release depends on the multiset only: sorted in place (the array is ours), so the
@@ -359,11 +373,14 @@ def _certify_run(a: argparse.Namespace, run_id: str, out_dir: Path, dask_client:
         show_confidential=a.show_confidential, snap=not a.no_snap,
         workers=getattr(a, "workers", None), scheduler=getattr(a, "scheduler", None),
     )
-    xs = _validate(cfg)  # bad input ends here: nothing written yet
+    xs = validate(cfg)  # bad input ends here: nothing written yet
+    key, key_ref = fingerprint.holder_key(a.key_file, out_dir)
+    cfg = dataclasses.replace(cfg, key=key, key_ref=key_ref,
+                              source=fingerprint.keyed_source(cfg.source, key))
     started = datetime.now(UTC).isoformat(timespec="seconds")
     conf = {"confidential_data": True, "show_confidential": a.show_confidential}
-    out_dir = start_report(a.out, run_id, "certify", f"data:sha256:{canonical_sha256(xs)}",
-                           a.seed, {"source": src, "n": int(xs.size), "status": "started"},
+    out_dir = start_report(a.out, run_id, "certify", PUBLIC_SUBJECT, a.seed,
+                           {**public_parameters(cfg, int(xs.size)), "status": "started"},
                            started, **conf)
     ticker = LinkTicker()
     state = {"seen": 0}
@@ -394,7 +411,7 @@ def _certify_run(a: argparse.Namespace, run_id: str, out_dir: Path, dask_client:
             ticker.stop()
         _attach_warnings(caught, res.findings, state["seen"])
     cert = res.certification
-    key = {"CERTIFIED": "certified", "NOT CERTIFIED": "not-certified"}.get(
+    outcome_key = {"CERTIFIED": "certified", "NOT CERTIFIED": "not-certified"}.get(
         cert["verdict"], "inconclusive")
 
     def final(oc: dict | None) -> dict:
@@ -402,16 +419,20 @@ def _certify_run(a: argparse.Namespace, run_id: str, out_dir: Path, dask_client:
                             started, True, figures=res.figures, certification=cert,
                             outcome=oc, **conf)
 
-    rep, code = finish(out_dir, final, key)
-    print(render_summary_table(rep))
-    print(f"\nVERDICT: {outcome(key).word}")
-    for r in cert["reasons"]:
-        if cert["verdict"] != "CERTIFIED":
+    rep, code = finish(out_dir, final, outcome_key)
+    pub = public_view(rep)  # stdout follows the public report's rule
+    pcert = pub["certification"]
+    print(render_summary_table(pub))
+    print(f"\nVERDICT: {outcome(outcome_key).word}")
+    for r in pcert["reasons"]:
+        if pcert["verdict"] != "CERTIFIED":
             print(f"  - {r}")
-    if cert.get("counterexample"):
-        print(f"  counterexample: {out_dir / cert['counterexample']}")
-    print(f"scope: {cert['scope']}")
-    print(f"report: {out_dir / 'report.json'}  {out_dir / 'report.md'}  {out_dir / 'report.html'}")
+    if pcert.get("counterexample"):
+        print(f"  counterexample: {out_dir / pcert['counterexample']}")
+    print(f"scope: {pcert['scope']}")
+    print(f"report (public, shareable): {out_dir / 'report.json'}  {out_dir / 'report.md'}  "
+          f"{out_dir / 'report.html'}")
+    print(f"confidential report (keep with the data): {out_dir / 'confidential'}")
     return code
 
 
