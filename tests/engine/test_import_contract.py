@@ -43,11 +43,6 @@ SHARED_KERNELS = ("kernels", "kernels.errors", "kernels.validate")
 #: occur (the list only shrinks).  ("cycle", modules) | ("private", file, "module:name") |
 #: ("layer", file, "imported module") | ("subject", file, "imported module")
 ALLOWED: frozenset[tuple[str, ...]] = frozenset({
-    # the certify chain loads its links through importlib (certify context module pending)
-    ("cycle", "proofs.gini.certify", "proofs.gini.certify_links"),
-    ("private", "proofs/gini/certify_links.py", "proofs.gini.certify:_gini_exact"),
-    ("private", "proofs/gini/certify_links.py", "proofs.gini.certify:_smooth_exact"),
-    ("private", "proofs/gini/cli.py", "proofs.gini.certify:_validate"),
     # report package (split into model / SVG / HTML pending)
     ("private", "audit/report/html.py", "audit.report.markdown:_compact"),
     # validation layer (one validate module pending)
