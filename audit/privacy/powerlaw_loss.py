@@ -18,7 +18,7 @@ from typing import Any
 from scipy.optimize import brentq
 
 from kernels.errors import InvalidParameterError
-from kernels.validate import check_gamma
+from kernels.gini.validate import check_gamma
 
 __all__ = ["sup_loss_fixed"]
 

@@ -89,7 +89,8 @@ from scipy import optimize
 from kernels.errors import InvalidKError, InvalidParameterError, NonFiniteError, NotNumericError
 from kernels.gini.release import SNAP_HEADROOM_BITS, SnapGrid
 from kernels.gini.release import snap as _release_snap
-from kernels.validate import _describe, as_data, as_scalar, check_epsilon, check_rng
+from kernels.validate import as_data, as_scalar, check_epsilon, check_rng
+from kernels.validate import describe as _describe
 
 __all__ = [
     "BOTTOM",

@@ -84,7 +84,9 @@ import numpy as np
 from scipy import special
 
 from kernels.errors import InvalidParameterError, NonFiniteError, NotNumericError
-from kernels.validate import _describe, check_gamma, check_positive, check_rng
+from kernels.gini.validate import check_gamma
+from kernels.validate import check_positive, check_rng
+from kernels.validate import describe as _describe
 
 __all__ = [
     "NoiseDistribution",

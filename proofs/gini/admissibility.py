@@ -101,7 +101,8 @@ from audit.privacy.powerlaw_loss import (
 )
 from kernels.errors import InvalidParameterError
 from kernels.gini.release import loss_bound, noise_constants
-from kernels.validate import check_epsilon, check_gamma
+from kernels.gini.validate import check_gamma
+from kernels.validate import check_epsilon
 
 __all__ = [
     "CHOICES",

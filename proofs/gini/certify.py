@@ -60,7 +60,8 @@ from kernels.gini.release import (
 )
 from kernels.gini.sensitivity import BOUNDS, SmoothSensitivity, smooth_sensitivity
 from kernels.gini.tight import bound_A_tight
-from kernels.validate import as_incomes, check_epsilon, check_gamma, is_sorted
+from kernels.gini.validate import as_incomes, check_gamma
+from kernels.validate import check_epsilon, is_sorted
 from proofs.gini import oracles, reference
 
 __all__ = [
