@@ -39,20 +39,22 @@ class InputError(ValueError):
 
     ``InputError(message)`` is a plain message; ``InputError(detail, param="epsilon")``
     (optionally ``name="privacy parameter epsilon"``) is a message about one parameter,
-    rendered as ``"<name> <detail>"`` (``name`` defaults to ``param``)."""
+    rendered as ``"<name> <detail>"`` (``name`` defaults to ``param``; ``name=""``: the
+    detail is a whole sentence, rendered on the CLI as ``"--flag: <detail>"``)."""
 
     def __init__(self, message: str, *, param: str | None = None,
                  name: str | None = None) -> None:
         self.param = param
         self.name = name if name is not None else param
         self.detail = message
-        super().__init__(message if self.name is None else f"{self.name} {message}")
+        super().__init__(f"{self.name} {message}" if self.name else message)
 
     def render(self, flags: dict[str, str] | None = None) -> str:
         """The message with the parameter named as ``flags[param]`` when the caller knows
         a spelling for it (the CLI passes its ``dest -> --flag`` table), else ``str(self)``."""
         if self.param is not None and flags and self.param in flags:
-            return f"{flags[self.param]} {self.detail}"
+            sep = ": " if self.name == "" else " "  # a detail that names no parameter itself
+            return f"{flags[self.param]}{sep}{self.detail}"
         return str(self)
 
 

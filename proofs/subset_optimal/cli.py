@@ -5,16 +5,18 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 from dataclasses import dataclass
 
+from audit.argtypes import integer, real
 from audit.cli_common import (
-    EXIT_BAD_INPUT,
     EXIT_INCONCLUSIVE,
     EXIT_NOT_CERTIFIED,
     EXIT_OK,
     progress,
 )
+from kernels.errors import InputError
+
+_POSITIVE = real(low=0.0, low_open=True)
 
 _HELP = "certify Algorithm 3 (Dick et al. subset-optimal mean) on a data column"
 _DESCRIPTION = (
@@ -29,11 +31,12 @@ def _arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--column", default=None, help="column of DATA to use")
     p.add_argument("--sample", default=None,
                    help="built-in sample instead of DATA (default cpssw8_earnings)")
-    p.add_argument("--R", dest="R", type=float, default=100.0,
+    p.add_argument("--R", dest="R", type=_POSITIVE, default=100.0,
                    help="public range: data must lie in [-R, R] (default 100)")
-    p.add_argument("--epsilon", type=float, default=1.0, help="eps of each step (default 1)")
-    p.add_argument("--gamma", type=float, default=1.0, help="Algorithm 3's gamma (default 1)")
-    p.add_argument("--n-public", type=int, default=None,
+    p.add_argument("--epsilon", type=_POSITIVE, default=1.0, help="eps of each step (default 1)")
+    p.add_argument("--gamma", type=_POSITIVE, default=1.0,
+                   help="Algorithm 3's gamma (default 1)")
+    p.add_argument("--n-public", type=integer(low=1), default=None,
                    help="public size used for alpha, zeta, beta (a twin; default: |D| as "
                         "printed)")
     p.add_argument("--json", action="store_true", help="print the full result as JSON")
@@ -43,29 +46,24 @@ def _run(a: argparse.Namespace) -> int:
     from audit import datasets
     from proofs.subset_optimal.certify import certify_alg3
 
-    for name, v in (("--R", a.R), ("--epsilon", a.epsilon), ("--gamma", a.gamma)):
-        if not (math.isfinite(v) and v > 0):
-            progress(f"error: {name} must be a finite number > 0, got {v!r}")
-            return EXIT_BAD_INPUT
-    if a.n_public is not None and a.n_public < 1:
-        progress(f"error: --n-public must be >= 1, got {a.n_public}")
-        return EXIT_BAD_INPUT
-    try:
-        if a.data is not None:
-            x = datasets.load_csv_column(a.data, a.column)
-            src = f"{a.data}:{a.column or '(single column)'}"
-        else:
-            x = datasets.load_sample(a.sample or datasets.DEFAULT_SAMPLE)
-            src = f"built-in sample {a.sample or datasets.DEFAULT_SAMPLE}"
-    except (ValueError, OSError) as exc:
-        progress(f"error: {exc}")
-        return EXIT_BAD_INPUT
+    # bad input raises InputError (its subclasses DataFileError, UnknownSampleError): the
+    # dpaudit command line prints it as one line and exits 2
+    if a.data is not None and a.sample is not None:
+        raise InputError("give either DATA or --sample, not both")
+    if a.data is None and a.column is not None:
+        raise InputError("--column needs a data file (DATA)")
+    if a.data is not None:
+        x = datasets.load_csv_column(a.data, a.column)
+        src = f"{a.data}:{a.column or '(single column)'}"
+    else:
+        x = datasets.load_sample(a.sample or datasets.DEFAULT_SAMPLE)
+        src = f"built-in sample {a.sample or datasets.DEFAULT_SAMPLE}"
     if x.size == 0:
-        progress("error: the data column is empty")
-        return EXIT_BAD_INPUT
-    if x.min() < -a.R or x.max() > a.R:
-        progress(f"error: data lie in [{x.min()}, {x.max()}], outside [-R, R] with --R {a.R}")
-        return EXIT_BAD_INPUT
+        raise InputError("the data column is empty")
+    outside = int(((x < -a.R) | (x > a.R)).sum())
+    if outside:
+        raise InputError(f"{outside:,} record(s) lie outside [-R, R] with --R {a.R:g}; raise "
+                         "--R (certify audits the data as given)")
     progress(f"certify Algorithm 3 on {src} (n = {x.size}), R = {a.R}, eps = {a.epsilon}")
     res = certify_alg3(x, a.R, a.epsilon, a.gamma, a.n_public)
     if a.json:
