@@ -75,8 +75,16 @@ def _detail(exc: InputError, text: str) -> str:
 finite_float = real()
 finite_float.__name__ = "finite_float"
 
-#: a seed of dpaudit's own generators: an integer in 0 .. 2^63 - 1
-seed = integer(low=0, high=SEED_MAX)
+_seed_int = integer(low=0, high=SEED_MAX)
+
+
+def seed(text: str) -> int:
+    """A seed of dpaudit's own generators: an integer in 0 .. 2^63 - 1."""
+    try:
+        return _seed_int(text)
+    except argparse.ArgumentTypeError:
+        raise argparse.ArgumentTypeError(
+            f"must be an integer in 0..2^63-1, got {shorten(repr(text))}") from None
 
 
 def run_id(text: str) -> str:

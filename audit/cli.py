@@ -171,6 +171,10 @@ def _cmd_calibrate(a: argparse.Namespace) -> int:
            "inconclusive" if summary["inconclusive"] else "pass")
     rep, code = finish(out_dir, final, key)
     print(render_summary_table(rep))
+    undecided = [f.id for f in found if f.verdict.value == "inconclusive"]
+    if undecided and a.quick:
+        print(f"undecided at the --quick size: {', '.join(undecided)}; run without --quick "
+              "(larger samples) to decide")
     print(f"report: {out_dir / 'report.json'}  {out_dir / 'report.md'}  {out_dir / 'report.html'}")
     return code
 

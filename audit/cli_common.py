@@ -196,7 +196,7 @@ class Interrupted(KeyboardInterrupt):
 
 
 _STATE: dict[str, Any] = {"completed": False, "deferring": 0, "pending": None,
-                          "report": None, "locks": []}
+                          "report": None, "locks": [], "held": set()}
 
 
 def _handler(signum: int, _frame: Any) -> None:
@@ -302,6 +302,8 @@ def hold_report_dir(folder: Path) -> None:
     :class:`OutputError` (exit 2) instead of silently overwriting the first one's report.
     POSIX ``flock`` on the folder itself, so no lock file is left behind; elsewhere a no-op."""
     folder = Path(folder)
+    if str(folder.resolve()) in _STATE["held"]:
+        return  # this run holds it already
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
@@ -320,12 +322,14 @@ def hold_report_dir(folder: Path) -> None:
                           "is writing this report folder now; wait for it to end or choose "
                           "another --run-id") from None
     _STATE["locks"].append(fd)
+    _STATE["held"].add(str(folder.resolve()))
 
 
 def _release_locks() -> None:
     while _STATE["locks"]:
         with contextlib.suppress(OSError):
             os.close(_STATE["locks"].pop())
+    _STATE["held"].clear()
 
 
 def mark_report_started(folder: Path) -> None:

@@ -243,7 +243,7 @@ class TestCommand:
         # the mechanism module is the user's code: import it from the working directory too
         if "" not in sys.path and str(Path.cwd()) not in sys.path:
             sys.path.insert(0, str(Path.cwd()))
-        from audit.privacy.user_audit import plan_audit, preflight  # scipy: not at start-up
+        from audit.privacy.user_audit import plan_audit  # scipy: not at CLI start-up
         from audit.privacy.user_mechanism import load_object
 
         obj = load_object(a.mechanism)
@@ -255,33 +255,42 @@ class TestCommand:
             exact=not a.no_exact, max_pairs=a.max_pairs, max_seconds=a.max_seconds,
             chunk_size=a.chunk_size, style=a.style, randomness=a.randomness,
             seed_bits=a.seed_bits, ref=a.mechanism)
-        malformed = preflight(plan)  # a harness error is bad input: nothing written yet
-        return self._run(a, plan, malformed, run_id, data_id)
+        return self._run(a, plan, run_id, data_id)
 
-    def _run(self, a: argparse.Namespace, plan: Any, malformed: list, run_id: str,
+    def _run(self, a: argparse.Namespace, plan: Any, run_id: str,
              data_id: dict[str, Any]) -> int:
         from audit.cli import finish, start_report
-        from audit.privacy.user_audit import run_plan
+        from audit.privacy.user_audit import preflight, run_plan
         from audit.report import build_report, counterexample_relpath
 
         started = datetime.now(UTC).isoformat(timespec="seconds")
         subject = f"mechanism:{a.mechanism}"
         params0 = {**plan.params, **data_id}
-        # the folder is this run's from here on: an interrupt leaves an unfinished report,
-        # an earlier report and its counterexamples are gone, a second run is refused
-        out_dir = start_report(a.out, run_id, "test", subject, a.seed, params0, started)
         t0 = time.perf_counter()
         bar = _Progress(not a.no_progress)
-        print(f"dpaudit test: {a.mechanism}, epsilon {a.epsilon:g}"
-              f"{f', delta {a.delta:g}' if a.delta else ''}, {a.relation}, seed {a.seed}"
-              f"{', fixed sizes' if a.fixed else ', sequential'}", file=sys.stderr, flush=True)
+        out_dir = None
+        limit = None
         try:
+            # the time limit covers every call of the mechanism, the preflight's included
             with _watchdog(a.max_seconds) as limit:
+                # a harness error (every data set raises) is bad input: nothing written yet
+                malformed = preflight(plan)
+                # the folder is this run's from here on: an interrupt leaves an unfinished
+                # report, an earlier report and its counterexamples are gone, a second run
+                # into it is refused
+                out_dir = start_report(a.out, run_id, "test", subject, a.seed, params0,
+                                       started)
+                print(f"dpaudit test: {a.mechanism}, epsilon {a.epsilon:g}"
+                      f"{f', delta {a.delta:g}' if a.delta else ''}, {a.relation}, "
+                      f"seed {a.seed}{', fixed sizes' if a.fixed else ', sequential'}",
+                      file=sys.stderr, flush=True)
                 audit = run_plan(plan, bar, malformed)
         except RunDeadline:
             audit = _timed_out(plan, limit, time.perf_counter() - t0)
         finally:
             bar.close()
+        if out_dir is None:  # the time limit hit before the report folder was taken
+            out_dir = start_report(a.out, run_id, "test", subject, a.seed, params0, started)
         wall = time.perf_counter() - t0
         params = {**audit.parameters, **data_id, "outcome": audit.outcome}
         key = {"flagged": "flagged", "not-flagged": "not-refuted"}.get(audit.outcome,

@@ -777,8 +777,10 @@ def reload_data(inp: dict) -> np.ndarray:
     else:
         x = datasets.load_csv_column(src["file"], src.get("column"))
     xs = np.sort(np.asarray(x, dtype=np.float64))
-    if canonical_sha256(xs) != inp["data_sha256"]:
-        raise ValueError("the data at the recorded source no longer has the recorded SHA-256")
+    if canonical_sha256(xs) != inp["data_sha256"]:  # bad input (exit 2), not a dpaudit bug
+        where = src.get("sample") or src.get("file")
+        raise datasets.DataFileError(f"the data at {where!r} no longer matches the "
+                                     "counterexample (its SHA-256 differs)")
     return xs
 
 
