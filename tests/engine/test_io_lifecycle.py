@@ -521,3 +521,45 @@ def test_kernels_errors_and_validate_name_no_subject() -> None:
         text = (root / name).read_text(encoding="utf-8")
         for word in ("Gini", "density (10)", "income"):
             assert word not in text, (name, word)
+
+
+# ------------------------------------------------------------------ calibrate --quick
+def test_quick_calibration_names_a_run_it_cannot_decide(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from audit.findings import Finding, Method, Verdict
+    from audit.privacy import calibration
+
+    def fake(seed, quick, on_finding=None):
+        f = Finding(id="calibration.hard-run", claim="c", reference="r",
+                    method=Method.EMPIRICAL, verdict=Verdict.INCONCLUSIVE, scope="s")
+        if on_finding:
+            on_finding(f)
+        return [f], []
+
+    monkeypatch.setattr(calibration, "run_calibration", fake)
+    code = main(["calibrate", "--quick", "--out", str(tmp_path), "--run-id", "c"])
+    out = capsys.readouterr().out
+    assert code == 3
+    assert "undecided at the --quick size: calibration.hard-run; run without --quick" in out
+
+
+def test_quick_sizes_of_the_laplace_noise_run() -> None:
+    """The run the quick default could not decide at seed 6 gets sizes that decide it."""
+    from audit.privacy import calibration
+
+    run = next(r for r in calibration.all_runs() if r.key == "gini-laplace-noise")
+    t = calibration._tester(run, quick=True)
+    assert (t.n_select, t.n_certify) == (1_000_000, 10_000_000)
+
+
+@pytest.mark.slow
+def test_calibrate_quick_decides_every_run_at_its_default_seed(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``dpaudit calibrate --quick`` (seed 0): every run matches its known answer, exit 0
+    (was INCONCLUSIVE, exit 3: gini-laplace-noise undecided).  About a minute."""
+    code = main(["calibrate", "--quick", "--out", str(tmp_path), "--run-id", "q"])
+    out = capsys.readouterr().out
+    assert code == 0, out
+    rep = json.loads((tmp_path / "q" / "report.json").read_text(encoding="utf-8"))
+    assert rep["summary"]["inconclusive"] == 0 and rep["outcome"]["word"] == "PASS"
