@@ -124,10 +124,14 @@ def _g(v: float) -> str:
 
 
 def check_int(value: Any, name: str, *, low: int | None = None, high: int | None = None,
-              error: Any = InvalidParameterError) -> int:
-    """An integer (not a bool, not a float) in ``low..high`` (either end may be open-ended)."""
+              error: Any = InvalidParameterError, type_error: Any = None) -> int:
+    """An integer (not a bool, not a float) in ``low..high`` (either end may be open-ended).
+    A value out of range raises ``error``; a non-integer raises ``type_error`` (default: a
+    non-integral number ``error``, anything else :class:`NotNumericError`)."""
     if isinstance(value, bool) or not isinstance(value, (numbers.Integral, np.integer)):
-        raise error(f"must be an integer, got {describe(value)}", param=name)
+        kind = type_error or (error if isinstance(value, (numbers.Real, np.floating))
+                              and not isinstance(value, bool) else NotNumericError)
+        raise kind(f"must be an integer, got {describe(value)}", param=name)
     v = int(value)
     if (low is not None and v < low) or (high is not None and v > high):
         rng = (f"in {low}..{high}" if low is not None and high is not None else
@@ -136,12 +140,12 @@ def check_int(value: Any, name: str, *, low: int | None = None, high: int | None
     return v
 
 
-def check_size(size: Any, name: str = "size", *, low: int = 1,
-               tuple_ok: bool = False) -> int | tuple[int, ...]:
+def check_size(size: Any, name: str = "size", *, low: int = 1, tuple_ok: bool = False,
+               type_error: Any = None) -> int | tuple[int, ...]:
     """A sample size: an integer >= ``low`` (or, with ``tuple_ok``, a tuple of them)."""
     if tuple_ok and isinstance(size, tuple):
-        return tuple(check_int(v, name, low=low) for v in size)
-    return check_int(size, name, low=low)
+        return tuple(check_int(v, name, low=low, type_error=type_error) for v in size)
+    return check_int(size, name, low=low, type_error=type_error)
 
 
 def check_rng(rng: Any) -> np.random.Generator:
