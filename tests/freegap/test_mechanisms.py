@@ -387,7 +387,7 @@ def test_validation_errors_name_the_value():
         fg.sample_sparse_vector([1, 2], 0, 1.0, 1, rng, 5, theta=1.5)
     with pytest.raises(InvalidKError, match=r"c must be >= 1, got 0"):
         fg.sparse_vector_core([1], 0, 0, [0], 0)
-    with pytest.raises(InvalidParameterError, match=r"size must be a positive integer, got 0"):
+    with pytest.raises(InvalidParameterError, match=r"size must be >= 1, got 0"):
         fg.sample_noisy_max([1, 2], 1.0, rng, 0)
     with pytest.raises(TypeError, match="rng must be a numpy.random.Generator"):
         fg.sample_noisy_max([1, 2], 1.0, 42, 5)
