@@ -94,7 +94,7 @@ def _test_argv(mod: str, obj: str, out: Path, run_id: str, *extra: str) -> list[
 
 
 # ------------------------------------------------------------------ bad input: exit 2
-#: (argv with placeholders {csv} {out} {file} {mod} {fifo} {wide} {same}, needle)
+#: (argv with placeholders {csv} {out} {file} {mod} {fifo} {wide} {same} {abs}, needle)
 BAD_INPUT = [
     (["certify", "{csv}", "--lower", "1", "--upper", "2", "--out", "{out}", "--run-id", ""],
      "argument --run-id: must not be empty"),
@@ -109,7 +109,7 @@ BAD_INPUT = [
     (["test", "{mod}:noisy_sum", "--epsilon", "1", "--lower", "0", "--upper", "1",
       "--out", "{out}", "--run-id", "../x"], "argument --run-id: must be a plain folder name"),
     (["test", "{mod}:noisy_sum", "--epsilon", "1", "--lower", "0", "--upper", "1",
-      "--out", "{out}", "--run-id", "/tmp/abs-dpaudit"],
+      "--out", "{out}", "--run-id", "{abs}"],
      "argument --run-id: must be a plain folder name"),
     (["test", "{mod}:noisy_sum", "--epsilon", "1", "--pairs", "{same}", "--out", "{out}"],
      "--pairs: pairs[0] are not neighbours under replace-one (the two data sets are "
@@ -151,7 +151,7 @@ def test_bad_input_is_one_line_exit_2_nothing_written(
     os.mkfifo(fifo)
     subs = {"{csv}": str(csv), "{out}": str(tmp_path / "out"), "{file}": str(afile),
             "{mod}": usermod.__name__, "{fifo}": str(fifo), "{wide}": str(wide),
-            "{same}": str(same)}
+            "{same}": str(same), "{abs}": str(tmp_path / "abs")}
     args = []
     for a in argv:
         for k, v in subs.items():
@@ -165,8 +165,7 @@ def test_bad_input_is_one_line_exit_2_nothing_written(
     assert len(lines) == 1 and needle in lines[0], err
     assert len(lines[0]) < 1000  # a long value or list is cut, never echoed whole
     assert "Traceback" not in err
-    assert _files(tmp_path) == before  # nothing written
-    assert not Path("/tmp/abs-dpaudit").exists()
+    assert _files(tmp_path) == before  # nothing written (nor outside --out: tmp_path/abs)
 
 
 def test_unreachable_scheduler_is_bad_input_with_the_timeout(
