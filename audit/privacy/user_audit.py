@@ -56,6 +56,8 @@ from audit.privacy.blackbox import (
 )
 from audit.privacy.neighbours import AddRemoveOne, ReplaceOne
 from audit.privacy.user_mechanism import (
+    SEED_BITS,
+    MechanismOutputError,
     UserMechanism,
     load_object,
     normalise_relation,
@@ -64,17 +66,22 @@ from audit.privacy.user_mechanism import (
 from audit.protocols import ADD_REMOVE_ONE, REPLACE_ONE, NeighbourPair
 from audit.registry import replayer
 from kernels.errors import InputError, InvalidParameterError
+from kernels.validate import check_bounds, list_some, shorten
 
 __all__ = [
     "CHECK_CRASH",
     "CHECK_EVENT",
     "CHECK_EXACT",
+    "AuditPlan",
     "UserAudit",
     "generated_pairs",
     "not_refuted_verdict",
     "pairs_from_data",
     "pairs_from_list",
+    "plan_audit",
     "power_on_event",
+    "preflight",
+    "run_plan",
     "test_mechanism",
 ]
 
@@ -113,7 +120,7 @@ def _neighbours(a: np.ndarray, b: np.ndarray, relation: str) -> bool:
         da = dict(zip(va.tolist(), ca.tolist(), strict=True))
         for v, c in zip(vb.tolist(), cb.tolist(), strict=True):
             da[v] = da.get(v, 0) - c
-        return sum(abs(c) for c in da.values()) <= 2
+        return sum(abs(c) for c in da.values()) == 2  # identical data sets are not neighbours
     big, small = (sa, sb) if sa.size > sb.size else (sb, sa)
     if big.size != small.size + 1:
         return False
@@ -126,6 +133,10 @@ def _neighbours(a: np.ndarray, b: np.ndarray, relation: str) -> bool:
             misses += 1
             i += 1
     return misses == 1 and j == small.size
+
+
+def _same_multiset(a: np.ndarray, b: np.ndarray) -> bool:
+    return a.size == b.size and bool(np.array_equal(np.sort(a), np.sort(b)))
 
 
 def pairs_from_list(items: Any, relation: str) -> list[NeighbourPair]:
@@ -152,23 +163,21 @@ def pairs_from_list(items: Any, relation: str) -> list[NeighbourPair]:
         if not _neighbours(a, b, rel):
             what = ("differ in exactly one record, same size" if rel == REPLACE_ONE else
                     "differ by adding or removing exactly one record")
+            same = " (the two data sets are identical)" if _same_multiset(a, b) else ""
             raise InvalidParameterError(
-                f"pairs[{i}] are not neighbours under {relation}: they must {what}; got "
-                f"{a.tolist()[:8]} and {b.tolist()[:8]}")
+                f"pairs[{i}] are not neighbours under {relation}{same}: they must {what}; got "
+                f"[{list_some(a.tolist(), 8, quote=False)}] and "
+                f"[{list_some(b.tolist(), 8, quote=False)}]", param="pairs", name="")
         out.append(NeighbourPair(a, b, rel, {"op": "given", "index": i}))
     return out
 
 
 def _bounds(lower: Any, upper: Any) -> tuple[float, float]:
-    try:
-        lo, hi = float(lower), float(upper)
-    except (TypeError, ValueError):
+    if isinstance(lower, str) or isinstance(upper, str):
         raise InvalidParameterError(
-            f"--lower/--upper must be numbers, got {lower!r}, {upper!r}") from None
-    if not (math.isfinite(lo) and math.isfinite(hi)) or not lo < hi:
-        raise InvalidParameterError(
-            f"--lower must be < --upper (both finite), got {lower!r} and {upper!r}")
-    return lo, hi
+            f"must be numbers, got {shorten(repr(lower))}, {shorten(repr(upper))}",
+            param="lower", name="lower/upper")
+    return check_bounds(lower, upper)
 
 
 def _dedupe(pairs: list[NeighbourPair], max_pairs: int) -> list[NeighbourPair]:
@@ -176,8 +185,8 @@ def _dedupe(pairs: list[NeighbourPair], max_pairs: int) -> list[NeighbourPair]:
     out = []
     for p in pairs:
         key = (np.asarray(p.first).tobytes(), np.asarray(p.second).tobytes())
-        if key in seen:
-            continue
+        if key in seen or _same_multiset(np.asarray(p.first), np.asarray(p.second)):
+            continue  # a repeat, or a "replacement" by the same value: not a neighbour
         seen.add(key)
         out.append(p)
     # spread the cap over the list (keeps both ends: smallest and largest changes)
@@ -198,8 +207,8 @@ def pairs_from_data(data: Any, lower: Any, upper: Any, relation: str,
     bad = xs[(xs < lo) | (xs > hi)]
     if bad.size:
         raise InvalidParameterError(
-            f"data has {bad.size} record(s) outside [--lower, --upper] = [{lo:g}, {hi:g}], "
-            f"e.g. {float(bad[0])!r}")
+            f"has {bad.size:,} record(s) outside [lower, upper] = [{lo:g}, {hi:g}]; widen "
+            "the bounds (records are not clipped)", param="data")
     gen = ReplaceOne(lo, hi) if rel == REPLACE_ONE else AddRemoveOne(lo, hi)
     return _dedupe(list(gen.pairs(xs)), max_pairs)
 
@@ -287,7 +296,21 @@ def _ref_of(obj: Any, given: str | None) -> str | None:
     return None
 
 
-def test_mechanism(
+@dataclass
+class AuditPlan:
+    """Everything :func:`run_plan` needs, validated (bad input raises before anything runs):
+    the wrapped mechanism, the pairs, the tester and the parameters for the report."""
+
+    mech: UserMechanism
+    pairs: list[NeighbourPair]
+    tester: BlackBoxTester
+    params: dict[str, Any]
+    ref: str | None
+    seed: int
+    exact: bool
+
+
+def plan_audit(
     mechanism: Any,
     *,
     epsilon: float | None = None,
@@ -310,26 +333,21 @@ def test_mechanism(
     chunk_size: int = 100_000,
     style: str = "auto",
     randomness: str = "auto",
+    seed_bits: int = SEED_BITS,
     ref: str | None = None,
-    progress: Callable[[str, int, int], None] | None = None,
-) -> UserAudit:
-    """Test a user's mechanism for (epsilon, delta)-DP under ``relation`` (module docstring).
-
-    Pairs: ``pairs`` (a list of [D, D'] or NeighbourPair), else ``data`` with ``lower`` and
-    ``upper``, else generated from ``lower``/``upper``.  ``seed=None`` draws a fresh seed and
-    records it.  ``ref`` (``"module:object"``) makes counterexamples replayable from the
-    command line; it is inferred for module-level functions and classes.
-    """
-    t0 = time.perf_counter()
+) -> AuditPlan:
+    """Validate the arguments of :func:`test_mechanism` and build its plan (no mechanism
+    call yet)."""
     mech = wrap_mechanism(mechanism, epsilon=epsilon, relation=relation, delta=delta,
-                          style=style, randomness=randomness)
+                          style=style, randomness=randomness, seed_bits=seed_bits)
     rel_name = "add-remove" if mech.relation == ADD_REMOVE_ONE else "replace-one"
     if pairs is not None:
         plist = pairs_from_list(list(pairs), mech.relation)
         source = "given pairs"
     elif data is not None:
         if lower is None or upper is None:
-            raise InvalidParameterError("data needs the public bounds --lower and --upper")
+            raise InvalidParameterError("data needs the public bounds lower and upper",
+                                        param="data", name="")
         plist = pairs_from_data(data, lower, upper, mech.relation, max_pairs)
         source = f"neighbours of the data set ({np.asarray(data).size} records)"
     elif lower is not None and upper is not None:
@@ -339,10 +357,14 @@ def test_mechanism(
         raise InvalidParameterError(
             "no neighbouring pairs: give pairs (--pairs FILE), data with bounds (--data FILE "
             "--column C --lower L --upper U), or bounds alone (--lower L --upper U)")
+    if not plist:
+        raise InvalidParameterError("no neighbouring pair to test (every generated pair was "
+                                    "two identical data sets)")
     if seed is None:
         seed = int(np.random.SeedSequence().entropy % (2**63))
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
-        raise InvalidParameterError(f"seed must be an integer >= 0, got {seed!r}")
+        raise InvalidParameterError(f"must be an integer >= 0, got {shorten(repr(seed))}",
+                                    param="seed")
     ref = _ref_of(mechanism, ref)
     n_testers = 1 + int(exact and mech.declares_density and delta == 0)
     # the statistical tester is the only one with an error probability: it gets it all
@@ -364,25 +386,136 @@ def test_mechanism(
             "re-draws fresh outputs and re-checks the bound statistically"),
         "testers": n_testers,
     }
+    return AuditPlan(mech, plist, tester, params, ref, int(seed), n_testers == 2)
+
+
+def preflight(plan: AuditPlan, calls: int = 2) -> list[dict[str, Any]]:
+    """Call the mechanism a few times (``calls`` outputs) on each distinct data set of the
+    plan, with a generator of its own (the run's stream is untouched), before anything is
+    written.  Raises :class:`InputError` when it raised on *every* data set: that is how it
+    is being called (style, randomness, seed range) or a mechanism that never runs, a
+    harness error and not a privacy finding.  Returns the malformed-output problems seen
+    (:class:`MechanismOutputError`: shape or type), each ``{"dataset", "message"}``."""
+    rng = np.random.default_rng(np.random.SeedSequence(plan.seed, spawn_key=(7,)))
+    seen: set[bytes] = set()
+    failures: list[tuple[str, str]] = []
+    malformed: list[dict[str, Any]] = []
+    tried = 0
+    for p in plan.pairs:
+        for ds in (p.first, p.second):
+            arr = np.asarray(ds, dtype=np.float64)
+            key = arr.tobytes() + bytes([arr.ndim])
+            if key in seen:
+                continue
+            seen.add(key)
+            tried += 1
+            try:
+                plan.mech.sample(arr, calls, rng)
+            except InputError:  # out of the mechanism's domain: the tester skips it
+                continue
+            except MechanismOutputError as exc:
+                malformed.append({"dataset": arr.tolist()[:20], "message": str(exc)})
+            except Exception as exc:  # noqa: BLE001 - the mechanism's own failure
+                failures.append((type(exc).__name__, str(exc)))
+    plan.mech.outputs_total = plan.mech.outputs_finite = 0  # the run counts its own
+    if tried and len(failures) == tried:
+        kinds = sorted({k for k, _ in failures})
+        raise InputError(
+            f"the mechanism raised {' / '.join(kinds)} on every one of the {tried} data sets "
+            f"tried (first: {shorten(failures[0][1], 160)}): this is a harness error (how it "
+            f"is called), not a privacy finding; it was called as style={plan.mech.style}, "
+            f"randomness={plan.mech.randomness}"
+            + (f" with int seeds in [0, 2^{plan.mech.seed_bits})"
+               if plan.mech.randomness == "seed" else "")
+            + "; check --style / --randomness / --seed-bits, or that it runs on these data")
+    return malformed
+
+
+def run_plan(plan: AuditPlan, progress: Callable[[str, int, int], None] | None = None,
+             malformed: list[dict[str, Any]] | None = None) -> UserAudit:
+    """Run the testers of a plan (module docstring); ``malformed``: problems found by
+    :func:`preflight` (the run then ends inconclusive without sampling)."""
+    t0 = time.perf_counter()
+    mech, plist, ref, seed, tester = plan.mech, plan.pairs, plan.ref, plan.seed, plan.tester
+    if malformed:
+        f = _outputs_finding(plan, "malformed", f"the mechanism's outputs are malformed: "
+                             f"{malformed[0]['message']}", {"problems": malformed[:5]})
+        return UserAudit([f], "inconclusive", plan.params, None, [], 0.0)
     findings: list[Finding] = []
     t1 = time.perf_counter()
-    res = tester.run(mech, plist, np.random.default_rng(int(seed)), progress=progress)
-    findings.append(_blackbox_finding(res, mech, plist, ref, int(seed), tester,
-                                      time.perf_counter() - t1))
-    findings.extend(_crash_findings(res.details.get("crashes", []), mech, ref, int(seed)))
+    res = tester.run(mech, plist, np.random.default_rng(seed), progress=progress)
+    crashes = res.details.get("crashes", [])
+    bad_out = [c for c in crashes if c.get("exception") == MechanismOutputError.__name__]
+    bb = _blackbox_finding(res, mech, plist, ref, seed, tester, time.perf_counter() - t1)
+    if mech.outputs_total and not mech.outputs_finite and bb.verdict is not Verdict.REFUTED:
+        bb = _unmeasurable(bb, mech)
+    findings.append(bb)
+    findings.extend(_crash_findings([c for c in crashes if c not in bad_out], mech, ref,
+                                    seed))
+    if bad_out:
+        findings.append(_outputs_finding(
+            plan, "malformed", f"the mechanism's outputs are malformed: "
+            f"{bad_out[0].get('message')}",
+            {"problems": [{"dataset": c.get("dataset"), "message": c.get("message")}
+                          for c in bad_out[:5]]}))
     exact_rows: list[dict[str, Any]] = []
-    if n_testers == 2:
-        f, exact_rows = _exact_finding(mech, plist, ref, int(seed))
+    if plan.exact:
+        f, exact_rows = _exact_finding(mech, plist, ref, seed)
         findings.append(f)
+    return UserAudit(findings, _overall(findings), plan.params, res, exact_rows,
+                     time.perf_counter() - t0)
+
+
+def _overall(findings: list[Finding]) -> str:
     verdicts = [f.verdict for f in findings]
     if Verdict.REFUTED in verdicts:
-        outcome = "flagged"
-    elif any(f.verdict in (Verdict.INCONCLUSIVE, Verdict.ERROR)
-             and f.evidence.get("outcome") != "not-refuted" for f in findings):
-        outcome = "inconclusive"
-    else:
-        outcome = "not-flagged"
-    return UserAudit(findings, outcome, params, res, exact_rows, time.perf_counter() - t0)
+        return "flagged"
+    if any(f.verdict in (Verdict.INCONCLUSIVE, Verdict.ERROR)
+           and f.evidence.get("outcome") != "not-refuted" for f in findings):
+        return "inconclusive"
+    return "not-flagged"
+
+
+def _outputs_finding(plan: AuditPlan, outcome: str, reason: str,
+                     evidence: dict[str, Any]) -> Finding:
+    mech = plan.mech
+    return Finding(
+        id="user.outputs", claim=f"{mech.name} returns size outputs of real numbers",
+        reference="the mechanism protocol (audit/privacy/user_mechanism.py)",
+        method=Method.EMPIRICAL, verdict=Verdict.INCONCLUSIVE,
+        scope=f"{reason}; nothing could be measured, so no privacy verdict",
+        evidence={**evidence, "outcome": outcome, "reason": reason}, seed=plan.seed,
+        subject=f"{_SUBJECT}:{plan.ref or mech.name}")
+
+
+def _unmeasurable(bb: Finding, mech: UserMechanism) -> Finding:
+    """The black-box finding of a run whose outputs were all NaN or infinite: inconclusive
+    with the reason (no event on such outputs says anything about epsilon)."""
+    import dataclasses
+
+    reason = (f"all {mech.outputs_total:,} outputs drawn were NaN or infinite: no event "
+              "could be measured")
+    ev = {k: v for k, v in bb.evidence.items() if k != "power"}
+    return dataclasses.replace(
+        bb, verdict=Verdict.INCONCLUSIVE, scope=f"{bb.scope}; {reason}",
+        evidence={**ev, "outcome": "unmeasurable", "reason": reason})
+
+
+def test_mechanism(mechanism: Any, *, progress: Callable[[str, int, int], None] | None = None,
+                   **kw: Any) -> UserAudit:
+    """Test a user's mechanism for (epsilon, delta)-DP under ``relation`` (module docstring).
+
+    Keywords are those of :func:`plan_audit`: pairs from ``pairs`` (a list of [D, D'] or
+    NeighbourPair), else ``data`` with ``lower`` and ``upper``, else generated from
+    ``lower``/``upper``; ``seed=None`` draws a fresh seed and records it; ``ref``
+    (``"module:object"``) makes counterexamples replayable from the command line (inferred
+    for module-level functions and classes); ``seed_bits`` sets the range of int seeds.
+    A mechanism that raises on every data set is a harness error (:func:`preflight`:
+    ``InputError``); malformed or all-non-finite outputs end the run inconclusive.
+    """
+    plan = plan_audit(mechanism, **kw)
+    malformed = preflight(plan)
+    return run_plan(plan, progress, malformed)
 
 
 def _pair_doc(p: NeighbourPair) -> dict[str, Any]:
@@ -431,6 +564,7 @@ def _blackbox_finding(res: Any, mech: UserMechanism, plist: list[NeighbourPair],
         inputs = {
             "mechanism": ref, "name": mech.name, "style": mech.style,
             "randomness": mech.randomness, "reproducible": mech.reproducible,
+            "seed_bits": mech.seed_bits,
             "epsilon": mech.claimed_epsilon, "delta": mech.delta, "relation": mech.relation,
             "pair": _pair_doc(pair), "event": w["event_spec"], "event_text": w["event"],
             "direction_index": w["direction_index"], "counts": w["counts"],
@@ -486,7 +620,8 @@ def _crash_findings(crashes: list[dict[str, Any]], mech: UserMechanism, ref: str
             continue
         seen.add(key)
         inputs = {"mechanism": ref, "name": mech.name, "style": mech.style,
-                  "randomness": mech.randomness, "epsilon": mech.claimed_epsilon,
+                  "randomness": mech.randomness, "seed_bits": mech.seed_bits,
+                  "epsilon": mech.claimed_epsilon,
                   "relation": mech.relation, "dataset": c.get("dataset"),
                   "size": c.get("size"), "rng_state": c.get("rng_state"),
                   "exception": c.get("exception"), "seed": seed}
@@ -568,7 +703,9 @@ def _rewrap(inputs: dict[str, Any]) -> UserMechanism:
     return wrap_mechanism(load_object(ref), epsilon=inputs["epsilon"],
                           relation=inputs["relation"], delta=inputs.get("delta", 0.0),
                           style=inputs.get("style", "auto"),
-                          randomness=inputs.get("randomness", "auto"))
+                          randomness=inputs.get("randomness", "auto"),
+                          # counterexamples written before seed_bits drew in [0, 2^63)
+                          seed_bits=int(inputs.get("seed_bits", 63)))
 
 
 def _rng_from_state(state: dict[str, Any] | None) -> np.random.Generator:

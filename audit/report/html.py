@@ -721,7 +721,7 @@ def _line_path(
 _CSS = """
 body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:0 auto;
 max-width:1100px;padding:1rem 1.5rem 3rem;color:#1a1a1a;line-height:1.45}
-h1{font-size:1.5rem;margin:.5rem 0}h2{font-size:1.2rem;margin-top:2rem;
+h1{font-size:1.5rem;margin:.5rem 0;overflow-wrap:anywhere}h2{font-size:1.2rem;margin-top:2rem;
 border-bottom:1px solid #ddd;padding-bottom:.2rem}h3{font-size:1rem;margin:1.5rem 0 .4rem}
 code,pre{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.88em}
 pre{background:#f5f5f5;padding:.5rem .75rem;overflow-x:auto}

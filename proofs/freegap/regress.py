@@ -614,6 +614,10 @@ class FreegapRegress:
     protocol: dict[str, str]
     default_kernels: str = "kernels.freegap.api"
 
+    def check_ids(self) -> list[str]:
+        """The ids of the checks this suite runs (``--only`` selects among them)."""
+        return [c.id for c in CHECKS]
+
     def run(self, mod: Any, subject: str, seed: int, mode: str, only: str | None,
             on_finding: Callable[[int, int, Finding], None]) -> None:
         sel = [c for c in CHECKS if only is None or only in c.id]

@@ -22,7 +22,8 @@ from audit.findings import Finding
 from kernels.errors import InvalidParameterError
 from kernels.gini.release import CONSTANT_CHOICES, NoiseConstants, noise_constants
 from kernels.gini.sensitivity import BOUNDS, SmoothSensitivity, smooth_sensitivity
-from kernels.validate import as_incomes, check_epsilon, check_gamma
+from kernels.gini.validate import as_incomes, check_gamma
+from kernels.validate import check_epsilon
 from proofs.gini import reference
 
 __all__ = [

@@ -17,11 +17,13 @@ from pathlib import Path
 import numpy as np
 
 from audit import datasets, fingerprint
+from audit.argtypes import integer, real
+from audit.argtypes import run_id as run_id_type
+from audit.argtypes import seed as seed_type
 from audit.cli_common import (
     LinkTicker,
     add_data_arguments,
     data_choice,
-    finite_float,
     outcome,
 )
 from audit.cli_common import progress as _progress
@@ -53,29 +55,15 @@ GAMMA_MAX = 100.0  # |z|^gamma in density (10) overflows float64 for larger shap
 MAGNITUDE_MAX = 1e100  # |L|, |U| and records: float64 sums over n records must not overflow
 
 
-def _seed_type(text: str) -> int:
-    try:
-        v = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
-    if v < 0 or v >= 2**63:
-        raise argparse.ArgumentTypeError(f"must be in 0..2^63-1, got {text!r}")
-    return v
+#: argparse types of the door limits (the rule and the text as typed in one line)
+_EPSILON = real(low=0.0, low_open=True, high=EPSILON_MAX)
+_GAMMA = real(low=1.0, low_open=True, high=GAMMA_MAX)
+_MAGNITUDE = real(low=-MAGNITUDE_MAX, high=MAGNITUDE_MAX)
 
 
 def _check_door(a: argparse.Namespace) -> None:
-    """Parameter ranges in CLI terms (before any data is read or anything written)."""
-    for flag, attr in (("--epsilon", "epsilon"), ("--epsilon-upper", "epsilon_upper")):
-        v = getattr(a, attr, None)
-        if v is not None and not 0 < v <= EPSILON_MAX:
-            raise InputError(f"{flag} must be > 0 and at most {EPSILON_MAX:g}, got {v:g}")
-    if not 1 < a.gamma <= GAMMA_MAX:
-        raise InputError(f"--gamma must be > 1 and at most {GAMMA_MAX:g} (density (10) is "
-                         f"improper at 1 and overflows beyond), got {a.gamma:g}")
-    for flag, v in (("--lower", a.lower), ("--upper", a.upper)):
-        if v is not None and abs(v) > MAGNITUDE_MAX:
-            raise InputError(f"{flag} must be at most {MAGNITUDE_MAX:g} in absolute value "
-                             f"(float64 sums overflow beyond), got {v:g}")
+    """The checks that involve two flags, in CLI terms (single-flag ranges are the argparse
+    types above), before any data is read or anything written."""
     if a.lower is not None and a.lower < 0:
         raise InputError(f"--lower must be >= 0 (incomes), got {a.lower:g}")
     if a.lower is not None and a.upper is not None and not a.upper > a.lower:
@@ -99,27 +87,27 @@ def _check_records(x: np.ndarray, what: str, lower: float | None,
 
 def _release_arguments(p: argparse.ArgumentParser) -> None:
     add_data_arguments(p, datasets.DEFAULT_SAMPLE)
-    p.add_argument("--lower", type=finite_float, default=0.0,
+    p.add_argument("--lower", type=_MAGNITUDE, default=0.0,
                    help="public lower bound L (default 0)")
     p.add_argument(
-        "--upper", type=finite_float, default=None,
+        "--upper", type=_MAGNITUDE, default=None,
         help="public upper bound U (default: DP estimate)"
     )
-    p.add_argument("--epsilon", type=finite_float, default=1.0, help="budget of the Gini release")
+    p.add_argument("--epsilon", type=_EPSILON, default=1.0, help="budget of the Gini release")
     p.add_argument(
         "--epsilon-upper",
-        type=finite_float,
+        type=_EPSILON,
         default=0.15,
         help="budget of the DP upper bound, split evenly between count and threshold (0.15)",
     )
-    p.add_argument("--gamma", type=finite_float, default=2.0,
+    p.add_argument("--gamma", type=_GAMMA, default=2.0,
                    help="shape of density (10), > 1")
     p.add_argument("--constants", choices=CONSTANT_CHOICES, default="alg3")
     p.add_argument("--bound", choices=BOUNDS, default="thm43")
     p.add_argument("--clip", action="store_true", help="clip records outside [L, U]")
     p.add_argument(
         "--seed",
-        type=_seed_type,
+        type=seed_type,
         default=None,
         help="seed the noise (TESTING ONLY: a seeded release is reproducible, not private)",
     )
@@ -253,15 +241,15 @@ _CERTIFY_DESCRIPTION = (
 
 def _certify_arguments(p: argparse.ArgumentParser) -> None:
     add_data_arguments(p, datasets.DEFAULT_SAMPLE)
-    p.add_argument("--lower", type=finite_float, default=None, help="public lower bound L")
-    p.add_argument("--upper", type=finite_float, default=None, help="public upper bound U")
-    p.add_argument("--epsilon", type=finite_float, default=1.0,
+    p.add_argument("--lower", type=_MAGNITUDE, default=None, help="public lower bound L")
+    p.add_argument("--upper", type=_MAGNITUDE, default=None, help="public upper bound U")
+    p.add_argument("--epsilon", type=_EPSILON, default=1.0,
                    help=f"claimed epsilon, in (0, {EPSILON_MAX:g}] (default 1)")
-    p.add_argument("--gamma", type=finite_float, default=2.0,
+    p.add_argument("--gamma", type=_GAMMA, default=2.0,
                    help=f"shape of density (10), in (1, {GAMMA_MAX:g}] (default 2)")
     p.add_argument("--constants", choices=CONSTANT_CHOICES, default="alg3")
     p.add_argument("--bound", choices=BOUNDS, default="thm43")
-    p.add_argument("--seed", type=_seed_type, default=0,
+    p.add_argument("--seed", type=seed_type, default=0,
                    help="seed of the audit's own randomness")
     p.add_argument("--quick", action="store_true", help="smaller searches and sample sizes")
     p.add_argument(
@@ -278,7 +266,7 @@ def _certify_arguments(p: argparse.ArgumentParser) -> None:
         "centre in units of the noise scale)",
     )
     dist = p.add_mutually_exclusive_group()
-    dist.add_argument("--workers", type=int, default=None, metavar="N",
+    dist.add_argument("--workers", type=integer(low=1), default=None, metavar="N",
                       help="read and sort a data file in partitions, and run the exact "
                       "Gini and the black-box counts, on a local Dask cluster of N worker "
                       "processes (same figures as without)")
@@ -286,7 +274,8 @@ def _certify_arguments(p: argparse.ArgumentParser) -> None:
                       help="the same on a running Dask scheduler, e.g. tcp://host:8786 (the "
                       "data file must be readable at the same path on every worker)")
     p.add_argument("--out", default="reports", help="report folder root (default reports)")
-    p.add_argument("--run-id", default=None, help="report folder name inside --out")
+    p.add_argument("--run-id", type=run_id_type, default=None,
+                   help="report folder name inside --out")
     fingerprint.add_key_argument(p)
 
 
@@ -343,7 +332,7 @@ def _cmd_certify(a: argparse.Namespace) -> int:
     from audit.cli_common import report_dir
 
     _check_door(a)
-    run_id = a.run_id or f"certify-seed{a.seed}"
+    run_id = a.run_id if a.run_id is not None else f"certify-seed{a.seed}"
     out_dir = report_dir(a.out, run_id)  # --out / --run-id checked before anything is read
     workers, scheduler = getattr(a, "workers", None), getattr(a, "scheduler", None)
     if workers is None and scheduler is None:

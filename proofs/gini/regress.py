@@ -11,7 +11,7 @@ from typing import Any
 
 from audit.findings import Finding, from_jsonable
 from kernels.gini.protocol import PROTOCOL
-from proofs.gini.crosscheck import Context, _safe_eval, check_by_id, run_checks
+from proofs.gini.crosscheck import CHECKS, Context, _safe_eval, check_by_id, run_checks
 
 __all__ = ["SUITE", "GiniRegress"]
 
@@ -20,6 +20,10 @@ __all__ = ["SUITE", "GiniRegress"]
 class GiniRegress:
     protocol: dict[str, str]
     default_kernels: str = "kernels.gini.api"
+
+    def check_ids(self) -> list[str]:
+        """The ids of the checks this suite runs (``--only`` selects among them)."""
+        return [c.id for c in CHECKS]
 
     def run(self, mod: Any, subject: str, seed: int, mode: str, only: str | None,
             on_finding: Callable[[int, int, Finding], None]) -> None:

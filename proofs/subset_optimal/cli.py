@@ -12,7 +12,12 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from audit import fingerprint
-from audit.cli_common import finite_float, outcome, progress
+from audit.argtypes import integer, real
+from audit.argtypes import run_id as run_id_type
+from audit.cli_common import outcome, progress
+from kernels.errors import InputError
+
+_POSITIVE = real(low=0.0, low_open=True)
 
 _HELP = "certify Algorithm 3 (Dick et al. subset-optimal mean) on a data column"
 _DESCRIPTION = (
@@ -23,35 +28,25 @@ _DESCRIPTION = (
     "with --n-public), NOT CERTIFIED (exit 1), bad input (exit 2), INCONCLUSIVE (exit 3).")
 
 
-def _positive_int(text: str) -> int:
-    try:
-        v = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
-    if v < 1:
-        raise argparse.ArgumentTypeError(f"must be >= 1, got {text!r}")
-    return v
-
-
 def _arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("data", nargs="?", default=None, help="CSV file with a header row")
     p.add_argument("--column", default=None, help="column of DATA to use")
     p.add_argument("--sample", default=None,
                    help="built-in sample instead of DATA (default cpssw8_earnings)")
-    p.add_argument("--R", dest="R", type=finite_float, default=100.0,
+    p.add_argument("--R", dest="R", type=_POSITIVE, default=100.0,
                    help="public range: data must lie in [-R, R] (default 100)")
-    p.add_argument("--epsilon", type=finite_float, default=1.0,
-                   help="eps of each step (default 1)")
-    p.add_argument("--gamma", type=finite_float, default=1.0,
+    p.add_argument("--epsilon", type=_POSITIVE, default=1.0, help="eps of each step (default 1)")
+    p.add_argument("--gamma", type=_POSITIVE, default=1.0,
                    help="Algorithm 3's gamma (default 1)")
-    p.add_argument("--n-public", type=_positive_int, default=None,
+    p.add_argument("--n-public", type=integer(low=1), default=None,
                    help="public size used for alpha, zeta, beta (a twin; default: |D| as "
                         "printed)")
     p.add_argument("--show-confidential", action="store_true",
                    help="do not strip the public report (it then carries values computed "
                    "from the data: NOT shareable)")
     p.add_argument("--out", default="reports", help="report folder root (default reports)")
-    p.add_argument("--run-id", default=None, help="report folder name inside --out")
+    p.add_argument("--run-id", type=run_id_type, default=None,
+                   help="report folder name inside --out")
     fingerprint.add_key_argument(p)
 
 
@@ -69,6 +64,11 @@ def _run(a: argparse.Namespace) -> int:
         validate,
     )
 
+    # bad input raises InputError: the dpaudit command line prints one line and exits 2
+    if a.data is not None and a.sample is not None:
+        raise InputError("give either DATA or --sample, not both")
+    if a.data is None and a.column is not None:
+        raise InputError("--column needs a data file (DATA)")
     run_id = a.run_id or f"certify-{NAME}"
     out_dir = report_dir(a.out, run_id)  # --out / --run-id checked before anything is read
     if a.data is not None:
