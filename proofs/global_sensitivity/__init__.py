@@ -34,4 +34,5 @@ SUBJECT = Subject(
         "proofs.global_sensitivity.simulation",
     ),
     mechanisms="proofs.global_sensitivity.mechanisms:catalogue",
+    regress="proofs.global_sensitivity.regress:SUITE",
 )
