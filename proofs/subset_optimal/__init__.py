@@ -27,4 +27,5 @@ SUBJECT = Subject(
     modules=("proofs.subset_optimal.claims", "proofs.subset_optimal.accuracy"),
     mechanisms="proofs.subset_optimal.mechanisms:catalogue",
     certify="proofs.subset_optimal.cli:CERTIFY",
+    regress="proofs.subset_optimal.regress:SUITE",
 )
