@@ -95,3 +95,9 @@ def alg4_core(ks: Any, r: float, l_hat: float, u_hat: float, beta: float) -> lis
 
 def alg4_parameters(R: float, epsilon: float, beta: float, L: float, B: float) -> dict:
     return _mo.alg4_parameters(R, epsilon, beta, L, B)
+
+
+def alg4_sample(data: Any, R: float, epsilon: float, beta: float, prop: Any, L: float,
+                B: float, rng: np.random.Generator, scale: float | None = None,
+                r: float | None = None) -> float:
+    return _mo.alg4_sample(data, R, epsilon, beta, prop, L, B, rng, scale=scale, r=r)

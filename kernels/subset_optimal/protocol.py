@@ -45,4 +45,7 @@ PROTOCOL: dict[str, str] = {
     "alg4_core": "alg4_core(ks, r, l_hat, u_hat, beta) -> list[int]: Algorithm 4 lines 5-6",
     "alg4_parameters": "alg4_parameters(R, epsilon, beta, L, B) -> {eta, r}: Algorithm 4 "
     "line 2",
+    "alg4_sample": "alg4_sample(data, R, epsilon, beta, prop, L, B, rng, scale=None, r=None) "
+    "-> float: Algorithm 4; draws l-hat then u-hat by Algorithm 2 (window beta/3, eps/4; two "
+    "rng.random(1) each), then one Algorithm-5 rng.choice",
 }

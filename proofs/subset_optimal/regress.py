@@ -24,7 +24,9 @@ Checks (each on the engine runner, :mod:`audit.checks.kernel`):
 * Algorithms 4-5 - ``dick.alg5.logits`` (-scale len_theta(D, t) vs a breadth-first search
   over add/remove edits), ``dick.alg5.privacy`` (exact loss of the kernel's discrete law <=
   2 scale on every add/remove pair: len_theta moves by at most 1), ``dick.alg5.sampler.
-  replay``, ``dick.alg4.core`` / ``dick.alg4.parameters`` (lines 2, 5-6).
+  replay``, ``dick.alg4.core`` / ``dick.alg4.parameters`` (lines 2, 5-6) and
+  ``dick.alg4.sampler.replay`` (the whole of Algorithm 4, its budget split eps/4 + eps/4 +
+  eps/2 included).
 
 Finite grids compared exactly say ``verified`` for that scope only; replays of random draws
 say ``not-refuted``.  Every Finding is about the subject's own kernels (``must_hold``).
@@ -524,19 +526,82 @@ def _alg4_core_cases(seed: int, mode: str) -> list[dict]:
             for r in (0.0, 1.0, 1.5, 2.0, 2.5) for lh, uh in ((-10.0, 10.0), (-0.5, 1.0))]
 
 
-def _ev_alg4_core(mod: Any, c: dict) -> Outcome:
+def ref_alg4_core(ks: Sequence[int], r: Any, l_hat: Any, u_hat: Any, beta: Any) -> list[int]:
     """Lines 5-6 transcribed: with 1-based i over the sorted grid units, i <= 3r/2 moves
-    down one step, i >= n - 3r/2 up one step; keep values within [l-hat, u-hat]."""
-    xs = sorted(c["ks"])
-    n, r = len(xs), F(c["r"])
-    ys = [x - 1 if i <= F(3, 2) * r else (x + 1 if i >= n - F(3, 2) * r else x)
+    down one step, i >= n - 3r/2 up one step; keep values within [l-hat, u-hat] (exact)."""
+    xs = sorted(ks)
+    n, rr = len(xs), F(r)
+    ys = [x - 1 if i <= F(3, 2) * rr else (x + 1 if i >= n - F(3, 2) * rr else x)
           for i, x in enumerate(xs, start=1)]
-    beta, lh, uh = F(c["beta"]), F(c["l_hat"]), F(c["u_hat"])
-    want = [y for y in ys if lh <= y * beta <= uh]
+    b, lh, uh = F(beta), F(l_hat), F(u_hat)
+    return [y for y in ys if lh <= y * b <= uh]
+
+
+def _ev_alg4_core(mod: Any, c: dict) -> Outcome:
+    want = ref_alg4_core(c["ks"], c["r"], c["l_hat"], c["u_hat"], c["beta"])
     got = [int(v) for v in mod.alg4_core(list(c["ks"]), c["r"], c["l_hat"], c["u_hat"],
                                          c["beta"])]
     return Outcome(got == want, want, got, "shift the 3r/2 smallest down, largest up, keep "
                    "[l-hat, u-hat]")
+
+
+#: draws per Algorithm-4 replay case (one kernel call per draw)
+ALG4_DRAWS = 40
+
+
+def _alg4_replay_cases(seed: int, mode: str) -> list[dict]:
+    g = np.random.default_rng(_seed(seed, "alg4-replay"))
+    data = [0.0, 0.5, 0.5, 1.0, 1.5]
+    return [{"data": data, "R": 2.0, "epsilon": e, "beta": 0.5, "property": p, "L": 1.0,
+             "B": 1.0, "scale": s, "r": 1.0, "seed": int(g.integers(0, 2**31 - 1))}
+            for e, p, s in ((4.0, "median", None), (8.0, ["quantile", 0.25], 0.5),
+                            (4.0, "mean", 0.5))][: 3 if mode == "quick" else 3]
+
+
+def _ev_alg4_replay(mod: Any, c: dict) -> Outcome:
+    """Algorithm 4 replayed draw by draw: l-hat and u-hat through the exact pieces of
+    Algorithm 2 (ranks r/4 and n - r/4, window beta/3, eps/4) on the regenerated uniforms,
+    lines 5-6 by :func:`ref_alg4_core`, line 7's choice with the brute-force law."""
+    p, beta, R = _prop_arg(c["property"]), c["beta"], c["R"]
+    ks = [int(round(x / beta)) for x in c["data"]]
+    q = [F(k) * F(beta) for k in ks]
+    n, r, eps = len(ks), F(c["r"]), F(c["epsilon"])
+    s = 1.0 if c["scale"] is None else c["scale"]
+    laws: dict[tuple, np.ndarray] = {}
+    out, exp, amb = [], [], []
+    for i in range(ALG4_DRAWS):
+        seed = c["seed"] + i
+        out.append(float(mod.alg4_sample(list(c["data"]), R, c["epsilon"], beta, p, c["L"],
+                                         c["B"], np.random.default_rng(seed), scale=c["scale"],
+                                         r=c["r"])))
+        g = np.random.default_rng(seed)
+        u = [g.random(1) for _ in range(4)]
+        lh, a1 = _replay_pieces(q, r / 4, F(-R), F(R), F(beta) / 3, eps / 4, u[0], u[1])
+        uh, a2 = _replay_pieces(q, n - r / 4, F(-R), F(R), F(beta) / 3, eps / 4, u[2], u[3])
+        l_hat, u_hat = float(lh[0]), float(uh[0])
+        near = [abs(v / beta - round(v / beta)) < 1e-9 for v in (l_hat, u_hat)]
+        kept = ref_alg4_core(ks, r, l_hat, u_hat, beta)
+        lo, hi = math.ceil(l_hat / beta), math.floor(u_hat / beta)
+        amb.append(bool(a1[0] or a2[0] or any(near)))
+        if lo > hi or not kept:
+            exp.append(math.nan)
+            continue
+        key = (tuple(kept), lo, hi)
+        if key not in laws:
+            lg = np.array([-s * len_bfs(kept, t, lo, hi, p) for t in range(lo, hi + 1)])
+            w = np.exp(lg - lg.max())
+            laws[key] = w / w.sum()
+        exp.append(float((lo + g.choice(laws[key].size, size=1, p=laws[key])[0]) * beta))
+    o, e = np.array(out), np.array(exp)
+    same = np.isclose(o, e, rtol=0.0, atol=1e-12) | (np.isnan(o) & np.isnan(e)) | np.array(amb)
+    bad = np.flatnonzero(~same)
+    if bad.size:
+        i = int(bad[0])
+        return Outcome(False, exp[i], out[i], f"{bad.size} of {ALG4_DRAWS} draws differ from "
+                       f"the replay through the exact references (first: seed {c['seed'] + i})",
+                       1.0, "law")
+    return Outcome(True, "all draws equal", "all draws equal",
+                   f"{ALG4_DRAWS - int(sum(amb))} draws replayed")
 
 
 def _alg4_param_cases(seed: int, mode: str) -> list[dict]:
@@ -686,6 +751,16 @@ def _build() -> list[KernelCheck]:
              "beta))/eps", "Algorithm 4 line 2", Method.EXHAUSTIVE, ("alg4_parameters",),
              _ev_alg4_params, _alg4_param_cases, "R, eps, beta, L, B on a 2^5 grid; mpmath "
              "40 digits, 1e-12 relative", tol={"rtol": 1e-12}),
+        _chk("dick.alg4.sampler.replay",
+             "alg4_sample is Algorithm 4: l-hat, u-hat by Algorithm 2 (window beta/3, budget "
+             "eps/4 each, ranks r/4 and n - r/4), lines 5-6, then Algorithm 5 on the grid "
+             "[l-hat, u-hat] (eps/4 + eps/4 + eps/2 = eps)", "Algorithm 4 lines 1-7",
+             Method.CROSSCHECK, ("alg4_sample",), _ev_alg4_replay, _alg4_replay_cases,
+             f"{ALG4_DRAWS} draws per case (one call each, seeds seed..seed+{ALG4_DRAWS - 1}); "
+             "D = {0, 1/2, 1/2, 1, 3/2}, beta = 1/2, R = 2, r = 1 (line 2 overridden), median "
+             "(scale as printed, 1) / 1/4-quantile / mean (scale 1/2); draws regenerated and "
+             "replayed through the exact pieces, lines 5-6 and the brute-force law",
+             exhaustive=False, tol={"atol": 1e-12}),
     ]
 
 

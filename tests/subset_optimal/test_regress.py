@@ -204,3 +204,23 @@ def test_cli_regress_dick(tmp_path: Path, capsys: pytest.CaptureFixture,
     assert main(["regress", "--subject", "dick-et-al-subset-optimal", "--out", str(tmp_path),
                  "--run-id", "bad", "--only", "dick.alg1."]) == EXIT_FINDINGS
     capsys.readouterr()
+
+
+def test_alg4_thresholds_at_half_instead_of_quarter_budget_is_refuted(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    def twin(data, R_, epsilon, beta, prop, L, B, rng, *, scale=None, r=None,
+             lower_target=None):  # lines 3-4 at eps/2 each: the budget split sums to 1.5 eps
+        ks = [int(round(x / beta)) for x in data]
+        n, tl = len(ks), r / 4
+        q = [k * beta for k in ks]
+        l_hat = float(th.sample(q, tl, -R_, R_, beta / 3, epsilon / 2, 1, rng)[0])
+        u_hat = float(th.sample(q, n - tl, -R_, R_, beta / 3, epsilon / 2, 1, rng)[0])
+        kept = mo.alg4_core(ks, r, l_hat, u_hat, beta)
+        lo, hi = math.ceil(l_hat / beta), math.floor(u_hat / beta)
+        if lo > hi or not kept:
+            return float("nan")
+        s = 1.0 if scale is None else scale
+        return float(mo.inv_sen_sample(kept, lo, hi, prop, s, 1, rng)[0] * beta)
+
+    monkeypatch.setattr(mo, "alg4_sample", twin)
+    assert _refuted("dick.alg4.sampler") == ["dick.alg4.sampler.replay"]
