@@ -6,6 +6,7 @@ time), exactly as a maintainer's bug would be."""
 
 from __future__ import annotations
 
+import json
 import math
 from fractions import Fraction
 from pathlib import Path
@@ -31,6 +32,14 @@ def _verdicts(prefix: str) -> dict[str, str]:
     return out
 
 
+def _committed_verdicts() -> dict[str, str]:
+    """The verdicts of the committed example report (its command is in README)."""
+    path = Path(__file__).resolve().parents[2] / "reports" / "examples"
+    path = path / "regress-global-sensitivity"
+    path = path / "report.json"
+    return {f["id"]: f["verdict"] for f in json.loads(path.read_text())["findings"]}
+
+
 def _refuted(prefix: str) -> list[str]:
     return [k for k, v in _verdicts(prefix).items() if v == "refuted"]
 
@@ -38,6 +47,7 @@ def _refuted(prefix: str) -> list[str]:
 def test_shipped_kernels_pass_every_check_with_stated_verdicts() -> None:
     got = _verdicts("liu.")
     assert len(got) == len(R.CHECKS)
+    assert got == _committed_verdicts()  # the committed example report regenerates
     for cid, v in got.items():
         # exhaustive grids with exact comparisons: verified; the sampled replay: not-refuted
         assert v == ("not-refuted" if cid == "liu.truncated.law" else "verified"), (cid, v)
