@@ -37,6 +37,13 @@ from scipy import stats
 from audit.checks.kernel import KernelCheck, KernelSuite, Listed, Outcome
 from audit.findings import Method
 from kernels.freegap.protocol import PROTOCOL
+from proofs.freegap.mechanisms import (
+    Condition,
+    SVTLaw,
+    noisy_max_value_probability,
+    svt_event_probability,
+    top1_gap_probability,
+)
 
 __all__ = ["CHECKS", "SUITE"]
 
@@ -409,8 +416,6 @@ def _svt_patterns(n: int, c: int) -> list[tuple]:
 
 
 def _ev_svt_exact(mod: Any, c: dict) -> Outcome:
-    from proofs.freegap.mechanisms import Condition, SVTLaw, svt_event_probability
-
     q, cc, eps, N = c["q"], c["c"], c["eps"], c["N"]
     th = recommended_theta(cc)
     law = SVTLaw(threshold_scale=1 / (th * eps), query_scale=2 * cc / ((1 - th) * eps),
@@ -442,8 +447,6 @@ def _adaptive_patterns(n: int, k: int, adaptive: bool) -> list[tuple]:
 
 
 def _ev_adaptive_exact(mod: Any, c: dict) -> Outcome:
-    from proofs.freegap.mechanisms import Condition, SVTLaw, svt_event_probability
-
     q, k, eps, N = c["q"], c["k"], c["eps"], c["N"]
     th = recommended_theta(k)
     eps0, eps1, eps2, sigma = spec_budgets(eps, k, th)
@@ -464,8 +467,6 @@ def _ev_adaptive_exact(mod: Any, c: dict) -> Outcome:
 
 
 def _ev_nm_exact(mod: Any, c: dict) -> Outcome:
-    from proofs.freegap.mechanisms import noisy_max_value_probability
-
     q, eps, N = c["q"], c["eps"], c["N"]
     exact = {(j,): noisy_max_value_probability(q, 2 / eps, -math.inf, math.inf, index=j, dps=20)
              for j in range(len(q))}
@@ -476,8 +477,6 @@ def _ev_nm_exact(mod: Any, c: dict) -> Outcome:
 
 def _ev_topk_exact(mod: Any, c: dict) -> Outcome:
     """Top-1 with gap: P(j_1 = j and g_1 >= gap_lo) for every j and two gap levels."""
-    from proofs.freegap.mechanisms import top1_gap_probability
-
     q, eps, N = c["q"], c["eps"], c["N"]
     b = 2.0 / eps
     levels = (0.0, c["gap"])

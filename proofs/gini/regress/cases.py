@@ -18,6 +18,7 @@ import numpy as np
 from hypothesis import strategies as st
 
 from audit.checks.kernel import Context
+from audit.datasets import load_sample
 
 
 def small_case() -> st.SearchStrategy[dict]:
@@ -81,8 +82,6 @@ TOY = {"x": [3.0, 6.0, 7.0, 7.5], "L": 0.0, "U": 10.0, "k": 1}
 def _real_case(ctx: Context) -> list[dict]:
     """The built-in real CPS earnings sample (first 5,000 records in quick mode, all 61,395
     in full mode; never more than the subject's DPAUDIT_MAX_N), U = 2.5 max, k = 3."""
-    from audit.datasets import load_sample
-
     x = load_sample()
     m = min(x.size, 5000 if ctx.mode == "quick" else x.size, ctx.max_n)
     if m < 2 or ctx.max_n <= 8:

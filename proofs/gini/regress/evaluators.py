@@ -27,10 +27,12 @@ from typing import Any
 
 import mpmath
 import numpy as np
+from scipy import stats
 
 from audit.checks.kernel import Outcome
 from proofs.gini import oracles
 from proofs.gini import reference as ref
+from proofs.gini.mechanisms import above_threshold_law, above_threshold_max_log_ratio
 
 RTOL = 1e-9
 
@@ -626,8 +628,6 @@ def _ub_law(case: dict, x: list[float] | None = None, n: int | None = None) -> d
 @functools.lru_cache(maxsize=64)
 def _ub_law_cached(x: tuple, e1: float, e2: float, start: float, ratio: float, mg: float,
                    n: int | None) -> dict:
-    from proofs.gini.mechanisms import above_threshold_law
-
     return above_threshold_law(list(x), e1, e2, start=start, ratio=ratio, max_guess=mg, n=n,
                                dps=20)
 
@@ -638,10 +638,6 @@ def eval_upper_bound(mod: ModuleType, case: dict) -> Outcome:
     1e-6; an output outside the support refutes), and that law is private: on replace-one
     neighbours (the largest record set to 0, the smallest to the largest guess) the exact
     max |log P(u) - log P'(u)| <= epsilon_threshold (n is public under replace-one)."""
-    from scipy import stats
-
-    from proofs.gini.mechanisms import above_threshold_max_log_ratio
-
     law = _ub_law(case)
     rng = np.random.default_rng(case["seed"])
     N = case["n"]
