@@ -28,4 +28,5 @@ SUBJECT = Subject(
              "proofs.subset_optimal.claims_text", "proofs.subset_optimal.certify"),
     mechanisms="proofs.subset_optimal.mechanisms:catalogue",
     certify="proofs.subset_optimal.cli:CERTIFY",
+    regress="proofs.subset_optimal.regress:SUITE",
 )
