@@ -23,6 +23,7 @@ from typing import Any
 
 import numpy as np
 
+from audit import verdict_rules
 from audit.findings import Finding, Method, Verdict, counterexample_document
 from audit.registry import replayer
 from kernels.freegap import broken as fb
@@ -39,10 +40,12 @@ K_VALUES = [2, 3, 5, 10, 15, 20, 25]
 
 
 def _finding(fid: str, text: str, refstr: str, method: Method, verdict: Verdict, scope: str,
-             evidence: dict, cx: dict | None, seed: int | None, t0: float) -> Finding:
+             evidence: dict, cx: dict | None, seed: int | None, t0: float,
+       reading: str = "") -> Finding:
     return Finding(id=fid, claim=text, reference=refstr, method=method, verdict=verdict,
                    scope=scope, evidence=evidence, counterexample=cx, seed=seed,
-                   duration_s=time.perf_counter() - t0, subject=SUBJECT)
+                   duration_s=time.perf_counter() - t0, subject=SUBJECT,
+        reading=verdict_rules.reading_for(verdict, reading))
 
 
 def _runs(budget_s: float, share: float, per_run_s: float, lo: int, hi: int) -> int:

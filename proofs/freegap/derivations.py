@@ -36,6 +36,7 @@ from typing import Any
 
 import sympy as sp
 
+from audit import verdict_rules
 from audit.findings import Finding, Method, Verdict, counterexample_document
 from audit.registry import replayer
 from proofs.freegap import claim
@@ -61,10 +62,12 @@ __all__ = [
 
 
 def _finding(fid: str, text: str, ref: str, verdict: Verdict, scope: str, evidence: dict,
-             cx: dict | None, t0: float, method: Method = Method.SYMBOLIC) -> Finding:
+             cx: dict | None, t0: float, method: Method = Method.SYMBOLIC,
+       reading: str = "") -> Finding:
     return Finding(id=fid, claim=text, reference=ref, method=method, verdict=verdict,
                    scope=scope, evidence=evidence, counterexample=cx, seed=None,
-                   duration_s=time.perf_counter() - t0, subject=SUBJECT)
+                   duration_s=time.perf_counter() - t0, subject=SUBJECT,
+        reading=verdict_rules.reading_for(verdict, reading))
 
 
 def _zero(expr: Any) -> bool:

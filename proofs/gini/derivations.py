@@ -29,6 +29,7 @@ from typing import Any
 
 import sympy as sp
 
+from audit import verdict_rules
 from audit.findings import Finding, Method, Verdict, counterexample_document
 from audit.registry import replayer
 from proofs.gini import claim
@@ -80,10 +81,12 @@ def _R(v: Any) -> sp.Rational:
 
 def _finding(fid: str, claim_: str, reference: str, verdict: Verdict, scope: str,
              evidence: dict, cx: dict | None, seed: int, t0: float,
-             method: Method = Method.SYMBOLIC) -> Finding:
+             method: Method = Method.SYMBOLIC,
+       reading: str = "") -> Finding:
     return Finding(id=fid, claim=claim_, reference=reference, method=method, verdict=verdict,
                    scope=scope, evidence=evidence, counterexample=cx, seed=seed,
-                   duration_s=time.perf_counter() - t0, subject=SUBJECT)
+                   duration_s=time.perf_counter() - t0, subject=SUBJECT,
+        reading=verdict_rules.reading_for(verdict, reading))
 
 
 def _g2_exact(seq: list[Q]) -> Q:

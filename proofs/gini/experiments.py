@@ -44,6 +44,7 @@ from typing import Any
 
 import numpy as np
 
+from audit import verdict_rules
 from audit.datasets import load_sample
 from audit.findings import Finding, Method, Verdict, counterexample_document
 from audit.privacy.blackbox import BlackBoxTester
@@ -80,10 +81,12 @@ def _size_note(n: int, paper: int = PAPER_DRAWS) -> str:
 
 
 def _finding(fid: str, text: str, ref: str, method: Method, verdict: Verdict, scope: str,
-             evidence: dict, seed: int | None, t0: float, cx: dict | None = None) -> Finding:
+             evidence: dict, seed: int | None, t0: float, cx: dict | None = None,
+       reading: str = "") -> Finding:
     return Finding(id=fid, claim=text, reference=f"{REF}, {ref}", method=method,
                    verdict=verdict, scope=scope, evidence=evidence, counterexample=cx,
-                   seed=seed, duration_s=time.perf_counter() - t0, subject=SUBJECT)
+                   seed=seed, duration_s=time.perf_counter() - t0, subject=SUBJECT,
+        reading=verdict_rules.reading_for(verdict, reading))
 
 
 def _line(fid: str, title: str, xlabel: str, ylabel: str, caption: str,

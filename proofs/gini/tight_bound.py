@@ -27,6 +27,7 @@ from typing import Any
 
 import numpy as np
 
+from audit import verdict_rules
 from audit.findings import Finding, Method, Verdict, counterexample_document
 from audit.registry import replayer
 from proofs.gini import claim, oracles
@@ -39,10 +40,12 @@ BoundFn = Callable[[Sequence[Fraction], Fraction, Fraction, int], Fraction]
 
 
 def _f(fid: str, text: str, method: Method, verdict: Verdict, scope: str, evidence: dict,
-       cx: dict | None, seed: int | None, t0: float) -> Finding:
+       cx: dict | None, seed: int | None, t0: float,
+       reading: str = "") -> Finding:
     return Finding(id=fid, claim=text, reference=REF, method=method, verdict=verdict,
                    scope=scope, evidence=evidence, counterexample=cx, seed=seed,
-                   duration_s=time.perf_counter() - t0, subject=SUBJECT)
+                   duration_s=time.perf_counter() - t0, subject=SUBJECT,
+        reading=verdict_rules.reading_for(verdict, reading))
 
 
 def tight_bound(x: Sequence[Fraction], L: Fraction, U: Fraction, k: int) -> Fraction:

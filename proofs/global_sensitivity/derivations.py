@@ -23,6 +23,7 @@ from typing import Any
 
 import sympy as sp
 
+from audit import verdict_rules
 from audit.findings import Finding, Method, Verdict, counterexample_document
 from audit.registry import replayer
 from kernels.global_sensitivity import statistics as st
@@ -232,10 +233,12 @@ def cov_def2_not_linear() -> dict[str, Any]:
 
 # ----------------------------------------------------------------- Finding construction
 def _f(fid: str, text: str, ref: str, verdict: Verdict, scope: str, ev: dict, t0: float,
-       cx: dict | None = None, method: Method = Method.SYMBOLIC) -> Finding:
+       cx: dict | None = None, method: Method = Method.SYMBOLIC,
+       reading: str = "") -> Finding:
     return Finding(id=fid, claim=text, reference=ref, method=method, verdict=verdict,
                    scope=scope, evidence=ev, counterexample=cx,
-                   duration_s=time.perf_counter() - t0, subject=SUBJECT)
+                   duration_s=time.perf_counter() - t0, subject=SUBJECT,
+        reading=verdict_rules.reading_for(verdict, reading))
 
 
 @replayer("derivation.chain")

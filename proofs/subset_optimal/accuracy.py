@@ -41,6 +41,7 @@ from typing import Any
 import mpmath
 import numpy as np
 
+from audit import verdict_rules
 from audit.findings import Finding, Method, Verdict, counterexample_document
 from audit.privacy.blackbox import BlackBoxTester
 from audit.protocols import ADD_REMOVE_ONE, REPLACE_ONE, NeighbourPair
@@ -60,10 +61,12 @@ Z4 = 4.0  # mean +- 4 s.e.: one-sided false alarm ~3.2e-5 (normal approximation)
 
 
 def _f(fid: str, text: str, where: str, method: Method, verdict: Verdict, scope: str,
-       evidence: dict, t0: float, cx: dict | None = None, seed: int | None = None) -> Finding:
+       evidence: dict, t0: float, cx: dict | None = None, seed: int | None = None,
+       reading: str = "") -> Finding:
     return Finding(id=fid, claim=text, reference=f"{REF}, {where}", method=method,
                    verdict=verdict, scope=scope, evidence=evidence, counterexample=cx,
-                   seed=seed, duration_s=time.perf_counter() - t0, subject=SUBJECT)
+                   seed=seed, duration_s=time.perf_counter() - t0, subject=SUBJECT,
+        reading=verdict_rules.reading_for(verdict, reading))
 
 
 def _rng(seed: int, label: str) -> np.random.Generator:

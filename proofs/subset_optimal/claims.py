@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 import sympy as sp
 
+from audit import verdict_rules
 from audit.findings import Finding, Method, Verdict, counterexample_document
 from audit.privacy.exact_loss import pair_loss
 from audit.registry import replayer
@@ -41,10 +42,12 @@ AR = "add-remove-one"
 
 
 def _f(fid: str, text: str, where: str, method: Method, verdict: Verdict, scope: str,
-       evidence: dict, t0: float, cx: dict | None = None, seed: int | None = None) -> Finding:
+       evidence: dict, t0: float, cx: dict | None = None, seed: int | None = None,
+       reading: str = "") -> Finding:
     return Finding(id=fid, claim=text, reference=f"{REF}, {where}", method=method,
                    verdict=verdict, scope=scope, evidence=evidence, counterexample=cx,
-                   seed=seed, duration_s=time.perf_counter() - t0, subject=SUBJECT)
+                   seed=seed, duration_s=time.perf_counter() - t0, subject=SUBJECT,
+        reading=verdict_rules.reading_for(verdict, reading))
 
 
 def _multisets(grid: list[F], max_n: int, min_n: int = 1):
