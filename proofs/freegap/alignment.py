@@ -49,6 +49,7 @@ from typing import Any
 
 import z3
 
+from audit import verdict_rules
 from audit.findings import Finding, Method, Verdict, counterexample_document
 from audit.registry import replayer
 from proofs.freegap import claim
@@ -1153,7 +1154,7 @@ def smt_finding(mech: Mechanism, budget_s: float, timeout_s: float = 10.0,
                        Verdict.REFUTED if still else Verdict.ERROR,
                        f"Z3 counterexample at {sat.size.label(mech.kind)} (property "
                        f"{doc['property']}); " + _scope_common(mech), ev, cx, None,
-                       time.perf_counter() - t0, SUBJECT)
+                       time.perf_counter() - t0, SUBJECT, reading=verdict_rules.AS_PRINTED)
     done = [r for r in rs if r.complete and all(c["unknown"] == 0 for c in r.counts.values())]
     partial = [r for r in rs if r not in done]
     if done:
@@ -1203,7 +1204,8 @@ def no_alignment_finding(budget_s: float, timeout_s: float = 10.0) -> Finding:
                 return Finding(fid, text, "Ding et al. footnote 1 / Lyu et al. (2017)",
                                Method.SMT, Verdict.REFUTED if still else Verdict.ERROR,
                                f"Z3 model at {size.label('svt')}", ev, cx, None,
-                               time.perf_counter() - t0, SUBJECT)
+                               time.perf_counter() - t0, SUBJECT,
+                               reading=verdict_rules.AS_PRINTED)
     return Finding(fid, text, "Ding et al. footnote 1 / Lyu et al. (2017)", Method.SMT,
                    Verdict.INCONCLUSIVE, f"no witness among {tried} patterns", {}, None, None,
                    time.perf_counter() - t0, SUBJECT)
@@ -1285,7 +1287,8 @@ def stopping_findings(budget_s: float, kmax: int = 8) -> list[Finding]:
                  Verdict.REFUTED if refuted else Verdict.ERROR,
                  f"Z3, symbolic theta in (0,1), k = 1..{kmax}: at most 2k - 1 top-branch answers "
                  "(k = 1: one answer, as many as the non-adaptive version); kernel replay k = 2",
-                 {"per_k": per_k, "replay": detail}, cx, None, time.perf_counter() - t1, SUBJECT)
+                 {"per_k": per_k, "replay": detail}, cx, None, time.perf_counter() - t1, SUBJECT,
+                 reading=verdict_rules.AS_PRINTED)
     return [f1, f2]
 
 

@@ -179,10 +179,11 @@ def ball_exhaustive(budget_s: float, seed: int) -> list[Finding]:
             viol, cx = r["violation"], _ball_cx(r["violation"], L, U)
     out = [_f("tight.ball-exhaustive",
               "A_tight^(k)(X) >= max_{d(X,Y) <= k} LS(Y) (replace-one), exact arithmetic",
-              Method.EXHAUSTIVE, Verdict.REFUTED if viol else Verdict.VERIFIED,
+              Method.GRID_BOUND, Verdict.REFUTED if viol else Verdict.NOT_REFUTED,
               _scope_text(scopes) + "; k = 0..3 (k <= n); truth = exact brute-force LS of "
               "every Y in the ball whose replaced values lie on the replacement grid (a lower "
-              "bound on the continuous ball maximum, so a refutation is definitive)",
+              "bound on the continuous ball maximum, so a refutation is definitive and no "
+              "violation is at most not-refuted)",
               {"rows": rows, "violation": viol}, cx, seed, t0)]
     # power: the same check must refute each deliberately too-tight variant
     t1 = time.perf_counter()
