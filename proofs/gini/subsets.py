@@ -607,14 +607,26 @@ def findmin_case(x: Sequence[int], k: int, i: int) -> dict | None:
             "wrong": g(j) > min(vals), "g_values": vals}
 
 
+#: the full scope of ``subsets.findminindex`` in (x, k, i) cases: grid cases of the minimal
+#: order, then random cases (each run: plain values, then distinct values); documented to
+#: need FINDMIN_FULL_S seconds on a 2-core machine (a smaller budget shrinks both counts)
+FINDMIN_GRID_CASES = 12_000
+FINDMIN_RANDOM_CASES = 4_000
+FINDMIN_FULL_S = 20.0
+
+
 def findmin_search(budget_s: float, seed: int, distinct: bool = False) -> dict:
-    t0 = time.perf_counter()
+    """Findminindex cases in the minimal order, then random ones; the counts are work units
+    (:mod:`audit.work_budget`): the same for the same budget on any machine."""
+    grid_limit = work_budget.cases(FINDMIN_GRID_CASES, budget_s, FINDMIN_FULL_S, minimum=500)
+    random_limit = work_budget.cases(FINDMIN_RANDOM_CASES, budget_s, FINDMIN_FULL_S,
+                                     minimum=100)
     first_wrong = first_nonuni = None
     cases = 0
     complete = True
     last_x: list[int] = []
     for x in minimal_vectors(6, 8, 6 if not distinct else 12):
-        if time.perf_counter() - t0 > budget_s / 2:
+        if cases >= grid_limit:
             complete = False
             break
         if distinct and len(set(x)) < len(x):
@@ -633,7 +645,7 @@ def findmin_search(budget_s: float, seed: int, distinct: bool = False) -> dict:
                     first_nonuni = {"x": x, "k": k, "i": i, **r}
     rng = random.Random(seed)
     rnd = 0
-    while time.perf_counter() - t0 < budget_s and first_nonuni is None and first_wrong is None:
+    while rnd < random_limit and first_nonuni is None and first_wrong is None:
         n = rng.randint(6, 14)
         x = sorted(rng.choice([rng.randint(0, 5), rng.randint(0, 1000)]) for _ in range(n))
         for k in range(1, n - 4):
@@ -676,8 +688,8 @@ def replay_unimodal(inputs: dict) -> tuple[bool, Any, Any, str]:
        "search")
 def claim_findmin(budget_s: float, seed: int) -> list[Finding]:
     t0 = time.perf_counter()
-    res = findmin_search(budget_s * 0.6, seed)
-    dist = findmin_search(budget_s * 0.4, seed + 1, distinct=True)
+    res = findmin_search(budget_s, seed)
+    dist = findmin_search(budget_s, seed + 1, distinct=True)
     out = []
     scope = ("exhaustive sorted integer vectors n=6..8 (values 0..6, order n,max,sum,lex) until "
              "budget; every k with block size >= 5, every block offset i; exact Fractions; "
