@@ -550,7 +550,10 @@ def _cmd_replay(a: argparse.Namespace) -> int:
         doc["inputs"]["source"] = datasets.resolve_file_reference(
             src, Path(a.file).resolve().parent.parent)
     subject = str(doc.get("subject", ""))
-    if subject.startswith("kernels:") or a.kernels:
+    registry.load_all()
+    # a check with a registered replayer (a claim's) is replayed by it; a regress check by
+    # its subject's regress suite on the kernel module named in FILE (or --kernels)
+    if (subject.startswith("kernels:") and doc["check"] not in registry.REPLAYERS) or a.kernels:
         name = a.kernels or subject.split(":", 1)[1]
         for suite in _regress_suites().values():
             got = suite.replay(doc, load_kernels(name))

@@ -239,15 +239,13 @@ def replay(check_id: str, inputs: dict) -> Replay:
 
 
 def unreplayable(findings: Sequence[Finding]) -> list[str]:
-    """Ids of refuting findings whose counterexample names a check with no replayer (kernel
-    checks, ``subject`` ``kernels:...``, are replayed by their subject's regress suite)."""
+    """Ids of refuting findings whose counterexample names a check with no registered
+    replayer (a claim's refutations all need one; regress suites replay their own checks)."""
     bad = []
     for f in findings:
         if f.verdict not in (Verdict.REFUTED, Verdict.REFUTED_UNDER_READING):
             continue
         cx = f.counterexample or {}
-        if str(cx.get("subject", "")).startswith("kernels:"):
-            continue
         if cx.get("check") not in REPLAYERS:
             bad.append(f.id)
     return bad
