@@ -301,7 +301,7 @@ SMT_SIZES = ((2, 2), (3, 2), (2, 2, 2))
 
 
 def smt_findings(stat: str, relation: str, flat_n: Any = None, sizes_list: Any = None,
-                 timeout_ms: int = 20000) -> Finding:
+                 rlimit: int = smt.RLIMIT_PER_QUERY) -> Finding:
     """Z3: no neighbour pair exceeds the exact GS (UNSAT) and the exact GS is attained (SAT),
     and the printed GS compared with it."""
     t0 = time.perf_counter()
@@ -311,8 +311,8 @@ def smt_findings(stat: str, relation: str, flat_n: Any = None, sizes_list: Any =
     rows, failed, unknown = [], None, False
     for case in cases:
         g = fo.exact_gs(stat, relation, **case)
-        above = smt.exceeds(stat, relation, g, timeout_ms=timeout_ms, **case)
-        hit = smt.exceeds(stat, relation, g, attain=True, timeout_ms=timeout_ms, **case)
+        above = smt.exceeds(stat, relation, g, rlimit=rlimit, **case)
+        hit = smt.exceeds(stat, relation, g, attain=True, rlimit=rlimit, **case)
         printed = fo.printed_gs(stat, relation, **case)
         rows.append({**case, "exact_gs": g, "printed": _str(printed),
                      "exceeds_exact": above.status, "attains_exact": hit.status,
@@ -328,7 +328,7 @@ def smt_findings(stat: str, relation: str, flat_n: Any = None, sizes_list: Any =
              + ("cell sizes " + ", ".join(str(c["sizes"]) for c in cases) if pooled else
                 "n in " + ", ".join(str(c["n"]) for c in cases))
              + f", first record (of each cell) changed/removed (symmetry), "
-               f"timeout {timeout_ms} ms per query")
+               f"Z3 resource limit {rlimit:,} per query (deterministic work units, not time)")
     cx = None
     if failed is not None:
         case, res, g = failed
