@@ -758,7 +758,7 @@ def algorithms12(budget_s: float, seed: int) -> list[Finding]:
 # ---------------------------------------------------------------- 12. complexity claims
 
 
-def _count_alg2_body(x: list[float], k: int, L: float, U: float) -> int:
+def count_alg2_body(x: list[float], k: int, L: float, U: float) -> int:
     """Exact number of times the inner-loop body of Algorithm 2 as printed
     (``kernels.gini.printed.fast_max_g``: the line ``D <- S_L + S_R + n_L L + n_U U``) runs,
     counted by tracing that line of the printed code (no timing)."""
@@ -827,7 +827,7 @@ def complexity(budget_s: float, seed: int) -> list[Finding]:
     rng = random.Random(seed)
     base = sorted(rng.lognormvariate(8, 1) for _ in range(1600))
     grid2 = [(n, k) for n in (100, 200, 400) for k in (1, 8, 32, 64)]
-    c2 = [_count_alg2_body(base[:n], k, 0.0, 3 * base[n - 1]) for n, k in grid2]
+    c2 = [count_alg2_body(base[:n], k, 0.0, 3 * base[n - 1]) for n, k in grid2]
     formula2 = [(n - k) * (k + 1) for n, k in grid2]
     ks = [4, 8, 16, 32, 64]
     c_k = [_count_alg1(base[:800], k) for k in ks]

@@ -109,7 +109,8 @@ def test_findminindex() -> None:
 
 def test_lemma41_and_four_candidates() -> None:
     fs = by_id(S.claim_lemma41(math.inf, 0))  # the full scope, whatever the machine speed
-    assert all(f.evidence["datasets"] <= S.lemma_grid_size() + S.LEMMA41_RANDOM for f in fs.values())
+    full = S.lemma_grid_size() + S.LEMMA41_RANDOM
+    assert all(f.evidence["datasets"] <= full for f in fs.values())
     assert fs["paper.lemma41.fact1-min-at-sm"].evidence["datasets"] == (
         S.lemma_grid_size() + S.LEMMA41_RANDOM)
     assert fs["paper.lemma41.fact1-min-at-sm"].verdict is Verdict.VERIFIED
