@@ -119,7 +119,7 @@ def test_claim_figures_render(findings):
     html.validate_figures(figs)
     for f in findings.values():
         f.to_dict()  # JSON-able
-        assert f.method.value in ("empirical", "exhaustive", "crosscheck", "exact-loss")
+        assert f.method.value in ("empirical", "exhaustive", "crosscheck", "exact-loss", "sampled")
 
 
 def test_topk_figures_numbers(findings):
