@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from audit import registry, work_budget
-from audit.findings import Finding, Method, Verdict, counterexample_document
+from audit.findings import Finding, Method, Verdict, counterexample_document, from_jsonable
 from audit.verdict_rules import AS_PRINTED, VerdictRuleError, bound_covered
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "reports" / "examples"
@@ -196,7 +196,8 @@ def test_fast_claims_obey_the_rules_and_replay(subject: str, key: str) -> None:
     assert found
     for f in found:
         if f.verdict in (Verdict.REFUTED, Verdict.REFUTED_UNDER_READING):
-            r = registry.replay(f.counterexample["check"], f.counterexample["inputs"])
+            r = registry.replay(f.counterexample["check"],
+                                from_jsonable(f.counterexample["inputs"]))
             assert r.still_fails, (f.id, r)
 
 
