@@ -31,6 +31,8 @@ from typing import Any
 
 import numpy as np
 
+from audit import verdict_rules
+
 __all__ = [
     "COUNTEREXAMPLE_SCHEMA",
     "FINDING_ID_PATTERN",
@@ -55,21 +57,31 @@ class Verdict(StrEnum):
     VERIFIED = "verified"  # proof, UNSAT or exhaustive search over the stated scope
     #: sampled or statistical check that found no violation (its power stated in evidence)
     NOT_REFUTED = "not-refuted"
+    #: fails under every plausible reading of the statement (``reading`` names the one shown)
     REFUTED = "refuted"
+    #: fails under ``reading`` but holds under another plausible reading (both in evidence)
+    REFUTED_UNDER_READING = "refuted-under-reading"
+    #: a bound the paper calls conservative holds but is not attained (exact slack in evidence)
+    NOT_TIGHT = "not-tight"
     INCONCLUSIVE = "inconclusive"
     ERROR = "error"
 
 
 class Method(StrEnum):
-    """How a claim was checked."""
+    """How a claim was checked (which methods can give ``verified``: :mod:`audit.verdict_rules`)."""
 
-    EXHAUSTIVE = "exhaustive"
-    SMT = "smt"
-    SYMBOLIC = "symbolic"
+    PROOF = "proof"  # a written argument checked step by step (e.g. by the code's own lemmas)
+    EXHAUSTIVE = "exhaustive"  # every case of a stated finite scope
+    SMT = "smt"  # an UNSAT from Z3
+    SYMBOLIC = "symbolic"  # SymPy identities / exact algebra
+    EXACT = "exact"  # exact comparison on the whole input (e.g. exact operation counts)
     CROSSCHECK = "crosscheck"
     EXACT_LOSS = "exact-loss"
-    EMPIRICAL = "empirical"
-    ORACLE = "oracle"
+    EMPIRICAL = "empirical"  # statistical (sampling with a stated confidence)
+    ORACLE = "oracle"  # random sub-samples against a brute-force oracle
+    SAMPLED = "sampled"  # exact comparison on drawn / hand-picked inputs: at most not-refuted
+    TIMING = "timing"  # wall-clock measurements: at most not-refuted
+    GRID_BOUND = "grid-bound"  # compared against a grid lower bound of the truth
 
 
 # --------------------------------------------------------------------------------------------
@@ -220,7 +232,9 @@ class Finding:
 
     ``verdict == "verified"`` requires a non-empty ``scope`` (a verification is only as wide as
     what it covered); ``verdict == "refuted"`` requires a ``counterexample`` (normally built by
-    :func:`counterexample_document`); a verified finding carries no counterexample.
+    :func:`counterexample_document`); a verified finding carries no counterexample.  Every
+    Finding passes :func:`audit.verdict_rules.check` when built (which methods may verify,
+    bounds against claims, readings of refuted paper claims).
     ``method`` and ``verdict`` accept the enum or its string value.
     """
 
@@ -239,11 +253,14 @@ class Finding:
     #: values derived from confidential data, marked where they are produced: kept in the
     #: confidential report only (the public report never carries this part)
     confidential: dict[str, Any] = field(default_factory=dict)
+    #: the reading of the statement the verdict is under (required when a paper claim is
+    #: refuted; see :mod:`audit.verdict_rules`); written to JSON only when non-empty
+    reading: str = ""
 
     def __post_init__(self) -> None:
         if not isinstance(self.id, str) or not FINDING_ID_PATTERN.match(self.id):
             raise ValueError(f"Finding.id must match {FINDING_ID_PATTERN.pattern}; got {self.id!r}")
-        for name in ("claim", "reference", "scope", "subject"):
+        for name in ("claim", "reference", "scope", "subject", "reading"):
             value = getattr(self, name)
             if not isinstance(value, str):
                 raise ValueError(f"Finding.{name} must be a str; got {value!r} ({self.id})")
@@ -297,7 +314,8 @@ class Finding:
                 raise ValueError(
                     f"Finding.counterexample must be None for verdict 'verified' ({self.id})"
                 )
-        if self.verdict is Verdict.REFUTED and not self.counterexample:
+        if self.verdict in (Verdict.REFUTED, Verdict.REFUTED_UNDER_READING) and not \
+                self.counterexample:
             raise ValueError(
                 f"Finding.counterexample is required for verdict 'refuted'; got "
                 f"{self.counterexample!r} ({self.id})"
@@ -308,6 +326,7 @@ class Finding:
         # Fail early (here, not when the report is written) on values JSON cannot carry.
         for name in ("evidence", "counterexample", "tolerance", "confidential"):
             _jsonable_field(name, getattr(self, name))
+        verdict_rules.check(self)
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-able dict (enums as strings, non-finite floats as strings, Fractions wrapped);
@@ -326,6 +345,8 @@ class Finding:
             "subject": self.subject,
             "tolerance": _jsonable_field("tolerance", self.tolerance),
         }
+        if self.reading:
+            out["reading"] = self.reading
         if self.confidential:
             out["confidential"] = _jsonable_field("confidential", self.confidential)
         return out

@@ -11,7 +11,15 @@ A subject names *modules*; importing them registers, through the decorators belo
 * claims (:func:`claim`): functions ``(budget_s, seed) -> list[Finding]`` run by ``dpaudit
   prove`` (symbolic / SMT) or ``dpaudit search`` (exhaustive / randomised);
 * replayers (:func:`replayer`): functions ``inputs -> (still_fails, expected, actual,
-  detail)`` that ``dpaudit replay`` calls with a counterexample's decoded ``inputs``.
+  detail)`` (a :class:`Replay`, or the plain 4-tuple) that ``dpaudit replay`` calls with a
+  counterexample's decoded ``inputs``.
+
+Each :class:`Subject` owns what its modules register: :meth:`Subject.claims` (keys are
+namespaced by the subject automatically, :attr:`Claim.qualified_key`), :meth:`Subject.replayers`
+and its ``coverage`` hook.  Duplicates of any kind are rejected: a second claim with the same
+key in the same subject, a second, different replayer for the same check id.  A claim whose
+run refutes without a registered replayer for the counterexample is refused by
+:func:`run_claim` (every refutation replays).
 
 Optional hooks, each a ``"module:attribute"`` string resolved lazily (so listing subjects
 stays cheap and one broken hook cannot stop the others):
@@ -37,9 +45,9 @@ import importlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from importlib.metadata import entry_points
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
-from audit.findings import Finding
+from audit.findings import Finding, Verdict
 from kernels.errors import InputError
 
 __all__ = [
@@ -48,7 +56,9 @@ __all__ = [
     "REPLAYERS",
     "Claim",
     "Command",
+    "MissingReplayerError",
     "RegressSuite",
+    "Replay",
     "Subject",
     "SubjectLoadError",
     "claim",
@@ -57,24 +67,50 @@ __all__ = [
     "register_subject",
     "replayer",
     "resolve",
+    "run_claim",
     "subject_errors",
     "subjects",
 ]
 
 ENTRY_POINT_GROUP = "dpaudit.subjects"
 
-#: a replayer returns (still_fails, expected, actual, detail)
-Replayer = Callable[[dict], tuple[bool, Any, Any, str]]
+class Replay(NamedTuple):
+    """What a replayer returns: does the counterexample still fail, the reference value
+    recomputed now, the value of the thing under test recomputed now, and a one-line detail.
+    A plain 4-tuple is accepted too (:meth:`of`)."""
+
+    still_fails: bool
+    expected: Any
+    actual: Any
+    detail: str = ""
+
+    @classmethod
+    def of(cls, value: Any) -> Replay:
+        if isinstance(value, Replay):
+            return value
+        if not isinstance(value, tuple) or len(value) not in (3, 4):
+            raise TypeError(f"a replayer returns Replay or (still_fails, expected, actual, "
+                            f"detail); got {type(value).__name__}")
+        return cls(bool(value[0]), value[1], value[2], str(value[3]) if len(value) == 4 else "")
+
+
+#: a replayer returns a :class:`Replay` (or the plain 4-tuple)
+Replayer = Callable[[dict], "Replay | tuple[bool, Any, Any, str]"]
 
 
 @dataclass(frozen=True)
 class Claim:
-    key: str  # short stable key, e.g. "gini.eq1-vs-eq2"
+    key: str  # short stable key, e.g. "gini.eq1-vs-eq2" (unique within its subject)
     title: str
     command: str  # "prove" (symbolic / SMT) or "search" (exhaustive / randomised)
     run: Callable[[float, int], list[Finding]]
     paper: str  # the subject whose claim this is (the report's subject)
     reference: str = ""  # where in the paper (e.g. "Theorem 4.3, eq. (23)")
+
+    @property
+    def qualified_key(self) -> str:
+        """``subject:key``, unique across every installed subject."""
+        return f"{self.paper}:{self.key}"
 
 
 class Command(Protocol):
@@ -121,14 +157,52 @@ class Subject:
     mechanisms: str | None = None  # "module:attr" of () -> {name: description}
     default: bool = False  # the subject commands use when not told (--paper, --subject)
     package: str = ""  # distribution that provides it (filled in by discovery)
+    coverage: str | None = None  # "module:attr" of the subject's coverage table
+
+    def claims(self) -> list[Claim]:
+        """Every claim this subject registers (its modules are imported first)."""
+        _load_subject(self)
+        return [c for c in CLAIMS if c.paper == self.name]
+
+    def replayers(self) -> dict[str, Replayer]:
+        """Every replayer registered by this subject's modules (check id -> replayer)."""
+        _load_subject(self)
+        roots = {m.rsplit(".", 1)[0] for m in self.modules} | set(self.modules)
+        return {k: fn for k, fn in REPLAYERS.items()
+                if getattr(fn, "__module__", "") in roots
+                or any(getattr(fn, "__module__", "").startswith(r + ".") for r in roots)}
 
 
 class SubjectLoadError(InputError):
     """A subject (or one of its modules) could not be loaded; names the package."""
 
 
+class MissingReplayerError(ValueError):
+    """A claim refuted something that ``dpaudit replay`` could not re-run."""
+
+
+def _same_function(a: Any, b: Any) -> bool:
+    """The same replayer registered again (a module imported twice, a closure rebuilt)."""
+    return a is b or (getattr(a, "__module__", None) == getattr(b, "__module__", None)
+                      and getattr(a, "__qualname__", None) == getattr(b, "__qualname__", None))
+
+
+class _ReplayerTable(dict):
+    """check id -> replayer; a second, *different* replayer for an id is rejected (item
+    assignment included, so no code path silently overwrites one)."""
+
+    def __setitem__(self, key: str, fn: Replayer) -> None:
+        old = self.get(key)
+        if old is not None and not _same_function(old, fn):
+            def name(f: Any) -> str:
+                return f"{getattr(f, '__module__', '?')}.{getattr(f, '__qualname__', '?')}"
+
+            raise ValueError(f"duplicate replayer for check {key!r}: {name(old)} and {name(fn)}")
+        super().__setitem__(key, fn)
+
+
 CLAIMS: list[Claim] = []
-REPLAYERS: dict[str, Replayer] = {}
+REPLAYERS: dict[str, Replayer] = _ReplayerTable()
 
 _SUBJECTS: dict[str, Subject] = {}
 _ERRORS: dict[str, str] = {}
@@ -142,8 +216,8 @@ def claim(key: str, title: str, command: str, paper: str, reference: str = "") -
         raise ValueError(f"command must be 'prove', 'search' or 'reproduce', got {command!r}")
 
     def deco(fn: Callable[[float, int], list[Finding]]) -> Callable[[float, int], list[Finding]]:
-        if any(c.key == key for c in CLAIMS):
-            raise ValueError(f"duplicate claim key {key!r}")
+        if any(c.key == key and c.paper == paper for c in CLAIMS):
+            raise ValueError(f"duplicate claim key {key!r} in subject {paper!r}")
         CLAIMS.append(Claim(key, title, command, fn, paper, reference))
         return fn
 
@@ -151,11 +225,44 @@ def claim(key: str, title: str, command: str, paper: str, reference: str = "") -
 
 
 def replayer(check_id: str) -> Callable[[Replayer], Replayer]:
+    """Register the replayer of check ``check_id`` (decorator); a second, different replayer
+    for the same id raises ``ValueError``."""
     def deco(fn: Replayer) -> Replayer:
         REPLAYERS[check_id] = fn
         return fn
 
     return deco
+
+
+def replay(check_id: str, inputs: dict) -> Replay:
+    """Run the replayer of ``check_id`` on decoded ``inputs`` (KeyError if there is none)."""
+    return Replay.of(REPLAYERS[check_id](inputs))
+
+
+def unreplayable(findings: Sequence[Finding]) -> list[str]:
+    """Ids of refuting findings whose counterexample names a check with no registered
+    replayer (a claim's refutations all need one; regress suites replay their own checks)."""
+    bad = []
+    for f in findings:
+        if f.verdict not in (Verdict.REFUTED, Verdict.REFUTED_UNDER_READING):
+            continue
+        cx = f.counterexample or {}
+        if cx.get("check") not in REPLAYERS:
+            bad.append(f.id)
+    return bad
+
+
+def run_claim(c: Claim, budget_s: float, seed: int) -> list[Finding]:
+    """Run claim ``c`` and refuse its result (:class:`MissingReplayerError`) if a refutation
+    cannot be replayed."""
+    found = c.run(budget_s, seed)
+    bad = unreplayable(found)
+    if bad:
+        checks = sorted({str((f.counterexample or {}).get("check")) for f in found if f.id in bad})
+        raise MissingReplayerError(
+            f"claim {c.qualified_key} refuted {', '.join(bad)} but no replayer is registered "
+            f"for {', '.join(checks)}")
+    return found
 
 
 def register_subject(subject: Subject) -> Subject:

@@ -35,4 +35,5 @@ SUBJECT = Subject(
     ),
     mechanisms="proofs.freegap.mechanisms:catalogue",
     regress="proofs.freegap.regress:SUITE",
+    coverage="proofs.freegap.coverage:RULES",
 )

@@ -18,7 +18,8 @@ rescaling eps (the noise scales are eps-free multiples of 1/eps and the alignmen
 query units), so cost <= eps is checked as cost/eps <= 1.
 
 UNSAT for every pattern => the claim is verified *for that size* (the scope says which sizes,
-solver and timeout); SAT => refuted, the Z3 model is re-solved with a margin (every comparison
+solver and resource limit, counted in Z3 work units, never seconds); SAT => refuted, the Z3
+model is re-solved with a margin (every comparison
 of the run on D holds with slack >= 1/8, the violation is >= 1/8) so the counterexample survives
 floating point, and the counterexample is replayed NUMERICALLY through the kernels' deterministic
 cores (``kernels.freegap.mechanisms`` / ``kernels.freegap.broken``): run the core on (q, H) and on
@@ -49,6 +50,7 @@ from typing import Any
 
 import z3
 
+from audit import verdict_rules, work_budget
 from audit.findings import Finding, Method, Verdict, counterexample_document
 from audit.registry import replayer
 from proofs.freegap import claim
@@ -747,9 +749,19 @@ def _model_val(m: z3.ModelRef, x: Any) -> Q:
     return Q(v.approx(30).as_fraction())
 
 
-def _solve(cons: list, timeout_s: float, nonlinear: bool) -> tuple[str, z3.ModelRef | None, float]:
+#: Z3 resource units per query (deterministic work, not seconds: the same answer on any
+#: machine); the committed scopes' queries each take milliseconds, far below it
+Z3_RLIMIT = 5_000_000
+#: sizes per mechanism in the default full scope (a prefix of ``Mechanism.sizes``, in
+#: increasing order); a budget below ALIGN_FULL_S per mechanism shrinks it in proportion
+FULL_SIZES = {"top-k-gap-monotone": 17, "adaptive-svt": 14, "adaptive-svt-ge": 14,
+              "adaptive-svt-monotone": 11}
+ALIGN_FULL_S = 15.0
+
+
+def _solve(cons: list, rlimit: int, nonlinear: bool) -> tuple[str, z3.ModelRef | None, float]:
     s = z3.SolverFor("QF_NRA") if nonlinear else z3.SolverFor("QF_LRA")
-    s.set("timeout", max(1, int(timeout_s * 1000)))
+    s.set("rlimit", int(rlimit))
     s.add(*cons)
     t = time.perf_counter()
     r = s.check()
@@ -859,7 +871,7 @@ class SizeResult:
                 "max_query_time_s": round(self.max_query_s, 3)}
 
 
-def check_size(mech: Mechanism, size: Size, deadline: float, timeout_s: float,
+def check_size(mech: Mechanism, size: Size, rlimit: int = Z3_RLIMIT,
                props: Sequence[str] = PROPS) -> SizeResult:
     """Every pattern x neighbour case x property for one size (stops a property at its first
     SAT; the first SAT overall is kept, re-solved robustly when possible)."""
@@ -871,11 +883,8 @@ def check_size(mech: Mechanism, size: Size, deadline: float, timeout_s: float,
             for prop in props:
                 if prop in sat_props:
                     continue
-                left = deadline - time.perf_counter()
-                if left <= 0:
-                    return res
                 cons, vs = build_query(mech, size, pat, case, prop)
-                r, m, dt = _solve(cons, min(timeout_s, left), _nonlinear(mech, prop, False))
+                r, m, dt = _solve(cons, rlimit, _nonlinear(mech, prop, False))
                 res.solver_s += dt
                 res.max_query_s = max(res.max_query_s, dt)
                 res.counts[prop][r] += 1
@@ -886,7 +895,7 @@ def check_size(mech: Mechanism, size: Size, deadline: float, timeout_s: float,
                         doc["robust"] = False
                         if prop in ("output", "cost"):
                             rc, rvs = build_query(mech, size, pat, case, prop, robust=True)
-                            r2, m2, dt2 = _solve(rc, min(timeout_s, 30.0),
+                            r2, m2, dt2 = _solve(rc, rlimit,
                                                  _nonlinear(mech, prop, True))
                             res.solver_s += dt2
                             if r2 == "sat":
@@ -897,16 +906,18 @@ def check_size(mech: Mechanism, size: Size, deadline: float, timeout_s: float,
     return res
 
 
-def check_mechanism(mech: Mechanism, budget_s: float, timeout_s: float = 10.0,
+def check_mechanism(mech: Mechanism, budget_s: float, rlimit: int = Z3_RLIMIT,
                     sizes: Sequence[Size] | None = None, stop_at_sat: bool = True) -> dict:
-    """Sizes in increasing order until the budget is spent (or the first SAT)."""
+    """Sizes in increasing order (or to the first SAT): the default full scope is the first
+    ``FULL_SIZES.get(key, all)`` sizes, shrunk in proportion by a budget below ALIGN_FULL_S
+    (counted in sizes, never in seconds)."""
     t0 = time.perf_counter()
-    deadline = t0 + budget_s
     out: list[SizeResult] = []
-    for size in sizes if sizes is not None else mech.sizes:
-        if time.perf_counter() >= deadline:
-            break
-        r = check_size(mech, size, deadline, timeout_s)
+    if sizes is None:
+        full = FULL_SIZES.get(mech.key, len(mech.sizes))
+        sizes = mech.sizes[:work_budget.cases(full, budget_s, ALIGN_FULL_S, minimum=6)]
+    for size in sizes:
+        r = check_size(mech, size, rlimit)
         out.append(r)
         if r.sat is not None and stop_at_sat:
             break
@@ -1043,7 +1054,7 @@ def replay_alignment(inputs: dict) -> tuple[bool, Any, Any, str]:
 # =============================================================================================
 
 
-def no_query_noise_empty(size: Size, pat: tuple, timeout_s: float,
+def no_query_noise_empty(size: Size, pat: tuple, rlimit: int,
                          robust: bool = True) -> tuple[str, dict | None, float]:
     """SVT without query noise: the output w is T on {i: q_i >= T + eta} and F elsewhere.  On D'
     some eta' gives w iff max_{F} q'_i < min_{T} q'_i, so ask Z3 for q, q', eta with
@@ -1063,7 +1074,7 @@ def no_query_noise_empty(size: Size, pat: tuple, timeout_s: float,
     cons.append(OR(*[cmp.ge(qp[a], qp[b]) for a in fs for b in tops]))
     if robust:
         cons += _box(q + qp + [T, eta])
-    r, m, dt = _solve(cons, timeout_s, False)
+    r, m, dt = _solve(cons, rlimit, False)
     if r != "sat":
         return r, None, dt
     return r, {"mechanism": "broken.svt-no-query-noise", "size": size.as_dict(),
@@ -1107,9 +1118,10 @@ def replay_no_alignment(inputs: dict) -> tuple[bool, Any, Any, str]:
 # =============================================================================================
 
 
-def _settings(timeout_s: float) -> str:
+def _settings(rlimit: int) -> str:
     return (f"Z3 {z3.get_version_string()}, SolverFor QF_LRA (QF_NRA for cost queries with "
-            f"symbolic theta), timeout {timeout_s:g} s per query")
+            f"symbolic theta), resource limit {rlimit:,} per query (deterministic work units, "
+            "not time)")
 
 
 def _scope_common(mech: Mechanism) -> str:
@@ -1124,15 +1136,15 @@ def _scope_common(mech: Mechanism) -> str:
             + "; every discrete output pattern; eps normalised to 1 (scale invariant)")
 
 
-def smt_finding(mech: Mechanism, budget_s: float, timeout_s: float = 10.0,
+def smt_finding(mech: Mechanism, budget_s: float, rlimit: int = Z3_RLIMIT,
                 sizes: Sequence[Size] | None = None) -> Finding:
     """One Finding for mechanism ``mech``: verified for the sizes fully covered (all UNSAT),
     refuted (first SAT, replayed numerically), or inconclusive."""
     t0 = time.perf_counter()
     fid = f"freegap.align.{mech.key}"
-    res = check_mechanism(mech, budget_s, timeout_s, sizes)
+    res = check_mechanism(mech, budget_s, rlimit, sizes)
     rs: list[SizeResult] = res["results"]
-    ev: dict[str, Any] = {"settings": _settings(timeout_s),
+    ev: dict[str, Any] = {"settings": _settings(rlimit),
                           "per_size": [r.summary(mech.kind) for r in rs],
                           "solver_time_s": round(sum(r.solver_s for r in rs), 3),
                           "acyclic_order": _order_text(mech)}
@@ -1153,20 +1165,20 @@ def smt_finding(mech: Mechanism, budget_s: float, timeout_s: float = 10.0,
                        Verdict.REFUTED if still else Verdict.ERROR,
                        f"Z3 counterexample at {sat.size.label(mech.kind)} (property "
                        f"{doc['property']}); " + _scope_common(mech), ev, cx, None,
-                       time.perf_counter() - t0, SUBJECT)
+                       time.perf_counter() - t0, SUBJECT, reading=verdict_rules.AS_PRINTED)
     done = [r for r in rs if r.complete and all(c["unknown"] == 0 for c in r.counts.values())]
     partial = [r for r in rs if r not in done]
     if done:
         labels = ", ".join(r.size.label(mech.kind) for r in done)
         scope = (f"UNSAT for every pattern at {labels} (properties: output preserved, cost <= "
                  f"{mech.bound} eps, acyclic, one-to-one); " + _scope_common(mech) + "; "
-                 + _settings(timeout_s))
+                 + _settings(rlimit))
         if partial:
             scope += "; not covered: " + ", ".join(r.size.label(mech.kind) for r in partial)
         return Finding(fid, mech.claim, mech.reference, Method.SMT, Verdict.VERIFIED, scope,
                        ev, None, None, time.perf_counter() - t0, SUBJECT)
     return Finding(fid, mech.claim, mech.reference, Method.SMT, Verdict.INCONCLUSIVE,
-                   "inconclusive: no size fully covered within the budget/timeouts; "
+                   "inconclusive: no size fully covered within the scope / resource limit; "
                    + _scope_common(mech), ev, None, None, time.perf_counter() - t0, SUBJECT)
 
 
@@ -1181,7 +1193,7 @@ for _key in MECHANISMS:
 replayer("freegap.align.broken.svt-no-query-noise.no-alignment")(replay_no_alignment)
 
 
-def no_alignment_finding(budget_s: float, timeout_s: float = 10.0) -> Finding:
+def no_alignment_finding(budget_s: float, rlimit: int = Z3_RLIMIT) -> Finding:
     """SVT without query noise: some output has probability 0 on D' and > 0 on D."""
     t0 = time.perf_counter()
     fid = "freegap.align.broken.svt-no-query-noise.no-alignment"
@@ -1190,20 +1202,19 @@ def no_alignment_finding(budget_s: float, timeout_s: float = 10.0) -> Finding:
     tried = 0
     for size in _SVT_SIZES:
         for pat in _svt_patterns(True)(size):
-            if time.perf_counter() - t0 > budget_s:
-                break
             tried += 1
-            r, doc, dt = no_query_noise_empty(size, pat, timeout_s)
+            r, doc, dt = no_query_noise_empty(size, pat, rlimit)
             if r == "sat" and doc is not None:
                 still, exp, act, detail = replay_no_alignment(doc)
                 cx = counterexample_document(fid, SUBJECT, doc, exp, act, None, detail)
-                ev = {"patterns_tried": tried, "settings": _settings(timeout_s),
+                ev = {"patterns_tried": tried, "settings": _settings(rlimit),
                       "explanation": "P(M(D') = w) = 0 < P(M(D) = w): no alignment exists and "
                       "the mechanism is not eps-DP for any finite eps", "replay": detail}
                 return Finding(fid, text, "Ding et al. footnote 1 / Lyu et al. (2017)",
                                Method.SMT, Verdict.REFUTED if still else Verdict.ERROR,
                                f"Z3 model at {size.label('svt')}", ev, cx, None,
-                               time.perf_counter() - t0, SUBJECT)
+                               time.perf_counter() - t0, SUBJECT,
+                               reading=verdict_rules.AS_PRINTED)
     return Finding(fid, text, "Ding et al. footnote 1 / Lyu et al. (2017)", Method.SMT,
                    Verdict.INCONCLUSIVE, f"no witness among {tried} patterns", {}, None, None,
                    time.perf_counter() - t0, SUBJECT)
@@ -1235,16 +1246,14 @@ def _stop_query(k: int, a_t: int, a_m: int, last: str, want: str) -> tuple[str, 
     total = a_t + a_m + (last != "B")
     if want == "few" and total >= k:
         return "skip", 0.0  # enough answers whatever theta is
-    r, _m, dt = _solve(cons, 10.0, False)
+    r, _m, dt = _solve(cons, Z3_RLIMIT, False)
     return r, dt
 
 
 def stopping_findings(budget_s: float, kmax: int = 8) -> list[Finding]:
     t0 = time.perf_counter()
     done, unsat, skipped, secs = [], 0, 0, 0.0
-    for k in range(1, kmax + 1):
-        if time.perf_counter() - t0 > budget_s and done:
-            break
+    for k in range(1, kmax + 1):  # the whole k range: counted in k, never in seconds
         ok = True
         for a_t in range(0, 2 * k + 1):
             for a_m in range(0, k + 1):
@@ -1271,8 +1280,10 @@ def stopping_findings(budget_s: float, kmax: int = 8) -> list[Finding]:
     for k in range(1, kmax + 1):
         th = z3.Real("theta")
         e0, e1, e2 = asvt_budgets({"theta": th}, Size(1, k))
-        r_2k, _m, _d = _solve([th > 0, th < 1, e0 + e2 * (2 * k - 1) <= 1 - e1], 10.0, False)
-        r_2k1, _m, _d = _solve([th > 0, th < 1, e0 + e2 * (2 * k - 2) > 1 - e1], 10.0, False)
+        r_2k, _m, _d = _solve([th > 0, th < 1, e0 + e2 * (2 * k - 1) <= 1 - e1], Z3_RLIMIT,
+                              False)
+        r_2k1, _m, _d = _solve([th > 0, th < 1, e0 + e2 * (2 * k - 2) > 1 - e1], Z3_RLIMIT,
+                               False)
         per_k[f"k={k}"] = {"2k top answers possible": r_2k == "sat",
                            "2k-1 top answers always possible": r_2k1 == "unsat"}
     inputs = {"k": 2, "theta": Q(1, 2), "epsilon": Q(1), "sigma": Q(1)}
@@ -1285,7 +1296,8 @@ def stopping_findings(budget_s: float, kmax: int = 8) -> list[Finding]:
                  Verdict.REFUTED if refuted else Verdict.ERROR,
                  f"Z3, symbolic theta in (0,1), k = 1..{kmax}: at most 2k - 1 top-branch answers "
                  "(k = 1: one answer, as many as the non-adaptive version); kernel replay k = 2",
-                 {"per_k": per_k, "replay": detail}, cx, None, time.perf_counter() - t1, SUBJECT)
+                 {"per_k": per_k, "replay": detail}, cx, None, time.perf_counter() - t1, SUBJECT,
+                 reading=verdict_rules.AS_PRINTED)
     return [f1, f2]
 
 
@@ -1326,13 +1338,9 @@ CORRECT = ("noisy-max", "noisy-max-monotone", "top-k-gap", "top-k-gap-monotone",
 BROKEN = tuple(k for k in MECHANISMS if k.startswith("broken."))
 
 
-def _run_many(keys: Sequence[str], budget_s: float, timeout_s: float = 10.0) -> list[Finding]:
-    out = []
-    t0 = time.perf_counter()
-    for i, key in enumerate(keys):
-        left = budget_s - (time.perf_counter() - t0)
-        out.append(smt_finding(MECHANISMS[key], max(left / (len(keys) - i), 0.5), timeout_s))
-    return out
+def _run_many(keys: Sequence[str], budget_s: float, rlimit: int = Z3_RLIMIT) -> list[Finding]:
+    """Each mechanism gets an even share of the budget (no roll-over: deterministic)."""
+    return [smt_finding(MECHANISMS[key], budget_s / len(keys), rlimit) for key in keys]
 
 
 @claim("freegap.align.noisy-max", "Noisy-Max: eq. (2) (k = 1) is an acyclic local alignment, "

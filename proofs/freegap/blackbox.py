@@ -79,6 +79,7 @@ from typing import Any
 import numpy as np
 from scipy import stats
 
+from audit import verdict_rules
 from audit.findings import Finding, Method, Verdict, counterexample_document
 from audit.privacy.blackbox import (
     BlackBoxTester,
@@ -829,6 +830,7 @@ def finding_for(row: dict[str, Any], target: Target, seed: int) -> Finding:
         id=f"{CHECK}.{target.key}", claim=text, reference=target.reference,
         method=Method.EMPIRICAL, verdict=verdict, scope=_scope(row, target), evidence=ev,
         counterexample=cx, seed=seed, duration_s=row["duration_s"], subject=_subject(target),
+        reading=verdict_rules.reading_for(verdict),
     )
 
 

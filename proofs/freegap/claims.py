@@ -23,6 +23,7 @@ from typing import Any
 
 import numpy as np
 
+from audit import verdict_rules
 from audit.findings import Finding, Method, Verdict, counterexample_document
 from audit.registry import replayer
 from kernels.freegap import broken as fb
@@ -39,10 +40,12 @@ K_VALUES = [2, 3, 5, 10, 15, 20, 25]
 
 
 def _finding(fid: str, text: str, refstr: str, method: Method, verdict: Verdict, scope: str,
-             evidence: dict, cx: dict | None, seed: int | None, t0: float) -> Finding:
+             evidence: dict, cx: dict | None, seed: int | None, t0: float,
+       reading: str = "") -> Finding:
     return Finding(id=fid, claim=text, reference=refstr, method=method, verdict=verdict,
                    scope=scope, evidence=evidence, counterexample=cx, seed=seed,
-                   duration_s=time.perf_counter() - t0, subject=SUBJECT)
+                   duration_s=time.perf_counter() - t0, subject=SUBJECT,
+        reading=verdict_rules.reading_for(verdict, reading))
 
 
 def _runs(budget_s: float, share: float, per_run_s: float, lo: int, hi: int) -> int:
@@ -382,10 +385,10 @@ def lemma5(budget_s: float, seed: int) -> list[Finding]:
         "freegap.lemma5.formula",
         f"{REF}, Lemma 5: P(eta_i - eta >= -t) for eta ~ Lap(1/eps0), eta_i ~ Lap(1/eps*) "
         "(both cases eps0 != eps*, eps0 = eps*)",
-        f"{REF}, Lemma 5, App. A.4", Method.CROSSCHECK,
-        Verdict.VERIFIED if ok else Verdict.ERROR,
+        f"{REF}, Lemma 5, App. A.4", Method.SAMPLED,
+        Verdict.NOT_REFUTED if ok else Verdict.ERROR,
         f"mpmath quadrature (40 digits) at {len(cases)} rate pairs x 5 t values, |diff| < 1e-13; "
-        f"Monte Carlo {n} draws at (0.5, 0.2), 5 SE",
+        f"Monte Carlo {n} draws at (0.5, 0.2), 5 SE; finitely many points: at most not-refuted",
         {"max_abs_diff_vs_quadrature": worst, "monte_carlo": mc}, None, seed + 30, t0,
     )
     # Section 6.2 applies Lemma 5 with scale 1/eps*; Algorithm 2 uses Lap(2/eps*)

@@ -36,6 +36,7 @@ from typing import Any
 
 import sympy as sp
 
+from audit import verdict_rules
 from audit.findings import Finding, Method, Verdict, counterexample_document
 from audit.registry import replayer
 from proofs.freegap import claim
@@ -61,10 +62,12 @@ __all__ = [
 
 
 def _finding(fid: str, text: str, ref: str, verdict: Verdict, scope: str, evidence: dict,
-             cx: dict | None, t0: float, method: Method = Method.SYMBOLIC) -> Finding:
+             cx: dict | None, t0: float, method: Method = Method.SYMBOLIC,
+       reading: str = "") -> Finding:
     return Finding(id=fid, claim=text, reference=ref, method=method, verdict=verdict,
                    scope=scope, evidence=evidence, counterexample=cx, seed=None,
-                   duration_s=time.perf_counter() - t0, subject=SUBJECT)
+                   duration_s=time.perf_counter() - t0, subject=SUBJECT,
+        reading=verdict_rules.reading_for(verdict, reading))
 
 
 def _zero(expr: Any) -> bool:
@@ -238,8 +241,6 @@ def thm3_findings(budget_s: float, kmax: int = 8) -> list[Finding]:
     bad: tuple[int, sp.Matrix, sp.Matrix] | None = None
     done = []
     for k in range(2, kmax + 1):
-        if time.perf_counter() - t0 > budget_s * 0.7 and done:
-            break
         tk = time.perf_counter()
         m, _cov = blue_gls_matrix(k)
         x, y = printed_xy(k)
@@ -375,8 +376,6 @@ def linear_time_findings(budget_s: float, kmax: int = 10) -> list[Finding]:
     t0 = time.perf_counter()
     done, ok = [], True
     for k in range(2, kmax + 1):
-        if time.perf_counter() - t0 > budget_s and done:
-            break
         al = list(sp.symbols(f"alpha1:{k + 1}"))
         g = list(sp.symbols(f"g1:{k}"))
         x, y = printed_xy(k)
@@ -406,8 +405,6 @@ def cor1_findings(budget_s: float, kmax: int = 8) -> list[Finding]:
     target = (1 + LAM * KS) / (KS + LAM * KS)
     per_k, done, ok = {}, [], True
     for k in range(2, kmax + 1):
-        if time.perf_counter() - t0 > budget_s * 0.7 and done:
-            break
         _m, cov = blue_gls_matrix(k)
         x, y = printed_xy(k)
         mx = x / ((1 + LAM) * k)

@@ -46,6 +46,7 @@ from typing import Any
 
 import numpy as np
 
+from audit import verdict_rules
 from audit.findings import Finding, Method, Verdict
 from kernels.freegap import mechanisms as fg
 from proofs.freegap import claim
@@ -92,10 +93,12 @@ def standin_counts(name: str) -> np.ndarray:
 
 
 def _finding(fid: str, text: str, ref: str, verdict: Verdict, scope: str, evidence: dict,
-             seed: int, t0: float) -> Finding:
+             seed: int, t0: float,
+       reading: str = "") -> Finding:
     return Finding(id=fid, claim=text, reference=f"{REF}, {ref}", method=Method.EMPIRICAL,
                    verdict=verdict, scope=scope, evidence=evidence, counterexample=None,
-                   seed=seed, duration_s=time.perf_counter() - t0, subject=SUBJECT)
+                   seed=seed, duration_s=time.perf_counter() - t0, subject=SUBJECT,
+        reading=verdict_rules.reading_for(verdict, reading))
 
 
 def _line(fid: str, title: str, xlabel: str, ylabel: str, caption: str,

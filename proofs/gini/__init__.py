@@ -35,6 +35,7 @@ SUBJECT = Subject(
         "proofs.gini.claims_text",
     ),
     regress="proofs.gini.regress:SUITE",
+    coverage="proofs.gini.coverage:RULES",
     certify="proofs.gini.cli:CERTIFY",
     commands={"release": "proofs.gini.cli:RELEASE"},
     calibration="proofs.gini.calibration:runs",

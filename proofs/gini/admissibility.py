@@ -613,7 +613,8 @@ def admissibility_findings(table: AdmissibilityTable) -> list[Finding]:
             "box_within_loss_bound": all(r.whole_box.value_up <= r.loss_bound for r in rows),
         }
         claim = (f"density (10) with {c} constants (alpha, beta) gives an epsilon-DP release "
-                 "g(X) + (S(X)/alpha) Z for every beta-smooth S >= LS")
+                 "g(X) + (S(X)/alpha) Z for every beta-smooth S >= LS, at each gamma of the "
+                 "stated grid (a finite grid: nothing is claimed between its points)")
         if bad:
             r = min(bad, key=lambda q: q.gamma)
             w = r.whole

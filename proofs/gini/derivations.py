@@ -22,6 +22,7 @@ recompute the printed value (SymPy at rational points) and the truth with
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable, Iterator
 from fractions import Fraction as Q
@@ -29,6 +30,7 @@ from typing import Any
 
 import sympy as sp
 
+from audit import verdict_rules
 from audit.findings import Finding, Method, Verdict, counterexample_document
 from audit.registry import replayer
 from proofs.gini import claim
@@ -80,10 +82,12 @@ def _R(v: Any) -> sp.Rational:
 
 def _finding(fid: str, claim_: str, reference: str, verdict: Verdict, scope: str,
              evidence: dict, cx: dict | None, seed: int, t0: float,
-             method: Method = Method.SYMBOLIC) -> Finding:
+             method: Method = Method.SYMBOLIC,
+       reading: str = "") -> Finding:
     return Finding(id=fid, claim=claim_, reference=reference, method=method, verdict=verdict,
                    scope=scope, evidence=evidence, counterexample=cx, seed=seed,
-                   duration_s=time.perf_counter() - t0, subject=SUBJECT)
+                   duration_s=time.perf_counter() - t0, subject=SUBJECT,
+        reading=verdict_rules.reading_for(verdict, reading))
 
 
 def _g2_exact(seq: list[Q]) -> Q:
@@ -127,8 +131,6 @@ def check_eq1_vs_eq2(budget_s: float, seed: int, n_max: int = 8) -> list[Finding
     ratios: dict[str, str] = {}
     covered = []
     for n in range(2, n_max + 1):
-        if time.perf_counter() - t0 > budget_s:
-            break
         # sorted data as cumulative sums of non-negative increments: |x_i - x_j| resolves
         t = sp.symbols(f"t1:{n + 1}", positive=True)
         xs = [sp.Add(*t[:i + 1]) for i in range(n)]
@@ -613,8 +615,7 @@ _INC_SCOPE = ("symbolic in x_1..x_n, a > 0 (eq. (2) applied to the sorted X' = x
 
 def check_increase(budget_s: float, seed: int, n_max: int = 7,
                    printed_override: dict[str, Builder] | None = None) -> list[Finding]:
-    t_start = time.perf_counter()
-    deadline = t_start + budget_s
+    deadline = math.inf  # the full n range, counted in n, never in seconds
     n_values = list(range(2, n_max + 1))
     out = []
     for fid, name, kind, text, reference in _INC_SPECS:
@@ -729,7 +730,7 @@ _DEC_SCOPE = ("symbolic in x_1..x_n, a > 0 (eq. (2) applied to the sorted X' = x
 
 def check_decrease(budget_s: float, seed: int, n_max: int = 7,
                    printed_override: dict[str, Builder] | None = None) -> list[Finding]:
-    deadline = time.perf_counter() + budget_s
+    deadline = math.inf  # the full n range, counted in n, never in seconds
     n_values = list(range(2, n_max + 1))
     out = []
     for fid, name, kind, text in _DEC_SPECS:
@@ -755,8 +756,7 @@ _INS_SCOPE = ("symbolic in x_1..x_n, x > 0 (eq. (2) for the n+1 records X_{+x} =
 
 
 def check_insertion(budget_s: float, seed: int, n_max: int = 7) -> list[Finding]:
-    t0 = time.perf_counter()
-    deadline = t0 + budget_s
+    deadline = math.inf  # the full n range, counted in n, never in seconds
     n_values = list(range(2, n_max + 1))
     out = []
     for fid, name, text in (
@@ -1014,8 +1014,7 @@ def _replay_a3(inputs: dict) -> tuple[bool, Any, Any, str]:
 
 
 def check_a3(budget_s: float, seed: int, n_max: int = 7) -> list[Finding]:
-    t_start = time.perf_counter()
-    deadline = t_start + budget_s
+    deadline = math.inf  # the full n range, counted in n, never in seconds
     out = []
     specs = [
         ("paper.eq59.max-construction-gini", "eq59",
@@ -1223,8 +1222,6 @@ def claim_prop51(budget_s: float, seed: int, n_max: int = 9) -> list[Finding]:
     eq1_witness = None
     eq1_match: dict[str, bool] = {}
     for n in range(2, n_max + 1):
-        if time.perf_counter() - t0 > budget_s * 0.1:
-            break
         row: dict[str, Any] = {}
         for g in G_GRID:
             t2, w2 = inf_iq(n, g, "eq2", "free")
@@ -1299,8 +1296,6 @@ def claim_density(budget_s: float, seed: int) -> list[Finding]:
     results: dict[str, str] = {}
     ok = True
     for gv in (sp.Integer(2), sp.Integer(3), sp.Integer(4), sp.Rational(3, 2)):
-        if time.perf_counter() - t0 > budget_s * 0.1:
-            break
         half = sp.integrate(1 / (1 + z**gv), (z, 0, sp.oo))
         total = 2 * half
         target = 2 * (sp.pi / gv) / sp.sin(sp.pi / gv)

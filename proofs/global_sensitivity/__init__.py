@@ -36,4 +36,5 @@ SUBJECT = Subject(
     ),
     mechanisms="proofs.global_sensitivity.mechanisms:catalogue",
     regress="proofs.global_sensitivity.regress:SUITE",
+    coverage="proofs.global_sensitivity.coverage:RULES",
 )

@@ -23,10 +23,12 @@ from typing import Any
 
 import sympy as sp
 
+from audit import verdict_rules
 from audit.findings import Finding, Method, Verdict, counterexample_document
 from audit.registry import replayer
 from kernels.global_sensitivity import statistics as st
 from proofs.global_sensitivity import claim
+from proofs.global_sensitivity import exact_sup as es
 
 SUBJECT = "paper:liu-global-sensitivity"
 REF = "Liu, supplement"
@@ -232,10 +234,12 @@ def cov_def2_not_linear() -> dict[str, Any]:
 
 # ----------------------------------------------------------------- Finding construction
 def _f(fid: str, text: str, ref: str, verdict: Verdict, scope: str, ev: dict, t0: float,
-       cx: dict | None = None, method: Method = Method.SYMBOLIC) -> Finding:
+       cx: dict | None = None, method: Method = Method.SYMBOLIC,
+       reading: str = "") -> Finding:
     return Finding(id=fid, claim=text, reference=ref, method=method, verdict=verdict,
                    scope=scope, evidence=ev, counterexample=cx,
-                   duration_s=time.perf_counter() - t0, subject=SUBJECT)
+                   duration_s=time.perf_counter() - t0, subject=SUBJECT,
+        reading=verdict_rules.reading_for(verdict, reading))
 
 
 @replayer("derivation.chain")
@@ -284,11 +288,16 @@ def displayed_chains(budget_s: float, seed: int) -> list[Finding]:
             cx = counterexample_document("derivation.chain", "proofs:global_sensitivity",
                                          {"chain": key}, "identity", bad, None,
                                          "a displayed step is not an identity")
-        out.append(_f(f"derivation.{key}", f"{REF}, {_CHAIN_REF[key]}: each displayed line "
-                      "equals the previous one", _CHAIN_REF[key], verdict,
+        composite = key.startswith("pooled-")
+        what = ("the display's first expression equals its last, through the composite steps "
+                "listed in evidence['steps'] (the intermediate displayed lines are not checked "
+                "one by one)" if composite else "each displayed line equals the previous one")
+        out.append(_f(f"derivation.{key}", f"{REF}, {_CHAIN_REF[key]}: {what}",
+                      _CHAIN_REF[key], verdict,
                       "SymPy simplify(line_k - line_k+1) == 0 for symbolic n (and J, n1), "
-                      "records real; the unchanged records through their sums", {
-                          "steps": steps}, t0, cx))
+                      "records real; the unchanged records through their sums"
+                      + ("; only the steps listed, not every displayed line" if composite
+                         else ""), {"steps": steps}, t0, cx))
     return out
 
 
@@ -297,6 +306,50 @@ def replay_linear(inputs: dict) -> tuple[bool, Any, Any, str]:
     r = cov_def2_not_linear()
     return (not r["linear"], 0, r["mixed_partial_x11_x12"],
             "d^2 Delta/(dx11 dx12) is not 0, so Delta is not linear (it is multilinear)")
+
+
+def k_case_mixed_partial() -> sp.Expr:
+    """d^2/dk1 dk2 of the Section 3 Def 2 case formula at (x11, x12) = (0, 0)."""
+    k1, k2, k3 = sp.symbols("k1 k2 k3")
+    case1 = 2 * k1 * k2 / (n * (n - 1) * (n - 2)) - k3 / ((n - 1) * (n - 2))
+    return sp.simplify(sp.diff(case1, k1, k2))
+
+
+@replayer("derivation.k-linear")
+def replay_k_linear(inputs: dict) -> tuple[bool, Any, Any, str]:
+    """Still fails while the case formula has a non-zero k1*k2 term (not linear)."""
+    d = k_case_mixed_partial()
+    return (d != 0, 0, str(d), f"case {inputs.get('case', '(0,0)')}: d^2/dk1dk2 = {d}")
+
+
+@replayer("derivation.cov-def1-maximiser")
+def replay_cov_def1_maximiser(inputs: dict) -> tuple[bool, Any, Any, str]:
+    """The stated value of eq. (2) at its stated maximiser, (c11 - c10)(x'21 - xbar_2-) <=
+    R1 R2 = 1 on unit ranges, against the exact sup of |s12 - s12'| over every Def 1 pair of
+    vertex data sets at n (multilinear: vertices exhaustive); still fails while they differ."""
+    m = int(inputs["n"])
+    sup = es.sup_flat("covariance", "replace-one", m, es.corners()).value
+    stated = Fraction(1)
+    return (sup != stated, sup, stated,
+            f"exact sup at n = {m} is {sup}; the stated maximum value is {stated} (R1 = R2 = 1)")
+
+
+@replayer("derivation.pooled-var-case2-max")
+def replay_pooled_var_case2(inputs: dict) -> tuple[bool, Any, Any, str]:
+    """Exact max of s_p-^2 (cell 1 without its first record, unit range) over vertex records
+    (a sum of squares is convex in each record: its max is at {0, 1}), against the printed
+    (n-1)/(4(n-1-J)); still fails while they differ."""
+    sizes = [int(v) for v in inputs["sizes"]]
+    big_n, cells = sum(sizes), len(sizes)
+
+    def max_ss(m: int) -> Fraction:
+        return max((st.sum_of_squares([Fraction(1)] * j + [Fraction(0)] * (m - j))
+                    for j in range(m + 1)), default=Fraction(0)) if m else Fraction(0)
+
+    true = (max_ss(sizes[0] - 1) + sum(max_ss(m) for m in sizes[1:])) / (big_n - 1 - cells)
+    printed = Fraction(big_n - 1, 4 * (big_n - 1 - cells))
+    return (true != printed, true, printed,
+            f"sizes {sizes}: exact max s_p-^2 = {true}, printed {printed}")
 
 
 @claim("derivation.steps", "The text's claims about linearity, maximisers and case comparisons "

@@ -29,4 +29,5 @@ SUBJECT = Subject(
     mechanisms="proofs.subset_optimal.mechanisms:catalogue",
     certify="proofs.subset_optimal.cli:CERTIFY",
     regress="proofs.subset_optimal.regress:SUITE",
+    coverage="proofs.subset_optimal.coverage:RULES",
 )

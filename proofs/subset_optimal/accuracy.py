@@ -41,6 +41,7 @@ from typing import Any
 import mpmath
 import numpy as np
 
+from audit import verdict_rules
 from audit.findings import Finding, Method, Verdict, counterexample_document
 from audit.privacy.blackbox import BlackBoxTester
 from audit.protocols import ADD_REMOVE_ONE, REPLACE_ONE, NeighbourPair
@@ -60,10 +61,12 @@ Z4 = 4.0  # mean +- 4 s.e.: one-sided false alarm ~3.2e-5 (normal approximation)
 
 
 def _f(fid: str, text: str, where: str, method: Method, verdict: Verdict, scope: str,
-       evidence: dict, t0: float, cx: dict | None = None, seed: int | None = None) -> Finding:
+       evidence: dict, t0: float, cx: dict | None = None, seed: int | None = None,
+       reading: str = "") -> Finding:
     return Finding(id=fid, claim=text, reference=f"{REF}, {where}", method=method,
                    verdict=verdict, scope=scope, evidence=evidence, counterexample=cx,
-                   seed=seed, duration_s=time.perf_counter() - t0, subject=SUBJECT)
+                   seed=seed, duration_s=time.perf_counter() - t0, subject=SUBJECT,
+        reading=verdict_rules.reading_for(verdict, reading))
 
 
 def _rng(seed: int, label: str) -> np.random.Generator:
@@ -858,10 +861,11 @@ def replace_one(budget_s: float, seed: int) -> list[Finding]:
     ok3 = worst3[0] <= 3 * float(eps)
     out.append(_f("subset.replace-one.alg3", "Algorithm 3 (as printed, clipping reading) is "
                   "3 eps-DP under replace-one", "Algorithm 3; Theorem 1; Section 2",
-                  Method.EXACT_LOSS, Verdict.VERIFIED if ok3 else Verdict.INCONCLUSIVE,
-                  f"replace-one (labelled; not the paper's relation), {count3} pairs: D = 200 "
-                  "zeros (the add/remove counterexample's data) with the min/max replaced by "
-                  "-1, 1, +-1/200, and every multiset on {0,1/2,1} of size 2..3 with the "
+                  Method.SAMPLED, Verdict.NOT_REFUTED if ok3 else Verdict.INCONCLUSIVE,
+                  f"replace-one (labelled; not the paper's relation), {count3} hand-picked "
+                  "pairs: D = 200 zeros (the add/remove counterexample's data) with the "
+                  "min/max replaced by -1, 1, +-1/200, and every multiset on {0,1/2,1} "
+                  "of size 2..3 with the "
                   "min/max replaced by -1, 1/4, 1; R=1, eps=1, gamma=1/100; certified upper "
                   "bound (exact Algorithm 2 losses, mpmath 30/60 digits, rounded up, + eps for "
                   "Algorithm 1's sum; count loss 0)",

@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 import sympy as sp
 
+from audit import verdict_rules
 from audit.findings import Finding, Method, Verdict, counterexample_document
 from audit.privacy.exact_loss import pair_loss
 from audit.registry import replayer
@@ -41,10 +42,13 @@ AR = "add-remove-one"
 
 
 def _f(fid: str, text: str, where: str, method: Method, verdict: Verdict, scope: str,
-       evidence: dict, t0: float, cx: dict | None = None, seed: int | None = None) -> Finding:
+       evidence: dict, t0: float, cx: dict | None = None, seed: int | None = None,
+       reading: str = "", tolerance: dict | None = None) -> Finding:
     return Finding(id=fid, claim=text, reference=f"{REF}, {where}", method=method,
                    verdict=verdict, scope=scope, evidence=evidence, counterexample=cx,
-                   seed=seed, duration_s=time.perf_counter() - t0, subject=SUBJECT)
+                   seed=seed, duration_s=time.perf_counter() - t0, subject=SUBJECT,
+                   tolerance=tolerance,
+        reading=verdict_rules.reading_for(verdict, reading))
 
 
 def _multisets(grid: list[F], max_n: int, min_n: int = 1):
@@ -87,7 +91,8 @@ def definitions(budget_s: float, seed: int) -> list[Finding]:
               == [1] and list(ranks_exact(F(0), fig)) == [0])
     dist_ok = len({1, 2, 3} ^ {2, 3, 4}) == 2
     ok = not bad and fig_ok and dist_ok
-    return [_f("subset.definitions", "Definitions 3-5 / Lemmas 4-5 as printed; kernel agrees",
+    return [_f("subset.definitions", "the formulas of Definitions 3-5 and Lemmas 4-5 as "
+               "printed (not their prose), Figure 1 and the Section 2 distance; kernel agrees",
                "Definitions 3-5, Lemmas 4-5, Figure 1", Method.EXHAUSTIVE,
                Verdict.VERIFIED if ok else Verdict.REFUTED,
                "all multisets on {0,1,2} of size 1..4, tau in {-1/2,0,...,5/2}, integer r, "
@@ -219,7 +224,9 @@ def alg1_privacy(budget_s: float, seed: int) -> list[Finding]:
                "sum loss (engine pair_loss, Laplace, 60 digits, rounded up)",
                {"relation": AR, "worst_joint": worst[0], "at": worst[1], "claimed": eps,
                 "replace_one_labelled": {"count": 0.0, "sum_worst": worst_rep,
-                                         "joint": worst_rep}}, t0)]
+                                         "joint": worst_rep}}, t0,
+               tolerance={"rtol": 1e-12, "why": "each certified loss is rounded up to the "
+                          "next float64; the exact joint loss is eps (Laplace, eps/2 + eps/2)"})]
 
 
 @claim("subset.alg1-accuracy", "Lemma 2: E|mu-hat - mu(D)| <= 3(u-l)/(|D| eps)", "search",
@@ -413,7 +420,7 @@ def lemma1_oracle(budget_s: float, seed: int) -> list[Finding]:
                 worst = (lp / bound, {"D": d, "eps": eps, "R_sub": lp, "bound": bound})
     ok = worst[0] >= 1 - 1e-9
     return [_f("subset.lemma1-oracle", "R(D,eps) >= (mu(D\\L)-mu(D\\U))/(2e^2)", "Lemma 1",
-               Method.ORACLE, Verdict.VERIFIED if ok else Verdict.INCONCLUSIVE,
+               Method.EXHAUSTIVE, Verdict.VERIFIED if ok else Verdict.INCONCLUSIVE,
                f"all multisets on {{0,1,3}} of size 3..5, eps in {{1,1/2}} ({count} cases); "
                "R_sub <= R by construction (LP over subsets, HiGHS float, margin 1e-9)",
                {"min R_sub / bound": worst[0], "at": worst[1]}, t0)]

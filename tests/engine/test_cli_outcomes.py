@@ -110,7 +110,7 @@ def test_calibrate_word_matches_exit_code(tmp_path: Path, monkeypatch: pytest.Mo
 
     def fake(seed, quick, on_finding=None):
         fs = [Finding(id="cal.a", claim="c", reference="r", method=Method.EMPIRICAL,
-                      verdict=Verdict.VERIFIED, scope="s"),
+                      verdict=Verdict.NOT_REFUTED, scope="s"),  # empirical: never verified
               Finding(id="cal.b", claim="c", reference="r", method=Method.EMPIRICAL,
                       verdict=Verdict.INCONCLUSIVE, scope="s")]
         for f in fs:

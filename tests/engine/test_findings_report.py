@@ -218,6 +218,8 @@ def test_build_report_shape_and_summary():
         "verified": 1,
         "not-refuted": 0,
         "refuted": 1,
+        "refuted-under-reading": 0,
+        "not-tight": 0,
         "inconclusive": 1,
         "error": 0,
         "total": 3,

@@ -109,7 +109,7 @@ def fast_chains(monkeypatch: pytest.MonkeyPatch) -> None:
 
     def one(fid: str = "fuzz.one") -> Finding:
         return Finding(id=fid, claim="c", reference="r", method=Method.CROSSCHECK,
-                       verdict=Verdict.VERIFIED, scope="fuzz")
+                       verdict=Verdict.VERIFIED, scope="fuzz", evidence={"cases": 1})
 
     def fake_certify(cfg, progress=None, on_finding=None):
         cert_mod._validate(cfg)

@@ -48,7 +48,8 @@ def gauss(budget_s, seed):
     ok = all(_sum_to(n) == n * (n + 1) // 2 for n in range(50))
     return [Finding(id="toy.gauss", claim="Lemma 1", reference="Toy (2026), Lemma 1",
                     method=Method.EXHAUSTIVE, verdict=Verdict.VERIFIED if ok else Verdict.REFUTED,
-                    scope="n = 0..49", seed=seed, subject="paper:toy-paper")]
+                    scope="n = 0..49", evidence={"n_checked": 50}, seed=seed,
+                    subject="paper:toy-paper")]
 
 
 @replayer("toy.typo")
@@ -64,7 +65,8 @@ def typo(budget_s, seed):
                                  n * n // 2, None, "printed n^2/2")
     return [Finding(id="toy.typo", claim="Lemma 2 as printed", reference="Toy (2026), Lemma 2",
                     method=Method.EXHAUSTIVE, verdict=Verdict.REFUTED, scope="n = 1..49",
-                    counterexample=cx, seed=seed, subject="paper:toy-paper")]
+                    counterexample=cx, seed=seed, subject="paper:toy-paper",
+                    reading="as printed: n^2/2")]
 '''
 
 
@@ -115,7 +117,8 @@ def test_prove_search_and_replay_on_plugin(toy_env, capsys) -> None:
                  "--run-id", "p"]) == EXIT_OK
     rep = json.loads((out / "p" / "report.json").read_text())
     assert [f["verdict"] for f in rep["findings"]] == ["verified"]
-    assert main(["search", "--paper", "toy-paper", "--budget", "5", "--out", str(out),
+    # --subject is the option; --paper its alias
+    assert main(["search", "--subject", "toy-paper", "--budget", "5", "--out", str(out),
                  "--run-id", "s"]) == EXIT_OK
     rep = json.loads((out / "s" / "report.json").read_text())
     assert [f["verdict"] for f in rep["findings"]] == ["refuted"]
@@ -126,6 +129,12 @@ def test_prove_search_and_replay_on_plugin(toy_env, capsys) -> None:
     assert "STILL FAILS" in shown and "toy.typo" in shown
     assert main(["prove", "--paper", "toy-paper", "--list"]) == EXIT_OK
     assert "toy.gauss" in capsys.readouterr().out
+    # the subject owns its claims and replayers
+    toy = registry.subjects()["toy-paper"]
+    assert sorted(c.qualified_key for c in toy.claims()) == ["toy-paper:toy.gauss",
+                                                              "toy-paper:toy.typo"]
+    assert list(toy.replayers()) == ["toy.typo"]
+    assert "toy.typo" not in registry.subjects()["lan-reiter-2025"].replayers()
 
 
 def test_unknown_paper_is_bad_input(toy_env, capsys) -> None:

@@ -33,7 +33,7 @@ SMALL = {
 
 @pytest.mark.parametrize("key", A.CORRECT)
 def test_correct_mechanisms_are_unsat(key: str) -> None:
-    f = A.smt_finding(MECHANISMS[key], 60.0, 10.0, sizes=SMALL[key])
+    f = A.smt_finding(MECHANISMS[key], 60.0, sizes=SMALL[key])
     assert f.verdict.value == "verified", (key, f.scope, f.evidence)
     for s in f.evidence["per_size"]:
         assert s["complete"]
@@ -44,7 +44,7 @@ def test_correct_mechanisms_are_unsat(key: str) -> None:
 
 @pytest.mark.parametrize("key", A.BROKEN)
 def test_broken_variants_are_sat_and_replay_through_kernels(key: str) -> None:
-    f = A.smt_finding(MECHANISMS[key], 60.0, 10.0)
+    f = A.smt_finding(MECHANISMS[key], 60.0)
     assert f.verdict.value == "refuted", (key, f.evidence)
     doc = f.counterexample
     assert doc["check"] == f"freegap.align.{key}"
@@ -91,7 +91,7 @@ def test_failure_modes_of_the_broken_variants() -> None:
     }
     assert set(want) == set(A.BROKEN)
     for key, prop in want.items():
-        f = A.smt_finding(MECHANISMS[key], 30.0, 10.0)
+        f = A.smt_finding(MECHANISMS[key], 30.0)
         assert f.counterexample["inputs"]["property"] == prop, key
 
 
@@ -110,7 +110,7 @@ def test_no_alignment_exists_for_svt_without_query_noise(tmp_path) -> None:
 
 
 def test_cli_replay_of_a_broken_variant(tmp_path, capsys) -> None:
-    f = A.smt_finding(MECHANISMS["broken.top-k-half-noise"], 20.0, 10.0)
+    f = A.smt_finding(MECHANISMS["broken.top-k-half-noise"], 20.0)
     p = tmp_path / "cx.json"
     p.write_text(json.dumps(f.counterexample))
     assert main(["replay", str(p)]) == 1
@@ -218,7 +218,7 @@ def test_wrong_alignment_is_caught() -> None:
         return [H[i] + q[i] - qp[i] if i in pat else H[i] for i in range(size.n)]
 
     mech = dataclasses.replace(MECHANISMS["top-k-gap"], key="mutant", align=no_shift)
-    res = A.check_size(mech, Size(3, 1), float("inf"), 10.0, props=("output",))
+    res = A.check_size(mech, Size(3, 1), props=("output",))
     assert res.counts["output"]["sat"] == 1
 
 
@@ -227,7 +227,7 @@ def test_cyclic_order_and_non_injective_alignment_are_caught() -> None:
     wrong_order = dataclasses.replace(top, key="mutant-order",
                                       order=lambda pat, size: list(pat) + [
                                           i for i in range(size.n) if i not in pat])
-    res = A.check_size(wrong_order, Size(3, 1), float("inf"), 10.0, props=("acyclic",))
+    res = A.check_size(wrong_order, Size(3, 1), props=("acyclic",))
     assert res.counts["acyclic"]["sat"] == 1
 
     def collapse(q, qp, H, pat, size, par, case):  # noqa: ANN001, ANN202
@@ -235,7 +235,7 @@ def test_cyclic_order_and_non_injective_alignment_are_caught() -> None:
         return [out[0], 0 * H[1]] + list(out[2:])  # forgets eta_2
 
     mech = dataclasses.replace(top, key="mutant-collapse", align=collapse)
-    res = A.check_size(mech, Size(3, 1), float("inf"), 10.0, props=("injective",))
+    res = A.check_size(mech, Size(3, 1), props=("injective",))
     assert res.counts["injective"]["sat"] == 1
 
 
@@ -243,7 +243,7 @@ def test_monotone_bound_is_tight_for_general_queries() -> None:
     """eps/2 fails for general (non-monotone) neighbours: Theorem 2 needs monotonicity."""
     mech = dataclasses.replace(MECHANISMS["top-k-gap-monotone"], key="general-half",
                                cases=("general",))
-    res = A.check_size(mech, Size(2, 1), float("inf"), 10.0, props=("cost",))
+    res = A.check_size(mech, Size(2, 1), props=("cost",))
     assert res.counts["cost"]["sat"] == 1
 
 
@@ -252,7 +252,7 @@ def test_monotone_bound_is_tight_for_general_queries() -> None:
 def test_correct_mechanisms_up_to_size_5(key: str) -> None:
     mech = MECHANISMS[key]
     sizes = [s for s in mech.sizes if s.n <= 5]
-    f = A.smt_finding(mech, 600.0, 30.0, sizes=sizes)
+    f = A.smt_finding(mech, 600.0, sizes=sizes)
     assert f.verdict.value == "verified"
     assert len(f.evidence["per_size"]) == len(sizes)
     assert all(s["complete"] for s in f.evidence["per_size"])

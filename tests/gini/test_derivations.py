@@ -199,9 +199,14 @@ def test_power_wrong_decrease_sum_is_refuted():
     assert f.verdict is Verdict.REFUTED
 
 
-def test_budget_exhausted_is_inconclusive():
-    fs = d.check_increase(0.0, 0, n_max=4)
-    assert all(f.verdict is Verdict.INCONCLUSIVE for f in fs)
+def test_scope_does_not_depend_on_the_budget_or_the_clock():
+    """The n range is the scope (counted in n, never in seconds): a zero budget checks the
+    same n as a huge one, with the same verdicts and scopes."""
+    none = d.check_increase(0.0, 0, n_max=3)
+    lots = d.check_increase(1e9, 0, n_max=3)
+    assert [(f.id, f.verdict, f.scope) for f in none] == [(f.id, f.verdict, f.scope)
+                                                          for f in lots]
+    assert all(f.verdict is Verdict.VERIFIED and "n = 2..3" in f.scope for f in none)
 
 
 def test_inf_iq_small_cases():

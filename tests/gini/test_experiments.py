@@ -4,6 +4,7 @@ kernels (independent implementations), exact values, and the fast claims' verdic
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -64,8 +65,15 @@ def test_fast_claims_verdicts_and_replays() -> None:
     assert f["repro.sec52.min-iq"].verdict.value == "verified"
     assert f["repro.sec2.mean-gs"].verdict.value == "verified"
     assert f["repro.fig4.scale-monotone"].verdict.value == "verified"
+    # eq. (1) gives (n-1)/n, eq. (2) gives exactly 1 (hand: n = 2, X = (0, 1): eq. (2) is
+    # (2*2 - 2 - 1) * 1 / (2 * 1/2 * 1) = 1, eq. (1) is 2 / (2 * 4 * 1/2) = 1/2)
+    gs = f["repro.sec2.gini-gs-example"]
+    assert gs.verdict.value == "refuted-under-reading"
+    assert gs.reading == ex.GS_EXAMPLE_READINGS["eq1"]
+    assert sorted(gs.evidence["readings"].values()) == ["holds", "refuted"]
+    assert ex.replay_gs({"n": 2, "reading": "eq2"})[0] is False
+    assert ex.replay_gs({"n": 2, "reading": "eq1"})[2] == Fraction(1, 2)
     for fid in ("repro.sec2.gini-gs-example", "repro.fig4.rmse-finite"):
-        assert f[fid].verdict.value == "refuted"
         cx = f[fid].counterexample
         still, *_ = REPLAYERS[cx["check"]](cx["inputs"])
         assert still

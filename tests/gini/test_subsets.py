@@ -16,6 +16,7 @@ Verdicts found (default budgets, seed 0):
 from __future__ import annotations
 
 import itertools
+import math
 from fractions import Fraction as F
 
 from audit.findings import Verdict, from_jsonable, to_jsonable
@@ -107,7 +108,11 @@ def test_findminindex() -> None:
 
 
 def test_lemma41_and_four_candidates() -> None:
-    fs = by_id(S.claim_lemma41(45.0, 0))
+    fs = by_id(S.claim_lemma41(math.inf, 0))  # the full scope, whatever the machine speed
+    full = S.lemma_grid_size() + S.LEMMA41_RANDOM
+    assert all(f.evidence["datasets"] <= full for f in fs.values())
+    assert fs["paper.lemma41.fact1-min-at-sm"].evidence["datasets"] == (
+        S.lemma_grid_size() + S.LEMMA41_RANDOM)
     assert fs["paper.lemma41.fact1-min-at-sm"].verdict is Verdict.VERIFIED
     assert fs["paper.sec411.eq13"].verdict is Verdict.VERIFIED
     f2 = fs["paper.lemma41.fact2-max-at-n"]

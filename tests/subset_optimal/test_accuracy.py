@@ -91,7 +91,8 @@ def test_replace_one_bounds() -> None:
     r = ac.alg3_replace_bound([F(0)] * 20, [F(0)] * 19 + [F(1)], F(1), F(1), F(1, 100))
     assert r["l_hat"] <= 1.0 and r["u_hat"] <= 1.0 and r["total_up"] <= 3.0
     fs = {f.id: f for f in ac.replace_one(5, 0)}
-    assert fs["subset.replace-one.alg3"].verdict.value == "verified"
+    # hand-picked pairs, not every pair: at most not-refuted
+    assert fs["subset.replace-one.alg3"].verdict.value == "not-refuted"
     a5 = fs["subset.replace-one.alg5"]
     assert a5.verdict.value == "refuted"
     still, claimed, got, _ = ac.replay_rep5(a5.counterexample["inputs"])
