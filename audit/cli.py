@@ -128,7 +128,7 @@ def _add_calibrate(sub: argparse._SubParsersAction) -> None:
                    "1.2x twins (audit/privacy/coverage_calibration.py)")
     p.add_argument("--reps", type=_positive_int, default=None,
                    help="with --coverage: R for every case (default: each case's own)")
-    p.add_argument("--only", default=None, help="with --coverage: cases whose key contains this")
+    p.add_argument("--only", default=None, help="with --coverage: cases whose key contains this text (comma list: any)")
     p.add_argument("--out", default="reports")
     p.add_argument("--run-id", default=None)
 
@@ -198,12 +198,12 @@ def _cmd_calibrate(a: argparse.Namespace) -> int:
 def _cmd_calibrate_coverage(a: argparse.Namespace) -> int:
     import time
 
-    from audit.privacy.coverage_calibration import all_cases, run_coverage
+    from audit.privacy.coverage_calibration import all_cases, run_coverage, selected
     from audit.report import build_report, render_summary_table
 
     run_id = a.run_id or f"calibrate-coverage-seed{a.seed}"
     started = datetime.now(UTC).isoformat(timespec="seconds")
-    keys = [c.key for c in all_cases(a.quick) if not a.only or a.only in c.key]
+    keys = [c.key for c in all_cases(a.quick) if selected(c.key, a.only)]
     if not keys:
         raise InputError(f"--only {a.only!r}: no coverage case matches")
     params = {"coverage": True, "quick": a.quick, "reps": a.reps, "only": a.only,

@@ -54,7 +54,7 @@ from audit.findings import Finding, Method, Verdict, counterexample_document
 from audit.privacy.blackbox import BlackBoxTester, Event
 from audit.privacy.exact_loss import worst_neighbour
 from audit.privacy.mechanisms import LaplaceMechanism
-from audit.protocols import REPLACE_ONE, NeighbourPair
+from audit.protocols import ADD_REMOVE_ONE, REPLACE_ONE, NeighbourPair
 from kernels.errors import InvalidParameterError
 from kernels.validate import as_data, check_epsilon, check_rng
 
@@ -73,6 +73,7 @@ __all__ = [
     "laplace_event_probability",
     "run_case",
     "run_coverage",
+    "selected",
 ]
 
 #: significance level of each case's binomial test (false alarm of ``calibrate --coverage``
@@ -315,18 +316,39 @@ def _blackbox_geometric(tester: BlackBoxTester, claim: float) -> Callable[[int, 
 
 
 def _exact_loss_trial(seed: int, factor: float) -> Trial:
-    """A random data set in [0, 1] (n = 3..8 records), the mean + Lap(1 / (n eps)) release
-    (sensitivity 1/n; a twin divides the scale by ``factor``): the worst neighbour replaces
-    the record farthest from 1/2 by the opposite end, true loss = factor * eps * max_i
-    max(x_i, 1 - x_i).  Error: the certified interval [value_down, epsilon_up] of the worst
-    neighbour found misses the true loss."""
+    """A random data set in [0, 1] (n = 3..8 records, or 70..100: more distinct values than
+    the neighbour generator enumerates), the mean + Lap(1 / (n eps)) release (sensitivity
+    1/n; a twin divides the scale by ``factor``): the worst neighbour replaces the record
+    farthest from 1/2 by the opposite end, true loss = factor * eps * max_i max(x_i,
+    1 - x_i).  Error: the certified interval [value_down, epsilon_up] of the worst neighbour
+    found misses the true loss."""
     rng = _rng(seed, 3)
-    n = int(rng.integers(3, 9))
+    n = int(rng.integers(3, 9)) if rng.random() < 0.5 else int(rng.integers(70, 101))
     eps = float(rng.choice([0.1, 0.5, 1.0, 2.0]))
     xs = np.sort(rng.uniform(0.0, 1.0, n))
     mech = LaplaceMechanism(eps, sensitivity=1.0 / n, query=np.mean,
                             noise_scale_factor=1.0 / factor)
     truth = factor * eps * float(np.max(np.maximum(xs, 1.0 - xs)))
+    s = worst_neighbour(mech, xs, lower=0.0, upper=1.0, max_evals=400, certify_top=2,
+                        time_budget_s=None)
+    w = s.worst.certified if s.worst is not None else None
+    up = w.kernel.epsilon_up if w is not None else 0.0
+    down = w.kernel.value_down if w is not None else 0.0
+    err = not (down <= truth * (1 + _REL) and up >= truth * (1 - _REL))
+    return Trial(err, bool(down > eps), {"truth": truth, "epsilon_up": up,
+                                         "value_down": down, "n": n, "epsilon": eps})
+
+
+def _exact_loss_add_remove_trial(seed: int, factor: float) -> Trial:
+    """Add/remove-one: the sum of n = 2..8 records in [0, 1] + Lap(1/eps) (a twin divides
+    the scale by ``factor``): the worst neighbour adds a record 1, true loss = factor * eps
+    (a removal changes the sum by x_i <= 1).  Error as for the replace-one case."""
+    rng = _rng(seed, 5)
+    n = int(rng.integers(2, 9))
+    eps = float(rng.choice([0.1, 0.5, 1.0, 2.0]))
+    xs = np.sort(rng.uniform(0.0, 1.0, n))
+    mech = LaplaceMechanism(eps, relation=ADD_REMOVE_ONE, noise_scale_factor=1.0 / factor)
+    truth = factor * eps
     s = worst_neighbour(mech, xs, lower=0.0, upper=1.0, max_evals=400, certify_top=2,
                         time_budget_s=None)
     w = s.worst.certified if s.worst is not None else None
@@ -372,12 +394,23 @@ def generic_cases(quick: bool = False) -> list[CoverageCase]:
             _blackbox_geometric(bits, 0.5), reps=r, power_floor=0.3),
         CoverageCase(
             "exact-loss-mean", "exact loss + worst-neighbour search",
-            "mean of n = 3..8 records in [0, 1] + Lap(1/(n eps)), eps in {0.1, 0.5, 1, 2}, "
-            "random data per run; worst neighbour known in closed form",
+            "mean of n = 3..8 or 70..100 records in [0, 1] + Lap(1/(n eps)), eps in "
+            "{0.1, 0.5, 1, 2}, random data per run, replace-one; worst neighbour known in "
+            "closed form",
             0.0, "the certified [value_down, epsilon_up] of the worst neighbour found misses "
             "the true worst-case loss", _exact_loss_trial, reps=20 if quick else 60,
             power_reps=10, power_floor=0.8, method=Method.CROSSCHECK,
             reference="mpmath-certified loss vs closed form eps * max_i max(x_i, 1 - x_i)"),
+        CoverageCase(
+            "exact-loss-sum-add-remove", "exact loss + worst-neighbour search",
+            "sum of n = 2..8 records in [0, 1] + Lap(1/eps), add/remove-one, random data "
+            "per run; worst neighbour (add a 1) known in closed form",
+            0.0, "the certified [value_down, epsilon_up] of the worst neighbour found misses "
+            "the true worst-case loss", _exact_loss_add_remove_trial,
+            reps=10 if quick else 30, power_reps=10, power_floor=0.8,
+            method=Method.CROSSCHECK,
+            reference="mpmath-certified loss vs closed form eps (add a record at the upper "
+            "bound)"),
     ]
 
 
@@ -398,6 +431,14 @@ def all_cases(quick: bool = False) -> list[CoverageCase]:
 
 
 # --------------------------------------------------------------------------- running
+def selected(key: str, only: str | None) -> bool:
+    """``only`` None/empty: every case; else the key contains one of its comma-separated
+    texts."""
+    if not only:
+        return True
+    return any(t.strip() and t.strip() in key for t in only.split(","))
+
+
 def _seed_of(seed: int, case_index: int, rep: int, twin: int) -> int:
     return int(np.random.SeedSequence([int(seed), case_index, rep, twin]).generate_state(1)[0])
 
@@ -481,11 +522,12 @@ def run_coverage(seed: int = 0, quick: bool = False, reps: int | None = None,
                  only: str | None = None,
                  on_finding: Callable[[Finding], None] | None = None,
                  ) -> tuple[list[Finding], list[dict[str, Any]]]:
-    """Every case (``only``: keys containing this text; ``reps``: R for every case instead
-    of its default); returns the Findings and a bar figure (error rate vs nominal)."""
+    """Every case (``only``: keys containing this text, or any of several comma-separated
+    texts; ``reps``: R for every case instead of its default); returns the Findings and a bar
+    figure (error rate vs nominal)."""
     findings = []
     for i, case in enumerate(all_cases(quick)):
-        if only and only not in case.key:
+        if not selected(case.key, only):
             continue
         f = run_case(case, seed, i, reps)
         findings.append(f)

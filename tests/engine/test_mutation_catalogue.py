@@ -40,9 +40,20 @@ SAMPLE: list[tuple[str, tuple[str, ...], str]] = [
 def test_catalogue_is_well_formed_and_covers_every_kernel_module() -> None:
     assert M.check_anchors() == []
     covered = set(M.modules_covered())
-    assert set(M.MODULES) == covered
+    assert set(M.MODULES) | set(M.ENGINE_MODULES) == covered
     for f in M.MODULES:
         assert (M.KERNELS / f).is_file(), f
+    for f in M.ENGINE_MODULES:
+        assert (M.ROOT / f).is_file(), f
+    # every kernel module of every subject is covered (the protocol and __init__ files are
+    # declarative / empty)
+    on_disk = {p.relative_to(M.KERNELS).as_posix() for p in M.KERNELS.rglob("*.py")
+               if p.name not in ("__init__.py", "protocol.py", "errors.py")}
+    assert on_disk <= set(M.MODULES), sorted(on_disk - set(M.MODULES))
+    # engine mutants name their area and at least one dpaudit run
+    for m in M.CATALOGUE:
+        if m.engine:
+            assert m.area_name.startswith("engine:") and m.runs, m.id
     assert {m.operator for m in M.CATALOGUE} == set(M.OPERATORS)
 
 
