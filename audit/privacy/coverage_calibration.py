@@ -43,6 +43,7 @@ from __future__ import annotations
 
 import math
 import time
+from fractions import Fraction
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -315,6 +316,28 @@ def _blackbox_geometric(tester: BlackBoxTester, claim: float) -> Callable[[int, 
     return trial
 
 
+def _exact_trial(mech: LaplaceMechanism, xs: np.ndarray, eps: float, truth: float,
+                 n: int) -> Trial:
+    """The worst-neighbour search on ``xs``; an error is (a) the certified interval
+    [value_down, epsilon_up] of the pair it certifies not containing that pair's exact loss
+    |a - a'| / b (equal Laplace scales: a rational number of the float locations and scale,
+    compared with no slack: the outward rounding is tested), or (b) its epsilon_up below the
+    true worst-case loss ``truth`` (relative slack 1e-12 for the float query)."""
+    s = worst_neighbour(mech, xs, lower=0.0, upper=1.0, max_evals=400, certify_top=2,
+                        time_budget_s=None)
+    if s.worst is None or s.worst.certified is None:
+        return Trial(True, False, {"truth": truth, "problem": "no pair certified"})
+    k = s.worst.certified.kernel
+    (a, b), (a2, b2) = s.base_location_scale, s.worst.location_scale
+    pair_exact = abs(Fraction(a) - Fraction(a2)) / Fraction(b)
+    contains = (b == b2 and Fraction(k.value_down) <= pair_exact <= Fraction(k.epsilon_up))
+    err = not contains or k.epsilon_up < truth * (1 - _REL)
+    return Trial(err, bool(k.value_down > eps),
+                 {"truth": truth, "pair_exact": float(pair_exact), "epsilon_up": k.epsilon_up,
+                  "value_down": k.value_down, "n": n, "epsilon": eps,
+                  "change": dict(s.worst.change)})
+
+
 def _exact_loss_trial(seed: int, factor: float) -> Trial:
     """A random data set in [0, 1] (n = 3..8 records, or 70..100: more distinct values than
     the neighbour generator enumerates), the mean + Lap(1 / (n eps)) release (sensitivity
@@ -329,14 +352,7 @@ def _exact_loss_trial(seed: int, factor: float) -> Trial:
     mech = LaplaceMechanism(eps, sensitivity=1.0 / n, query=np.mean,
                             noise_scale_factor=1.0 / factor)
     truth = factor * eps * float(np.max(np.maximum(xs, 1.0 - xs)))
-    s = worst_neighbour(mech, xs, lower=0.0, upper=1.0, max_evals=400, certify_top=2,
-                        time_budget_s=None)
-    w = s.worst.certified if s.worst is not None else None
-    up = w.kernel.epsilon_up if w is not None else 0.0
-    down = w.kernel.value_down if w is not None else 0.0
-    err = not (down <= truth * (1 + _REL) and up >= truth * (1 - _REL))
-    return Trial(err, bool(down > eps), {"truth": truth, "epsilon_up": up,
-                                         "value_down": down, "n": n, "epsilon": eps})
+    return _exact_trial(mech, xs, eps, truth, n)
 
 
 def _exact_loss_add_remove_trial(seed: int, factor: float) -> Trial:
@@ -349,14 +365,7 @@ def _exact_loss_add_remove_trial(seed: int, factor: float) -> Trial:
     xs = np.sort(rng.uniform(0.0, 1.0, n))
     mech = LaplaceMechanism(eps, relation=ADD_REMOVE_ONE, noise_scale_factor=1.0 / factor)
     truth = factor * eps
-    s = worst_neighbour(mech, xs, lower=0.0, upper=1.0, max_evals=400, certify_top=2,
-                        time_budget_s=None)
-    w = s.worst.certified if s.worst is not None else None
-    up = w.kernel.epsilon_up if w is not None else 0.0
-    down = w.kernel.value_down if w is not None else 0.0
-    err = not (down <= truth * (1 + _REL) and up >= truth * (1 - _REL))
-    return Trial(err, bool(down > eps), {"truth": truth, "epsilon_up": up,
-                                         "value_down": down, "n": n, "epsilon": eps})
+    return _exact_trial(mech, xs, eps, truth, n)
 
 
 def generic_cases(quick: bool = False) -> list[CoverageCase]:
