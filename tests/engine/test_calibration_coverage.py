@@ -17,8 +17,9 @@ import pytest
 
 from audit.findings import Verdict
 from audit.privacy import coverage_calibration as C
-from audit.privacy.blackbox import BlackBoxTester, Event
-from audit.privacy.sequential import Schedule
+from audit.privacy.blackbox import Event
+from audit.privacy.blackbox.sequential import Schedule
+from audit.privacy.blackbox.settings import TesterSettings
 
 
 def test_binomial_excess_matches_hand_computation() -> None:
@@ -104,7 +105,7 @@ def test_full_confidence_at_every_look_is_refuted(monkeypatch: pytest.MonkeyPatc
 def test_certifying_on_selection_samples_is_refuted(monkeypatch: pytest.MonkeyPatch) -> None:
     # the broken tester: certification counts are taken on the selection draws (reused)
     seen: dict[bytes, np.ndarray] = {}
-    draw = BlackBoxTester._draw_chunked
+    draw = TesterSettings.draw_chunked
 
     def draw_and_keep(self, mechanism, dataset, n, rng, d, tick=None):  # noqa: ANN001
         y = draw(self, mechanism, dataset, n, rng, d, tick)
@@ -116,8 +117,8 @@ def test_certifying_on_selection_samples_is_refuted(monkeypatch: pytest.MonkeyPa
         k = np.array([np.count_nonzero(e.mask(y)) for e in events])
         return np.round(k * (n / y.shape[0])).astype(np.int64)
 
-    monkeypatch.setattr(BlackBoxTester, "_draw_chunked", draw_and_keep)
-    monkeypatch.setattr(BlackBoxTester, "_count", count_reused)
+    monkeypatch.setattr(TesterSettings, "draw_chunked", draw_and_keep)
+    monkeypatch.setattr(TesterSettings, "count", count_reused)
     f = C.run_case(_case("blackbox-fixed-laplace"), seed=3, reps=40, power_reps=0)
     assert f.verdict is Verdict.REFUTED, f.evidence
 
