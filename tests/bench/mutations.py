@@ -471,17 +471,19 @@ CATALOGUE += _printed_mutants()
 
 
 # ------------------------------------------------------- Dick et al. and Liu kernels
-_SO_MEAN = ("subset.alg1-privacy", "subset.alg1-accuracy", "subset.alg3-privacy",
-            "subset.alg3-blackbox", "subset.theorem1-accuracy")
-_SO_THR = ("subset.definitions", "subset.alg2-privacy", "subset.alg2-accuracy",
-           "subset.lemma1-oracle")
-_SO_MONO = ("subset.definition7-monotone", "subset.lemma6", "subset.lemma8",
-            "subset.alg5-privacy", "subset.alg4-privacy", "subset.alg4-rank-target",
-            "subset.theorem5", "subset.theorem4-corollary2")
-_GS_FORM = ("gs.sup", "gs.label-change", "gs.smt", "release.exact-loss", "release.blackbox",
-            "gs.private-quantities")
-_GS_STAT = ("gs.sup", "gs.label-change", "gs.smt", "derivation.displays", "derivation.steps")
-_GS_REL = ("sim.section6", "release.bounding", "release.exact-loss", "release.blackbox")
+# The claims that reach each kernel function (from the claims' code: the paper's algorithms
+# are checked on the exact reference, so most claims never call these kernels; functions no
+# claim calls - alg4_sample, inv_sen_sample, laplace_release, truncated_laplace - get no key
+# and can only be killed by a regress suite of the subject).
+_SO_ALG1 = ("subset.alg1-accuracy", "subset.alg3-blackbox", "subset.theorem1-accuracy")
+_SO_ALG3 = ("subset.alg3-blackbox", "subset.theorem1-accuracy", "subset.theorem4-corollary2")
+_SO_THR = ("subset.definitions", "subset.alg3-blackbox", "subset.theorem1-accuracy")
+_SO_PROP = ("subset.definition7-monotone", "subset.theorem5")
+_SO_ALG4 = ("subset.alg4-privacy", "subset.alg4-rank-target")
+_SO_INVSEN = ("subset.theorem5", "subset.alg5-privacy")
+_GS_FORM = ("gs.sup", "gs.label-change", "release.exact-loss", "gs.private-quantities")
+_GS_STAT = ("gs.sup", "gs.smt", "derivation.displays")
+_GS_SIM = ("sim.section6",)
 
 CATALOGUE += [
     # ------------------------------------------------------ subset_optimal/mean.py
@@ -489,25 +491,25 @@ CATALOGUE += [
        "n_hat = n + rng.laplace(0.0, 2.0 / epsilon, size)",
        "n_hat = n + rng.laplace(0.0, 1.0 / epsilon, size)",
        "Algorithm 1: the count's noise Lap(1/eps) instead of Lap(2/eps) (too small)",
-       search=_SO_MEAN),
+       search=_SO_ALG1),
     _m("so.mean.sum-noise", "noise-scale", "subset_optimal/mean.py",
        "s_hat = s + rng.laplace(0.0, 1.0, size) * (w / epsilon)",
        "s_hat = s + rng.laplace(0.0, 1.0, size) * (w / (2 * epsilon))",
-       "Algorithm 1: the sum's noise scale w/(2 eps) instead of w/eps", search=_SO_MEAN),
+       "Algorithm 1: the sum's noise scale w/(2 eps) instead of w/eps", search=_SO_ALG1),
     _m("so.mean.output-clip", "dropped-factor", "subset_optimal/mean.py",
        "return np.clip(ratio, -w / 2, w / 2) + m", "return np.clip(ratio, -w, w) + m",
        "Algorithm 1 line 5: output clipped to [l - w/2, u + w/2] instead of [l, u]",
-       search=_SO_MEAN),
+       search=_SO_ALG1),
     _m("so.mean.alg3-beta", "dropped-factor", "subset_optimal/mean.py",
        "beta = 2 / epsilon * math.log(2 * R / (alpha * zeta))",
        "beta = 1 / epsilon * math.log(2 * R / (alpha * zeta))",
-       "Algorithm 3 line 1: beta with 1/eps instead of 2/eps", search=_SO_MEAN),
+       "Algorithm 3 line 1: beta with 1/eps instead of 2/eps", search=_SO_ALG3),
     _m("so.mean.alg3-tu-sign", "sign-flip", "subset_optimal/mean.py",
        '"t_u": n - 1 / epsilon - beta}', '"t_u": n - 1 / epsilon + beta}',
-       "Algorithm 3 line 1: t_u = |D| - 1/eps + beta", search=_SO_MEAN),
+       "Algorithm 3 line 1: t_u = |D| - 1/eps + beta", search=_SO_ALG3),
     _m("so.mean.clip-left", "flipped-comparison", "subset_optimal/mean.py",
        'jl = np.searchsorted(xs, lo, "left")', 'jl = np.searchsorted(xs, lo, "right")',
-       "records equal to l-hat counted among the clipped ones", search=_SO_MEAN,
+       "records equal to l-hat counted among the clipped ones", search=("subset.alg3-blackbox",),
        equivalent="a record equal to lo contributes lo whether it is clipped or not: same "
        "total"),
     # ------------------------------------------------ subset_optimal/thresholds.py
@@ -526,7 +528,7 @@ CATALOGUE += [
        search=_SO_THR),
     _m("so.thr.rank-interval", "off-by-one", "subset_optimal/thresholds.py",
        'int(np.searchsorted(xs, tau, "right")))', 'int(np.searchsorted(xs, tau, "left")))',
-       "Lemma 5: ranks(tau, D) ends at #{x < tau} instead of #{x <= tau}", search=_SO_THR),
+       "Lemma 5: ranks(tau, D) ends at #{x < tau} instead of #{x <= tau}", search=("subset.definitions",)),
     _m("so.thr.edge-a", "flipped-comparison", "subset_optimal/thresholds.py",
        "edges = np.unique(cand[(cand >= a) & (cand <= b)])",
        "edges = np.unique(cand[(cand > a) & (cand <= b)])",
@@ -535,60 +537,60 @@ CATALOGUE += [
     _m("so.mono.quantile-floor", "off-by-one", "subset_optimal/monotone.py",
        "return max(1, math.ceil(q * n))", "return max(1, math.floor(q * n))",
        "lower q-quantile index floor(q n) instead of ceil(q n) (rank rounding)",
-       search=_SO_MONO),
+       search=_SO_PROP),
     _m("so.mono.invsen-exponent", "noise-scale", "subset_optimal/monotone.py",
        "p = np.exp(lg - lg.max())", "p = np.exp(2 * (lg - lg.max()))",
-       "Algorithm 5: exp(-2 scale len) instead of exp(-scale len)", search=_SO_MONO),
+       "Algorithm 5: exp(-2 scale len) instead of exp(-scale len)", search=()),
     _m("so.mono.alg4-budget", "budget-split", "subset_optimal/monotone.py",
        "l_hat = float(th.sample(q, tl, -R, R, beta / 3, epsilon / 4, 1, rng)[0])",
        "l_hat = float(th.sample(q, tl, -R, R, beta / 3, epsilon / 2, 1, rng)[0])",
-       "Algorithm 4 line 3 at eps/2 instead of eps/4", search=_SO_MONO),
+       "Algorithm 4 line 3 at eps/2 instead of eps/4", search=()),
     _m("so.mono.alg4-r", "constant", "subset_optimal/monotone.py",
        '"r": 32 * math.log(6 * R / (eta * beta)) / epsilon}',
        '"r": 16 * math.log(6 * R / (eta * beta)) / epsilon}',
-       "Algorithm 4 line 2: r with 16 instead of 32", search=_SO_MONO),
+       "Algorithm 4 line 2: r with 16 instead of 32", search=("subset.alg4-rank-target",)),
     _m("so.mono.shift-lt", "flipped-comparison", "subset_optimal/monotone.py",
        "if i <= 1.5 * r:", "if i < 1.5 * r:",
-       "Algorithm 4 line 5: i < 3r/2 instead of i <= 3r/2", search=_SO_MONO),
+       "Algorithm 4 line 5: i < 3r/2 instead of i <= 3r/2", search=_SO_ALG4),
     _m("so.mono.len-mean-hi", "wrong-variable", "subset_optimal/monotone.py",
        "lo_s = S - t * n2 + (j * lo if j else 0)", "lo_s = S - t * n2 + (j * hi if j else 0)",
-       "len for the mean: additions' lowest sum uses the upper grid end", search=_SO_MONO),
+       "len for the mean: additions' lowest sum uses the upper grid end", search=_SO_INVSEN),
     _m("so.mono.subset-sums-order", "accumulator", "subset_optimal/monotone.py",
        "for i in range(len(sums) - 1, 0, -1):", "for i in range(1, len(sums)):",
        "exact subset sums updated in increasing size: a record reused within one subset",
-       search=_SO_MONO),
+       search=_SO_INVSEN),
     # ------------------------------------------------- global_sensitivity/releases.py
     _m("gs.rel.no-round-up", "rounding-nudge", "global_sensitivity/releases.py",
        "return math.nextafter(math.nextafter(b, math.inf), math.inf)", "return b",
-       "Laplace scale GS/eps no longer rounded up (may be one ulp below)", search=_GS_REL),
+       "Laplace scale GS/eps no longer rounded up (may be one ulp below)", search=_GS_SIM),
     _m("gs.rel.scale-halved", "noise-scale", "global_sensitivity/releases.py",
        "b = g / float(epsilon)", "b = g / (2 * float(epsilon))",
-       "Laplace scale GS/(2 eps)", search=_GS_REL),
+       "Laplace scale GS/(2 eps)", search=_GS_SIM),
     _m("gs.rel.vector-per-coordinate", "noise-scale", "global_sensitivity/releases.py",
        "return v[None, :] + rng.laplace(0.0, b, (size, v.size))",
        "return v[None, :] + rng.laplace(0.0, b / v.size, (size, v.size))",
-       "vector release: the l1 GS split over the coordinates", search=_GS_REL),
+       "vector release: the l1 GS split over the coordinates", search=()),
     _m("gs.rel.trunc-cdf", "dropped-factor", "global_sensitivity/releases.py",
        "u = f_lo + (f_hi - f_lo) * rng.random(size)", "u = f_lo + f_hi * rng.random(size)",
-       "truncated Laplace: inverse cdf on [F(lo), F(lo) + F(hi)]", search=_GS_REL),
+       "truncated Laplace: inverse cdf on [F(lo), F(lo) + F(hi)]", search=()),
     _m("gs.rel.rescale-abs", "sign-flip", "global_sensitivity/releases.py",
        "a = np.maximum(np.asarray(y, dtype=np.float64), 0.0)",
        "a = np.abs(np.asarray(y, dtype=np.float64))",
-       "rescaling: negative proportions flipped instead of set to 0", search=_GS_REL),
+       "rescaling: negative proportions flipped instead of set to 0", search=_GS_SIM),
     # ----------------------------------------------- global_sensitivity/statistics.py
     _m("gs.stat.cov-column", "wrong-variable", "global_sensitivity/statistics.py",
        "my = mean([p[1] for p in pts])", "my = mean([p[0] for p in pts])",
        "covariance: the second variable centred on the first column's mean", search=_GS_STAT),
     _m("gs.stat.var-divisor", "off-by-one", "global_sensitivity/statistics.py",
        "return sum_of_squares(xs) / (n - 1)", "return sum_of_squares(xs) / n",
-       "sample variance with divisor n", search=_GS_STAT),
+       "sample variance with divisor n", search=("gs.sup", "gs.smt")),
     _m("gs.stat.pooled-df", "off-by-one", "global_sensitivity/statistics.py",
        "return sum((sum_of_squares(c) for c in cells), 0) / (n - len(cells))",
        "return sum((sum_of_squares(c) for c in cells), 0) / (n - len(cells) + 1)",
-       "pooled variance divided by n - J + 1", search=_GS_STAT),
+       "pooled variance divided by n - J + 1", search=("gs.sup", "gs.smt")),
     _m("gs.stat.label-range", "flipped-comparison", "global_sensitivity/statistics.py",
        "if not 0 <= int(lab) < k:", "if not 0 <= int(lab) <= k:",
-       "histogram accepts label k (then indexes past the end)", search=_GS_STAT),
+       "histogram accepts label k (then indexes past the end)", search=("gs.sup",)),
     # ------------------------------------------------ global_sensitivity/formulas.py
     _m("gs.form.max-ss-even", "dropped-factor", "global_sensitivity/formulas.py",
        "return Fraction(m * m // 4, m)", "return Fraction(m, 4)",
