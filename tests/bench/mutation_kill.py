@@ -264,14 +264,16 @@ def engine_run(name: str, tree: Path, work: Path, seed: int) -> list[tuple[str, 
     """One named run of ENGINE_RUNS on ``tree``: [(label, exit code, verdicts)].
 
     * ``coverage:<keys>``: ``calibrate --coverage --quick --only <keys>``;
+    * ``coverage-full:<keys>``: the same at the cases' default R;
     * ``calibrate``: ``calibrate --quick``;
     * ``test:neighbours``: ``dpaudit test`` on the known-answer twins."""
     out = work / "reports"
-    if name.startswith("coverage:"):
-        only = name.split(":", 1)[1]
-        code, v, _ = dpaudit(tree, ["calibrate", "--coverage", "--quick", "--only", only,
-                                    "--seed", str(seed)], out, f"cov-{only}-{seed}",
-                             timeout=3 * TIMEOUT_S)
+    if name.startswith(("coverage:", "coverage-full:")):
+        kind, only = name.split(":", 1)
+        quick = ["--quick"] if kind == "coverage" else []
+        code, v, _ = dpaudit(tree, ["calibrate", "--coverage", *quick, "--only", only,
+                                    "--seed", str(seed)], out,
+                             f"{kind}-{only.replace(',', '+')}-{seed}", timeout=6 * TIMEOUT_S)
         return [(name, code, v)]
     if name == "calibrate":
         code, v, _ = dpaudit(tree, ["calibrate", "--quick", "--seed", str(seed)], out,

@@ -56,6 +56,11 @@ MODULES: tuple[str, ...] = (
 #: the engine modules the catalogue covers (paths relative to the repository root)
 ENGINE_MODULES: tuple[str, ...] = (
     "audit/privacy/neighbours.py",
+    "audit/privacy/blackbox/statistics.py",
+    "audit/privacy/blackbox/fixed.py",
+    "audit/privacy/blackbox/sequential.py",
+    "audit/privacy/blackbox/candidates.py",
+    "audit/privacy/exact_loss.py",
 )
 
 OPERATORS: dict[str, str] = {
@@ -645,6 +650,106 @@ CATALOGUE += [
        "\n                xs, np.delete(xs, i)",
        "add/remove-one removes only the smallest record", "engine:neighbours",
        ("test:neighbours",)),
+]
+
+
+# --------------------------------------------------- engine: the testers (statistics, ...)
+_BB = "audit/privacy/blackbox/"
+_COV_BB = "coverage-full:blackbox-fixed-laplace"  # R = 200: detects 10% -> 17.5% (power 0.8)
+_COV_EV = "coverage:blackbox-fixed,float-bits"
+_COV_SEQ = "coverage-full:sequential"
+_COV_EXACT = "coverage:exact-loss"
+CATALOGUE += [
+    _e("st.bonferroni-events", "budget-split", _BB + "statistics.py",
+       "return alpha / bounds", "return alpha / max(1, bounds // 2)",
+       "Bonferroni over events instead of one-sided bounds (each bound at alpha/m)",
+       "engine:statistics", (_COV_BB,)),
+    _e("st.fixed-level", "budget-split", _BB + "fixed.py",
+       "a_each = bonferroni_level(alpha, 2 * m)", "a_each = bonferroni_level(alpha, m)",
+       "fixed schedule: the certified bounds at alpha/m instead of alpha/(2m)",
+       "engine:statistics", (_COV_BB,)),
+    _e("st.cp-upper-k", "off-by-one", _BB + "statistics.py",
+       "aa, bb = kk + 1.0, np.maximum(nn - kk, 1.0)", "aa, bb = kk, np.maximum(nn - kk, 1.0)",
+       "Clopper-Pearson upper bound from Beta(k, n - k) instead of Beta(k + 1, n - k)",
+       "engine:statistics", (_COV_BB,)),
+    _e("st.cp-lower-level", "constant", _BB + "statistics.py",
+       "lo = _newton(special.betaincinv(aa, bb, a), aa, bb, a, upper=False)",
+       "lo = _newton(special.betaincinv(aa, bb, 2 * a), aa, bb, 2 * a, upper=False)",
+       "Clopper-Pearson lower bound at level 2 alpha (two-sided table read as one-sided)",
+       "engine:statistics", (_COV_BB,)),
+    _e("st.safety-dropped", "rounding-nudge", _BB + "statistics.py",
+       "lo = np.where(kk > 0, lo * (1.0 - _SAFETY), 0.0)", "lo = np.where(kk > 0, lo, 0.0)",
+       "the 2^-36 safe-direction shrink of the lower bound removed", "engine:statistics",
+       (_COV_BB,)),
+    _e("st.certify-reused", "wrong-variable", _BB + "fixed.py",
+       "        state = rng.bit_generator.state\n        try:\n            cf = t.count(",
+       "        rng.bit_generator.state = rng_start[\"state\"]  # replay the stream\n"
+       "        state = rng.bit_generator.state\n        try:\n            cf = t.count(",
+       "fixed schedule: certification redraws the selection stream (certifies on the "
+       "selection samples)", "engine:statistics", (_COV_BB,)),
+    # -------------------------------------------------------------- sequential schedule
+    _e("seq.full-alpha", "budget-split", _BB + "sequential.py",
+       "a_look = plan.alpha_per_look", "a_look = alpha",
+       "every look spends the whole alpha (no split over the looks)", "engine:sequential",
+       (_COV_SEQ,)),
+    _e("seq.looks-minus-one", "off-by-one", _BB + "sequential.py",
+       "return self.alpha / self.looks", "return self.alpha / (self.looks - 1)",
+       "alpha split over looks - 1 (with 6 looks: 0.12 instead of 0.1 in total)",
+       "engine:sequential", (_COV_SEQ,)),
+    _e("seq.select-on-look", "wrong-variable", _BB + "sequential.py",
+       "            ya, yb, state = new[pick.pair]\n"
+       "            kf = int(np.count_nonzero(pick.event.mask(ya)))",
+       "            ya, yb, state = new[pick.pair]\n"
+       "            # re-select on the newest batch (the freshest outputs)\n"
+       "            cand = candidates(ya, yb, settings)\n"
+       "            ka, kb = cand.counts()\n"
+       "            for direction, (k1, k2) in enumerate(((ka, kb), (kb, ka))):\n"
+       "                score = predicted_bound(k1, k2, b, b, a_sel, a_look / 2.0, delta)\n"
+       "                j = int(np.argmax(score))\n"
+       "                if direction == 0 or score[j] > pick.score:\n"
+       "                    pick = Pick(pick.pair, direction, cand.events[j], float(score[j]),\n"
+       "                                (int(ka[j]), int(kb[j])))\n"
+       "            kf = int(np.count_nonzero(pick.event.mask(ya)))",
+       "each look re-selects its event on the batch it then certifies on (reused samples)",
+       "engine:sequential", (_COV_SEQ,)),
+    # ------------------------------------------------------ event families and search
+    _e("ev.one-direction", "removed-guard", _BB + "fixed.py",
+       "for direction, (kf, ko) in enumerate(((ka, kb), (kb, ka))):",
+       "for direction, (kf, ko) in enumerate(((ka, kb),)):",
+       "fixed schedule searches one direction only (events favoured by D)", "engine:events",
+       (_COV_BB, "calibrate")),
+    _e("ev.tail-reach", "constant", _BB + "candidates.py",
+       "pmin = min(0.05, max(5.0 / n, 1e-12))", "pmin = min(0.05, max(500.0 / n, 1e-12))",
+       "threshold events reach only to tail probability 500/n instead of 5/n",
+       "engine:events", (_COV_EV, "calibrate")),
+    _e("ev.no-last-bit", "off-by-one", _BB + "candidates.py",
+       "for k in (1, 2, 3):", "for k in (2, 3):",
+       "float-grid events on the last 2 and 3 mantissa bits only", "engine:events",
+       (_COV_BB, "calibrate")),
+    # --------------------------------------------------------- exact-loss optimiser
+    _e("el.refine-smallest", "flipped-comparison", "audit/privacy/exact_loss.py",
+       "cand.sort(reverse=True)", "cand.sort()",
+       "the optimiser refines the smallest local extrema of |L|", "engine:exact-loss",
+       (_COV_EXACT,)),
+    _e("el.one-sign", "removed-guard", "audit/privacy/exact_loss.py",
+       "for sgn in (1, -1):", "for sgn in (1,):",
+       "only the maxima of L are searched, not those of -L", "engine:exact-loss",
+       (_COV_EXACT,)),
+    _e("el.tail-gamma", "dropped-factor", "audit/privacy/exact_loss.py",
+       "v = (mpmath.mpf(par) - 1) * mpmath.log(b / b2)",
+       "v = mpmath.mpf(par) * mpmath.log(b / b2)",
+       "density-(10) tail limit gamma log(b/b') instead of (gamma - 1) log(b/b')",
+       "engine:exact-loss", (_COV_EXACT,)),
+    _e("el.no-round-up", "rounding-nudge", "audit/privacy/exact_loss.py",
+       "up, down = _float_up(v_hi + tol), max(0.0, _float_down(v_hi - tol))",
+       "up, down = float(v_hi), max(0.0, float(v_hi))",
+       "the certified loss rounded to nearest instead of outward", "engine:exact-loss",
+       (_COV_EXACT,)),
+    _e("el.certify-least", "flipped-comparison", "audit/privacy/exact_loss.py",
+       "for e in sorted(evaluated, key=lambda e: e.screen, reverse=True):",
+       "for e in sorted(evaluated, key=lambda e: e.screen):",
+       "worst-neighbour search certifies the least lossy pairs", "engine:exact-loss",
+       (_COV_EXACT,)),
 ]
 
 
