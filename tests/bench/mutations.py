@@ -717,7 +717,7 @@ CATALOGUE += [
        "for direction, (kf, ko) in enumerate(((ka, kb), (kb, ka))):",
        "for direction, (kf, ko) in enumerate(((ka, kb),)):",
        "fixed schedule searches one direction only (events favoured by D)", "engine:events",
-       (_COV_BB, "calibrate")),
+       (_COV_EV, "calibrate")),
     _e("ev.tail-reach", "constant", _BB + "candidates.py",
        "pmin = min(0.05, max(5.0 / n, 1e-12))", "pmin = min(0.05, max(500.0 / n, 1e-12))",
        "threshold events reach only to tail probability 500/n instead of 5/n",
@@ -725,7 +725,7 @@ CATALOGUE += [
     _e("ev.no-last-bit", "off-by-one", _BB + "candidates.py",
        "for k in (1, 2, 3):", "for k in (2, 3):",
        "float-grid events on the last 2 and 3 mantissa bits only", "engine:events",
-       (_COV_BB, "calibrate")),
+       (_COV_EV, "calibrate")),
     # --------------------------------------------------------- exact-loss optimiser
     _e("el.refine-smallest", "flipped-comparison", "audit/privacy/exact_loss.py",
        "cand.sort(reverse=True)", "cand.sort()",
