@@ -128,7 +128,8 @@ def _add_calibrate(sub: argparse._SubParsersAction) -> None:
                    "1.2x twins (audit/privacy/coverage_calibration.py)")
     p.add_argument("--reps", type=_positive_int, default=None,
                    help="with --coverage: R for every case (default: each case's own)")
-    p.add_argument("--only", default=None, help="with --coverage: cases whose key contains this text (comma list: any)")
+    p.add_argument("--only", default=None,
+                   help="with --coverage: cases whose key contains this text (comma list: any)")
     p.add_argument("--out", default="reports")
     p.add_argument("--run-id", default=None)
 

@@ -43,9 +43,9 @@ from __future__ import annotations
 
 import math
 import time
-from fractions import Fraction
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any
 
 import numpy as np

@@ -266,7 +266,9 @@ def engine_run(name: str, tree: Path, work: Path, seed: int) -> list[tuple[str, 
     * ``coverage:<keys>``: ``calibrate --coverage --quick --only <keys>``;
     * ``coverage-full:<keys>``: the same at the cases' default R;
     * ``calibrate``: ``calibrate --quick``;
-    * ``test:neighbours``: ``dpaudit test`` on the known-answer twins."""
+    * ``test:neighbours``: ``dpaudit test`` on the known-answer twins;
+    * ``csv`` / ``confidentiality``: ``tests/bench/mutation_io.py`` (``dpaudit release`` on
+      good and bad CSV files; ``certify --quick`` on planted records, report scanned)."""
     out = work / "reports"
     if name.startswith(("coverage:", "coverage-full:")):
         kind, only = name.split(":", 1)
@@ -279,6 +281,23 @@ def engine_run(name: str, tree: Path, work: Path, seed: int) -> list[tuple[str, 
         code, v, _ = dpaudit(tree, ["calibrate", "--quick", "--seed", str(seed)], out,
                              f"cal-{seed}", timeout=3 * TIMEOUT_S)
         return [(name, code, v)]
+    if name in ("csv", "confidentiality"):
+        env = dict(os.environ, PYTHONPATH=f"{tree}{os.pathsep}{ROOT / 'tests' / 'bench'}",
+                   DPAUDIT_NO_PROGRESS="1")
+        wd = work / f"io-{name}"
+        try:
+            p = subprocess.run([sys.executable, str(ROOT / "tests" / "bench" / "mutation_io.py"),
+                                name, str(wd)], cwd=tree, env=env, capture_output=True,
+                               text=True, timeout=3 * TIMEOUT_S)
+            doc = json.loads(p.stdout.strip().splitlines()[-1])
+        except (subprocess.TimeoutExpired, json.JSONDecodeError, IndexError):
+            return [(name, 124, {})]
+        if name == "csv":  # one row per file: exit code, printed n / sha256 / Gini
+            return [(f"csv:{k}", int(v["exit"]), {"summary": " | ".join(v["summary"])})
+                    for k, v in doc.items()]
+        leaks = {f"leak:{x}": "found" for x in doc["leaks"]}
+        return [(name, int(doc["exit"]),
+                 {**leaks, "withheld": " | ".join(map(str, doc["withheld"]))})]
     if name == "test:neighbours":
         rows = []
         for label, args in _test_neighbour_args(work):

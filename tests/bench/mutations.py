@@ -61,6 +61,8 @@ ENGINE_MODULES: tuple[str, ...] = (
     "audit/privacy/blackbox/sequential.py",
     "audit/privacy/blackbox/candidates.py",
     "audit/privacy/exact_loss.py",
+    "audit/datasets.py",
+    "audit/report/confidentiality.py",
 )
 
 OPERATORS: dict[str, str] = {
@@ -533,7 +535,8 @@ CATALOGUE += [
        search=_SO_THR),
     _m("so.thr.rank-interval", "off-by-one", "subset_optimal/thresholds.py",
        'int(np.searchsorted(xs, tau, "right")))', 'int(np.searchsorted(xs, tau, "left")))',
-       "Lemma 5: ranks(tau, D) ends at #{x < tau} instead of #{x <= tau}", search=("subset.definitions",)),
+       "Lemma 5: ranks(tau, D) ends at #{x < tau} instead of #{x <= tau}",
+       search=("subset.definitions",)),
     _m("so.thr.edge-a", "flipped-comparison", "subset_optimal/thresholds.py",
        "edges = np.unique(cand[(cand >= a) & (cand <= b)])",
        "edges = np.unique(cand[(cand > a) & (cand <= b)])",
@@ -750,6 +753,73 @@ CATALOGUE += [
        "for e in sorted(evaluated, key=lambda e: e.screen):",
        "worst-neighbour search certifies the least lossy pairs", "engine:exact-loss",
        (_COV_EXACT,)),
+]
+
+
+# ------------------------------------------------------ engine: CSV reading, confidentiality
+_DS = "audit/datasets.py"
+_CF = "audit/report/confidentiality.py"
+CATALOGUE += [
+    _e("csv.blank-middle", "removed-guard", _DS,
+       "            if pending_blank_lines:\n                raise DataFileError(",
+       "            if pending_blank_lines and False:\n                raise DataFileError(",
+       "careful path: a blank line inside the data silently skipped", "engine:csv", ("csv",)),
+    _e("csv.extra-fields", "flipped-comparison", _DS,
+       "if len(row) != width:", "if len(row) < width:",
+       "careful path: rows with more fields than the header accepted", "engine:csv",
+       ("csv",)),
+    _e("csv.overflow", "removed-guard", _DS,
+       "            if not math.isfinite(value):", "            if math.isnan(value):",
+       "careful path: a value overflowing to infinity accepted", "engine:csv", ("csv",)),
+    _e("csv.bom", "wrong-variable", _DS,
+       'with open(path, encoding="utf-8-sig", newline="") as fh:',
+       'with open(path, encoding="utf-8", newline="") as fh:',
+       "careful path: the byte-order mark kept in the first header name", "engine:csv",
+       ("csv",)),
+    _e("csv.dup-column", "off-by-one", _DS,
+       "if len(matches) > 1:", "if len(matches) > 2:",
+       "a column name appearing twice silently resolves to the first", "engine:csv",
+       ("csv",)),
+    _e("csv.fast-blank-line", "removed-guard", _DS,
+       'if block.startswith((b"\\n", b"\\r\\n")) or b"\\n\\n" in block:',
+       'if block.startswith((b"\\n", b"\\r\\n")):',
+       "fast path: an empty line inside the data no longer sends the file to the careful "
+       "path (numpy skips it)", "engine:csv", ("csv",)),
+    _e("csv.fast-commas", "off-by-one", _DS,
+       "if not np.all(per_line == width - 1):", "if not np.all(per_line >= width - 1):",
+       "fast path: lines with extra fields accepted", "engine:csv", ("csv",)),
+    _e("csv.number-regex", "constant", _DS,
+       '_NUMBER = re.compile(r"[+-]?(?:\\d+(?:\\.\\d*)?|\\.\\d+)(?:[eE][+-]?\\d+)?")',
+       '_NUMBER = re.compile(r"[+-]?(?:\\d+(?:\\.\\d*)?|\\.\\d+)(?:[eE][+-]?\\d+)?|nan")',
+       "careful path: 'nan' accepted as a number", "engine:csv", ("csv",)),
+    # ------------------------------------------------------------ confidentiality filter
+    _e("conf.key-confidential", "removed-guard", _CF,
+       '    "confidential", "gini_exact", "gini_kernel",', '    "gini_exact", "gini_kernel",',
+       "evidence under a 'confidential' key no longer withheld", "engine:confidentiality",
+       ("confidentiality",)),
+    _e("conf.figures-untagged", "flipped-comparison", _CF,
+       '        return "noise scale" in label\n    return False',
+       '        return "noise scale" in label\n    return True',
+       "untagged and confidential figures kept", "engine:confidentiality",
+       ("confidentiality",)),
+    _e("conf.show-inverted", "flipped-comparison", _CF,
+       '    if block.get("show_confidential"):\n        return report',
+       '    if not block.get("show_confidential"):\n        return report',
+       "the filter applied only when --show-confidential was given", "engine:confidentiality",
+       ("confidentiality",)),
+    _e("conf.lists-not-walked", "removed-guard", _CF,
+       "    if isinstance(obj, list):\n        return [_strip(",
+       "    if isinstance(obj, list) and False:\n        return [_strip(",
+       "secret keys inside lists (e.g. per-pair evidence) not removed",
+       "engine:confidentiality", ("confidentiality",)),
+    _e("conf.records-key", "removed-guard", _CF,
+       '"true_gini", "noise_scale", "records", "old",', '"true_gini", "noise_scale", "old",',
+       "the 'records' key no longer withheld", "engine:confidentiality",
+       ("confidentiality",)),
+    _e("conf.relative-label", "removed-guard", _CF,
+       '        return "noise scale" in label', "        return True",
+       "a 'relative' figure kept whatever its x label", "engine:confidentiality",
+       ("confidentiality",)),
 ]
 
 
