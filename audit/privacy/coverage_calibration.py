@@ -48,6 +48,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+import mpmath
 import numpy as np
 from scipy import stats
 
@@ -368,6 +369,33 @@ def _exact_loss_add_remove_trial(seed: int, factor: float) -> Trial:
     return _exact_trial(mech, xs, eps, truth, n)
 
 
+def _binomial_tail_ge(k: int, n: int, p: float) -> Any:
+    """P(X >= k), X ~ Bin(n, p), summed exactly at the current mpmath precision."""
+    pm = mpmath.mpf(p)
+    qm = 1 - pm
+    return mpmath.fsum(mpmath.binomial(n, j) * pm**j * qm ** (n - j) for j in range(k, n + 1))
+
+
+def _clopper_pearson_trial(seed: int, factor: float) -> Trial:
+    """One (k, n, alpha) drawn at random (n log-uniform in 1..500, alpha in {0.05, 0.025,
+    0.005}); an error is a one-sided bound on the unsafe side of the exact binomial tail:
+    P_{p_L}(X >= k) > alpha or P_{p_U}(X <= k) > alpha (40-digit sums).  ``factor`` is
+    unused (a deterministic bound has no twin)."""
+    from audit.privacy.blackbox import clopper_pearson_lower, clopper_pearson_upper
+
+    rng = _rng(seed, 6)
+    n = int(10 ** rng.uniform(0.0, 2.7))
+    k = int(rng.integers(0, n + 1))
+    a = float(rng.choice([0.05, 0.025, 0.005]))
+    lo, hi = float(clopper_pearson_lower(k, n, a)), float(clopper_pearson_upper(k, n, a))
+    with mpmath.workdps(40):
+        t_lo = _binomial_tail_ge(k, n, lo) if k > 0 else mpmath.mpf(0)
+        t_hi = 1 - _binomial_tail_ge(k + 1, n, hi) if k < n else mpmath.mpf(0)
+        err = bool(t_lo > a or t_hi > a)
+    return Trial(err, False, {"k": k, "n": n, "alpha": a, "lower": lo, "upper": hi,
+                              "tail_at_lower": float(t_lo), "tail_at_upper": float(t_hi)})
+
+
 def generic_cases(quick: bool = False) -> list[CoverageCase]:
     """The engine's cases (mechanisms that name no paper)."""
     r = 60 if quick else 200
@@ -377,6 +405,14 @@ def generic_cases(quick: bool = False) -> list[CoverageCase]:
     bits = BlackBoxTester(n_select=2000, n_certify=4000, confidence=0.9, float_grid=True,
                           intervals=False)
     return [
+        CoverageCase(
+            "clopper-pearson-exact", "Clopper-Pearson bounds (the testers' statistics)",
+            "random (k, n <= 500, alpha); each one-sided bound against the exact binomial "
+            "tail at 40 digits", 0.0,
+            "a bound on the unsafe side of the exact tail (P > alpha at the bound)",
+            _clopper_pearson_trial, reps=10 if quick else 30, power_reps=0,
+            method=Method.CROSSCHECK,
+            reference="Clopper & Pearson 1934; exact binomial tail (mpmath)"),
         CoverageCase(
             "blackbox-fixed-laplace", "black-box, fixed schedule",
             "Laplace, epsilon = 1 at the claim, pair sums 0 / 1; 2,000 selection + 4,000 "
