@@ -18,6 +18,21 @@ Every mutant of :data:`bench.mutations.CATALOGUE` (one source-level edit of a fr
   mutant lists.  Killed = exit code != 0 (a must-hold finding refuted, or an error) or any
   finding whose verdict differs from the unmutated copy's run with the same seed.
 
+* engine mutants (``audit/...`` files: neighbour generation, the black-box statistics,
+  sequential schedule, event families, the exact-loss optimiser, CSV reading, the
+  confidentiality filter) run on a *shadow tree* (copies of audit/, kernels/, proofs/ with
+  the mutation, first on ``PYTHONPATH``) through their named runs (``ENGINE_RUNS`` in
+  :func:`engine_run`): ``calibrate --coverage`` (quick, or ``coverage-full``: default R),
+  ``calibrate --quick``, ``dpaudit test`` on known-answer twins, ``dpaudit release`` on good
+  and bad CSV files, ``certify --quick`` on planted records (report scanned).  Killed = an
+  exit code or a verdict/output differs from the unmutated tree's.
+* the Dick et al. and Liu kernels: their subjects' claims (each through its own command,
+  ``prove``/``search``/``reproduce``) and, once installed, their regress suites (any
+  subject's suite is picked up through ``registry``).
+
+Kill rates are printed per *area* (each subject's kernels, validate.py, and each engine
+area) as well as per command, module and operator.
+
 Usage::
 
     python tests/bench/mutation_kill.py                 # whole catalogue + false alarms, seeds 0-2
