@@ -282,6 +282,7 @@ def engine_run(name: str, tree: Path, work: Path, seed: int) -> list[tuple[str, 
     * ``coverage-full:<keys>``: the same at the cases' default R;
     * ``calibrate``: ``calibrate --quick``;
     * ``test:neighbours``: ``dpaudit test`` on the known-answer twins;
+    * ``test:directions``: ``dpaudit test --fixed`` on a leak in one direction only;
     * ``csv`` / ``confidentiality``: ``tests/bench/mutation_io.py`` (``dpaudit release`` on
       good and bad CSV files; ``certify --quick`` on planted records, report scanned)."""
     out = work / "reports"
@@ -313,6 +314,16 @@ def engine_run(name: str, tree: Path, work: Path, seed: int) -> list[tuple[str, 
         leaks = {f"leak:{x}": "found" for x in doc["leaks"]}
         return [(name, int(doc["exit"]),
                  {**leaks, "withheld": " | ".join(map(str, doc["withheld"]))})]
+    if name == "test:directions":  # the fixed schedule on a one-direction leak: flagged
+        three = work / "three.csv"
+        three.write_text("x\n0\n0.2\n0.3\n")
+        code, v, _ = dpaudit(tree, ["test", "mutation_mechanisms:spike_twin", "--data",
+                                    str(three), "--column", "x", "--epsilon", "1", "--lower",
+                                    "0", "--upper", "1", "--no-float-bits", "--no-exact",
+                                    "--fixed", "--max-samples", "20000", "--n-select",
+                                    "20000", "--no-progress", "--seed", str(seed)], out,
+                             "t-directions")
+        return [(name, code, v)]
     if name == "test:neighbours":
         rows = []
         for label, args in _test_neighbour_args(work):

@@ -721,7 +721,7 @@ CATALOGUE += [
        "for direction, (kf, ko) in enumerate(((ka, kb), (kb, ka))):",
        "for direction, (kf, ko) in enumerate(((ka, kb),)):",
        "fixed schedule searches one direction only (events favoured by D)", "engine:events",
-       (_COV_EV, "calibrate")),
+       (_COV_EV, "test:directions")),
     _e("ev.tail-reach", "constant", _BB + "candidates.py",
        "pmin = min(0.05, max(5.0 / n, 1e-12))", "pmin = min(0.05, max(500.0 / n, 1e-12))",
        "threshold events reach only to tail probability 500/n instead of 5/n",
