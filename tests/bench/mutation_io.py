@@ -5,8 +5,8 @@ subprocess on a shadow tree.  Each calls dpaudit's own command entry point
 
 * ``csv``: ``dpaudit release FILE --column C --lower 0 --upper 1000 --epsilon 1 --seed 0``
   on :data:`CSV_CASES` (the fast C-reader path and the careful path, good files and every
-  class of bad input); records each exit code and the printed data summary (n, sha256,
-  true Gini).  A mutant is killed when any exit code or summary differs from the
+  class of bad input); records each exit code, the printed data summary (n, sha256,
+  true Gini) and the error message.  A mutant is killed when any exit code or summary differs from the
   unmutated tree's.
 * ``confidentiality``: ``dpaudit certify --quick`` on a CSV with planted records; records
   which planted values (the records, g(X) computed here in Fractions from eq. (2)) appear
@@ -33,6 +33,7 @@ CSV_CASES: list[tuple[str, bytes, str]] = [
     ("blank-middle-quoted", b'"b"\n"1"\n\n"2"\n', "b"),
     ("blank-cell", b"a,b\n1,\n2,3\n", "b"),
     ("extra-field-quoted", b'"a","b"\n1,2,3\n4,5\n', "b"),
+    ("extra-field-plain", b"a,b\n1,2,3\n4,5\n", "b"),
     ("short-row-quoted", b'"a","b"\n1\n4,5\n', "b"),
     ("nan", b"b\n1\nnan\n", "b"),
     ("inf-quoted", b'"b"\n1\n1e999\n', "b"),
@@ -56,14 +57,16 @@ def run_csv(work: Path) -> dict:
     for name, data, col in CSV_CASES:
         f = work / f"{name}.csv"
         f.write_bytes(data)
-        buf = io.StringIO()
-        with contextlib.redirect_stdout(buf), contextlib.redirect_stderr(io.StringIO()):
+        buf, err = io.StringIO(), io.StringIO()
+        with contextlib.redirect_stdout(buf), contextlib.redirect_stderr(err):
             try:
                 code = main(["release", str(f), "--column", col, "--lower", "0", "--upper",
                              "1000", "--epsilon", "1", "--seed", "0"])
             except SystemExit as exc:
                 code = exc.code if isinstance(exc.code, int) else 2
-        res[name] = {"exit": code, "summary": _summary(buf.getvalue())}
+        lines = [x for x in err.getvalue().replace(str(work), "<dir>").splitlines() if x]
+        res[name] = {"exit": code, "summary": _summary(buf.getvalue()),
+                     "error": lines[-1] if lines and code else ""}
     return res
 
 

@@ -309,7 +309,8 @@ def engine_run(name: str, tree: Path, work: Path, seed: int) -> list[tuple[str, 
         except (subprocess.TimeoutExpired, json.JSONDecodeError, IndexError):
             return [(name, 124, {})]
         if name == "csv":  # one row per file: exit code, printed n / sha256 / Gini
-            return [(f"csv:{k}", int(v["exit"]), {"summary": " | ".join(v["summary"])})
+            return [(f"csv:{k}", int(v["exit"]), {"summary": " | ".join(v["summary"]),
+                                                   "error": v.get("error", "")})
                     for k, v in doc.items()]
         leaks = {f"leak:{x}": "found" for x in doc["leaks"]}
         return [(name, int(doc["exit"]),
