@@ -139,3 +139,35 @@ def test_every_case_default_size() -> None:
     bad = {f.id: f.evidence for f in findings if f.verdict is not Verdict.NOT_REFUTED}
     assert not bad
     assert len(findings) >= 5
+
+
+@pytest.mark.parametrize("args,message", [
+    (["--coverage", "--reps", "0"], "--reps: must be >= 1"),
+    (["--reps", "3"], "--reps and --only need --coverage"),
+    (["--coverage", "--only", "no-such-case"], "no coverage case matches"),
+])
+def test_calibrate_coverage_bad_input_exit_2_nothing_written(
+        args: list[str], message: str, tmp_path, capsys: pytest.CaptureFixture) -> None:
+    from audit.cli import main
+
+    out = tmp_path / "rep"
+    try:
+        code = main(["calibrate", *args, "--out", str(out)])
+    except SystemExit as exc:  # argparse's own errors
+        code = exc.code
+    assert code == 2
+    assert message.split(":")[-1].strip() in capsys.readouterr().err
+    assert not out.exists()
+
+
+def test_calibrate_coverage_command_writes_a_report(tmp_path) -> None:
+    import json
+
+    from audit.cli import main
+
+    code = main(["calibrate", "--coverage", "--quick", "--only", "clopper-pearson",
+                 "--reps", "3", "--out", str(tmp_path), "--run-id", "c"])
+    rep = json.loads((tmp_path / "c" / "report.json").read_text())
+    assert code == 0
+    assert [f["id"] for f in rep["findings"]] == ["coverage.clopper-pearson-exact"]
+    assert rep["findings"][0]["evidence"]["runs"] == 3
