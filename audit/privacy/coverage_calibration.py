@@ -322,19 +322,33 @@ def _exact_trial(mech: LaplaceMechanism, xs: np.ndarray, eps: float, truth: floa
                  n: int) -> Trial:
     """The worst-neighbour search on ``xs``; an error is (a) the certified interval
     [value_down, epsilon_up] of the pair it certifies not containing that pair's exact loss
-    |a - a'| / b (equal Laplace scales: a rational number of the float locations and scale,
-    compared with no slack: the outward rounding is tested), or (b) its epsilon_up below the
-    true worst-case loss ``truth`` (relative slack 1e-12 for the float query)."""
+    |a - a'| / b, with the neighbour rebuilt here from the reported change (equal Laplace
+    scales: a rational number of the float locations and scale, compared with no slack: the
+    outward rounding is tested), or (b) its epsilon_up below the true worst-case loss
+    ``truth`` (relative slack 1e-12 for the float query)."""
     s = worst_neighbour(mech, xs, lower=0.0, upper=1.0, max_evals=400, certify_top=2,
                         time_budget_s=None)
     if s.worst is None or s.worst.certified is None:
         return Trial(True, False, {"truth": truth, "problem": "no pair certified"})
     k = s.worst.certified.kernel
-    (a, b), (a2, b2) = s.base_location_scale, s.worst.location_scale
+    # the certified pair's neighbour rebuilt here from its stated change (so a neighbour
+    # generator that builds something else than "xs with one record changed" is an error)
+    ch = s.worst.change
+    if ch["op"] == "replace":
+        ys = xs.copy()
+        ys[int(ch["rank"])] = float(ch["new"])
+    elif ch["op"] == "add":
+        ys = np.append(xs, float(ch["new"]))
+    else:
+        ys = np.delete(xs, int(ch["rank"]))
+    (a, b), (a2, b2) = mech.location_scale(xs), mech.location_scale(np.sort(ys))
     pair_exact = abs(Fraction(a) - Fraction(a2)) / Fraction(b)
     contains = (b == b2 and Fraction(k.value_down) <= pair_exact <= Fraction(k.epsilon_up))
     err = not contains or k.epsilon_up < truth * (1 - _REL)
-    return Trial(err, bool(k.value_down > eps),
+    # flagged: beyond the float query's own rounding (a float sum or mean of the records can
+    # move by one ulp more than the real one: the float mechanism's loss then exceeds eps by
+    # ~1e-16 relative, which the tester rightly reports but is not what the twins measure)
+    return Trial(err, bool(k.value_down > eps * (1 + _REL)),
                  {"truth": truth, "pair_exact": float(pair_exact), "epsilon_up": k.epsilon_up,
                   "value_down": k.value_down, "n": n, "epsilon": eps,
                   "change": dict(s.worst.change)})
