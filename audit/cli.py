@@ -27,6 +27,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from audit import datasets, registry
+from audit.argtypes import integer
 from audit.argtypes import run_id as _run_id_type
 from audit.argtypes import seed as _seed
 from audit.cli_common import (
@@ -133,6 +134,14 @@ def _add_calibrate(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--seed", type=_seed, default=0)
     p.add_argument("--quick", action="store_true", help="smaller sample sizes (less power)")
+    p.add_argument("--coverage", action="store_true",
+                   help="repeat each tester R times on mechanisms at the claim and test its "
+                   "error rate against the nominal one (exact binomial test); power on 2x and "
+                   "1.2x twins (audit/privacy/coverage_calibration.py)")
+    p.add_argument("--reps", type=integer(low=1), default=None,
+                   help="with --coverage: R for every case (default: each case's own)")
+    p.add_argument("--only", default=None,
+                   help="with --coverage: cases whose key contains this text (comma list: any)")
     p.add_argument("--out", default="reports")
     p.add_argument("--run-id", type=_run_id_type, default=None)
 
@@ -143,6 +152,10 @@ def _cmd_calibrate(a: argparse.Namespace) -> int:
     from audit.privacy.calibration import all_runs, run_calibration
     from audit.report import build_report, render_summary_table
 
+    if a.coverage:
+        return _cmd_calibrate_coverage(a)
+    if a.reps is not None or a.only is not None:
+        raise InputError("--reps and --only need --coverage")
     run_id = a.run_id if a.run_id is not None else f"calibrate-seed{a.seed}"
     started = datetime.now(UTC).isoformat(timespec="seconds")
     runs = all_runs()
@@ -175,6 +188,50 @@ def _cmd_calibrate(a: argparse.Namespace) -> int:
     if undecided and a.quick:
         print(f"undecided at the --quick size: {', '.join(undecided)}; run without --quick "
               "(larger samples) to decide")
+    print(f"report: {out_dir / 'report.json'}  {out_dir / 'report.md'}  {out_dir / 'report.html'}")
+    return code
+
+
+def _cmd_calibrate_coverage(a: argparse.Namespace) -> int:
+    import time
+
+    from audit.privacy.coverage_calibration import all_cases, run_coverage, selected
+    from audit.report import build_report, render_summary_table
+
+    run_id = a.run_id if a.run_id is not None else f"calibrate-coverage-seed{a.seed}"
+    started = datetime.now(UTC).isoformat(timespec="seconds")
+    keys = [c.key for c in all_cases(a.quick) if selected(c.key, a.only)]
+    if not keys:
+        raise InputError(f"--only {a.only!r}: no coverage case matches")
+    params = {"coverage": True, "quick": a.quick, "reps": a.reps, "only": a.only,
+              "cases": keys}
+    out_dir = start_report(a.out, run_id, "calibrate", "testers:audit.privacy", a.seed, params,
+                           started)
+    findings: list = []
+    _progress(f"dpaudit calibrate --coverage: {len(keys)} cases, seed {a.seed}")
+    t0 = time.perf_counter()
+
+    def step(f) -> None:
+        findings.append(f)
+        e = f.evidence
+        _progress(f"  {f.id:<40} {f.verdict.value:<12} errors {e['errors']}/{e['runs']} "
+                  f"(nominal {e['nominal']:g}, p = {e['binomial_p_value']:.3g})  "
+                  f"{f.duration_s:6.1f} s")
+        write(out_dir, build_report("calibrate", "testers:audit.privacy", a.seed,
+                                    findings, params, started, False))
+
+    found, figures = run_coverage(a.seed, a.quick, a.reps, a.only, on_finding=step)
+    dt = time.perf_counter() - t0
+
+    def final(oc: dict | None) -> dict:
+        return build_report("calibrate", "testers:audit.privacy", a.seed, found, params,
+                            started, True, figures=figures, total_duration_s=dt, outcome=oc)
+
+    summary = final(None)["summary"]
+    key = ("fail" if not summary["pass"] else
+           "inconclusive" if summary["inconclusive"] else "pass")
+    rep, code = finish(out_dir, final, key)
+    print(render_summary_table(rep))
     print(f"report: {out_dir / 'report.json'}  {out_dir / 'report.md'}  {out_dir / 'report.html'}")
     return code
 

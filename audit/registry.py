@@ -154,6 +154,8 @@ class Subject:
     certify: str | None = None  # "module:attr" of a Command
     commands: dict[str, str] = field(default_factory=dict)  # name -> "module:attr"
     calibration: str | None = None  # "module:attr" of () -> list of calibration runs
+    #: "module:attr" of (quick: bool) -> list of audit.privacy.coverage_calibration cases
+    coverage_calibration: str | None = None
     mechanisms: str | None = None  # "module:attr" of () -> {name: description}
     default: bool = False  # the subject commands use when not told (--paper, --subject)
     package: str = ""  # distribution that provides it (filled in by discovery)

@@ -39,6 +39,7 @@ SUBJECT = Subject(
     certify="proofs.gini.cli:CERTIFY",
     commands={"release": "proofs.gini.cli:RELEASE"},
     calibration="proofs.gini.calibration:runs",
+    coverage_calibration="proofs.gini.coverage_calibration:cases",
     mechanisms="proofs.gini.cli:mechanisms",
     default=True,
 )

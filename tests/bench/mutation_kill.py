@@ -18,6 +18,21 @@ Every mutant of :data:`bench.mutations.CATALOGUE` (one source-level edit of a fr
   mutant lists.  Killed = exit code != 0 (a must-hold finding refuted, or an error) or any
   finding whose verdict differs from the unmutated copy's run with the same seed.
 
+* engine mutants (``audit/...`` files: neighbour generation, the black-box statistics,
+  sequential schedule, event families, the exact-loss optimiser, CSV reading, the
+  confidentiality filter) run on a *shadow tree* (copies of audit/, kernels/, proofs/ with
+  the mutation, first on ``PYTHONPATH``) through their named runs (``ENGINE_RUNS`` in
+  :func:`engine_run`): ``calibrate --coverage`` (quick, or ``coverage-full``: default R),
+  ``calibrate --quick``, ``dpaudit test`` on known-answer twins, ``dpaudit release`` on good
+  and bad CSV files, ``certify --quick`` on planted records (report scanned).  Killed = an
+  exit code or a verdict/output differs from the unmutated tree's.
+* the Dick et al. and Liu kernels: their subjects' claims (each through its own command,
+  ``prove``/``search``/``reproduce``) and, once installed, their regress suites (any
+  subject's suite is picked up through ``registry``).
+
+Kill rates are printed per *area* (each subject's kernels, validate.py, and each engine
+area) as well as per command, module and operator.
+
 Usage::
 
     python tests/bench/mutation_kill.py                 # whole catalogue + false alarms, seeds 0-2
@@ -51,6 +66,11 @@ import mutations as M  # noqa: E402
 
 GINI = "lan-reiter-2025"
 FREEGAP = "ding-et-al-free-gap"
+SUBSET = "dick-et-al-subset-optimal"
+LIU = "liu-global-sensitivity"
+#: kernel folder -> the subject that audits it
+KERNEL_SUBJECT = {"gini/": GINI, "freegap/": FREEGAP, "subset_optimal/": SUBSET,
+                  "global_sensitivity/": LIU}
 CPS = "cpssw8_earnings"
 #: per-mutant, per-command wall-clock cap (a hang counts as killed: CI would time out)
 TIMEOUT_S = 240
@@ -99,10 +119,38 @@ def _alarm_off() -> None:
 
 # ----------------------------------------------------------------------------- suites
 def suites() -> dict[str, Any]:
+    """Every installed subject's regress suite (a subject that gains one - e.g. Dick et al.,
+    Liu - is picked up without a change here)."""
     from audit import registry
 
-    return {n: registry.resolve(s.regress) for n, s in registry.subjects().items()
-            if s.regress and n in (GINI, FREEGAP)}
+    out = {}
+    for n, s in registry.subjects().items():
+        if s.regress:
+            try:
+                out[n] = registry.resolve(s.regress)
+            except registry.SubjectLoadError:
+                continue
+    return out
+
+
+def area_of(m: M.Mutant) -> str:
+    """The area a mutant belongs to (kill rates are reported per area)."""
+    if m.area_name:
+        return m.area_name
+    for prefix, subject in KERNEL_SUBJECT.items():
+        if m.file.startswith(prefix):
+            return f"kernels:{subject}"
+    return "kernels:validate"
+
+
+def claim_command(paper: str, key: str) -> str:
+    """The command (prove / search / reproduce) that runs claim ``key`` of ``paper``."""
+    from audit import registry
+
+    for c in registry.load_all([paper]):
+        if c.key == key:
+            return c.command
+    raise KeyError(f"{paper} has no claim {key!r}")
 
 
 def regress(mod: Any, subject: str, seed: int = 0, only: Iterable[str] | None = None,
@@ -155,14 +203,17 @@ def certify_release(release_fn: Any, seed: int = 0, bound: str = "thm43") -> tup
 
 def search(shadow_root: Path, paper: str, key: str, seed: int, out: Path,
            budget: float = 120.0) -> tuple[int, dict[str, str]]:
-    """``dpaudit search --paper P --only KEY`` with ``shadow_root/kernels`` shadowing the real
-    package (subprocess, cwd = shadow_root).  Returns (exit code, {finding id: verdict})."""
+    """``dpaudit <prove|search|reproduce> --paper P --only KEY`` (the claim's own command)
+    with ``shadow_root/kernels`` shadowing the real package (subprocess, cwd = shadow_root;
+    ``audit`` and ``proofs`` from this checkout).  Returns (exit code, {finding id:
+    verdict})."""
     run_id = f"s-{key}-{seed}".replace("/", "_")
-    env = dict(os.environ, PYTHONPATH=str(shadow_root), DPAUDIT_NO_PROGRESS="1")
+    env = dict(os.environ, PYTHONPATH=f"{shadow_root}{os.pathsep}{ROOT}",
+               DPAUDIT_NO_PROGRESS="1")
     cmd = [sys.executable, "-c",
            "import sys; from audit.cli import main; sys.exit(main(sys.argv[1:]))",
-           "search", "--paper", paper, "--only", key, "--seed", str(seed), "--budget",
-           str(budget), "--out", str(out), "--run-id", run_id]
+           claim_command(paper, key), "--paper", paper, "--only", key, "--seed", str(seed),
+           "--budget", str(budget), "--out", str(out), "--run-id", run_id]
     try:
         p = subprocess.run(cmd, cwd=shadow_root, env=env, capture_output=True, text=True,
                            timeout=TIMEOUT_S)
@@ -177,13 +228,129 @@ def search(shadow_root: Path, paper: str, key: str, seed: int, out: Path,
     return code, verdicts
 
 
+# ------------------------------------------------------------------ engine mutants
+def dpaudit(tree: Path, args: list[str], out: Path, run_id: str,
+            timeout: int = TIMEOUT_S) -> tuple[int, dict[str, str], str]:
+    """``dpaudit ARGS --out OUT --run-id RUN_ID`` in a subprocess on the shadow tree
+    ``tree`` (its audit/kernels/proofs copies shadow the installed ones; tests/bench on the
+    path for the known-answer mechanisms).  Returns (exit code, {finding id: verdict}, last
+    stderr line)."""
+    env = dict(os.environ, PYTHONPATH=f"{tree}{os.pathsep}{ROOT / 'tests' / 'bench'}",
+               DPAUDIT_NO_PROGRESS="1")
+    cmd = [sys.executable, "-c",
+           "import sys; from audit.cli import main; sys.exit(main(sys.argv[1:]))",
+           *args, "--out", str(out), "--run-id", run_id]
+    try:
+        p = subprocess.run(cmd, cwd=tree, env=env, capture_output=True, text=True,
+                           timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return 124, {}, "timeout"
+    try:
+        rep = json.loads((out / run_id / "report.json").read_text())
+        verdicts = {f["id"]: f["verdict"] for f in rep.get("findings", [])}
+    except (OSError, json.JSONDecodeError):
+        verdicts = {}
+    tail = (p.stderr.strip().splitlines() or [""])[-1]
+    return p.returncode, verdicts, tail
+
+
+_MM = ROOT / "tests" / "bench" / "mutation_mechanisms.py"
+
+
+def _test_neighbour_args(work: Path) -> list[tuple[str, list[str]]]:
+    """``dpaudit test`` on the known-answer twins of tests/bench/mutation_mechanisms.py
+    (each must be flagged: exit 1)."""
+    three, two = work / "three.csv", work / "two.csv"
+    three.write_text("x\n0\n0.2\n0.3\n")
+    two.write_text("x\n0\n0.9\n")
+    common = ["--epsilon", "1", "--lower", "0", "--upper", "1", "--no-float-bits",
+              "--no-exact", "--max-samples", "20000", "--n-select", "20000", "--no-progress"]
+    return [
+        ("sum-replace", ["test", "mutation_mechanisms:sum_twin", "--data", str(three),
+                         "--column", "x", *common]),
+        ("sum-add-remove", ["test", "mutation_mechanisms:sum_twin", "--relation",
+                            "add-remove", "--data", str(three), "--column", "x", *common]),
+        ("max-add-remove", ["test", "mutation_mechanisms:max_twin", "--relation",
+                            "add-remove", "--data", str(two), "--column", "x", *common]),
+    ]
+
+
+def engine_run(name: str, tree: Path, work: Path, seed: int) -> list[tuple[str, int, dict]]:
+    """One named run of ENGINE_RUNS on ``tree``: [(label, exit code, verdicts)].
+
+    * ``coverage:<keys>``: ``calibrate --coverage --quick --only <keys>``;
+    * ``coverage-full:<keys>``: the same at the cases' default R;
+    * ``calibrate``: ``calibrate --quick``;
+    * ``test:neighbours``: ``dpaudit test`` on the known-answer twins;
+    * ``test:directions``: ``dpaudit test --fixed`` on a leak in one direction only;
+    * ``csv`` / ``confidentiality``: ``tests/bench/mutation_io.py`` (``dpaudit release`` on
+      good and bad CSV files; ``certify --quick`` on planted records, report scanned)."""
+    out = work / "reports"
+    if name.startswith(("coverage:", "coverage-full:")):
+        kind, only = name.split(":", 1)
+        quick = ["--quick"] if kind == "coverage" else []
+        code, v, _ = dpaudit(tree, ["calibrate", "--coverage", *quick, "--only", only,
+                                    "--seed", str(seed)], out,
+                             f"{kind}-{only.replace(',', '+')}-{seed}", timeout=6 * TIMEOUT_S)
+        return [(name, code, v)]
+    if name == "calibrate":
+        code, v, _ = dpaudit(tree, ["calibrate", "--quick", "--seed", str(seed)], out,
+                             f"cal-{seed}", timeout=3 * TIMEOUT_S)
+        return [(name, code, v)]
+    if name in ("csv", "confidentiality"):
+        env = dict(os.environ, PYTHONPATH=f"{tree}{os.pathsep}{ROOT / 'tests' / 'bench'}",
+                   DPAUDIT_NO_PROGRESS="1")
+        wd = work / f"io-{name}"
+        try:
+            p = subprocess.run([sys.executable, str(ROOT / "tests" / "bench" / "mutation_io.py"),
+                                name, str(wd)], cwd=tree, env=env, capture_output=True,
+                               text=True, timeout=3 * TIMEOUT_S)
+            doc = json.loads(p.stdout.strip().splitlines()[-1])
+        except (subprocess.TimeoutExpired, json.JSONDecodeError, IndexError):
+            return [(name, 124, {})]
+        if name == "csv":  # one row per file: exit code, printed n / sha256 / Gini
+            return [(f"csv:{k}", int(v["exit"]), {"summary": " | ".join(v["summary"]),
+                                                   "error": v.get("error", "")})
+                    for k, v in doc.items()]
+        leaks = {f"leak:{x}": "found" for x in doc["leaks"]}
+        return [(name, int(doc["exit"]),
+                 {**leaks, "withheld": " | ".join(map(str, doc["withheld"]))})]
+    if name == "test:directions":  # the fixed schedule on a one-direction leak: flagged
+        three = work / "three.csv"
+        three.write_text("x\n0\n0.2\n0.3\n")
+        code, v, _ = dpaudit(tree, ["test", "mutation_mechanisms:spike_twin", "--data",
+                                    str(three), "--column", "x", "--epsilon", "1", "--lower",
+                                    "0", "--upper", "1", "--no-float-bits", "--no-exact",
+                                    "--fixed", "--max-samples", "20000", "--n-select",
+                                    "20000", "--no-progress", "--seed", str(seed)], out,
+                             "t-directions")
+        return [(name, code, v)]
+    if name == "test:neighbours":
+        rows = []
+        for label, args in _test_neighbour_args(work):
+            code, v, _ = dpaudit(tree, [*args, "--seed", str(seed)], out, f"t-{label}")
+            rows.append((f"{name}:{label}", code, v))
+        return rows
+    raise KeyError(name)
+
+
 # ---------------------------------------------------------------------- per mutant
 def paper_of(m: M.Mutant) -> str:
-    return FREEGAP if m.file.startswith("freegap/") else GINI
+    for prefix, subject in KERNEL_SUBJECT.items():
+        if m.file.startswith(prefix):
+            return subject
+    return GINI
 
 
 def regress_targets(m: M.Mutant) -> list[tuple[str, str]]:
     """(module inside the copy, subject) pairs that ``regress`` audits for this mutant."""
+    subject = paper_of(m)
+    if subject in (SUBSET, LIU):
+        suite = suites().get(subject)
+        if suite is None:
+            return []  # no regress suite installed for this subject (yet)
+        mod = str(suite.default_kernels)
+        return [(mod.split(".", 1)[1] if mod.startswith("kernels.") else mod, subject)]
     if m.file == "gini/printed.py":
         return [("gini.printed", GINI)]
     if m.file == "gini/tight.py":
@@ -219,6 +386,7 @@ class Runner:
         self.commands = commands
         self._printed_base: dict[str, str] | None = None
         self._search_base: dict[tuple[str, str], tuple[int, dict[str, str]]] = {}
+        self._engine_base: dict[str, list[tuple[str, int, dict]]] = {}
         self._n = 0
 
     def _pkg(self, m: M.Mutant | None) -> str:
@@ -243,7 +411,41 @@ class Runner:
                                                      self.work / "reports")
         return self._search_base[(paper, key)]
 
+    def engine_baseline(self, name: str) -> list[tuple[str, int, dict]]:
+        if name not in self._engine_base:
+            root = self.work / "tree-control"
+            if not (root / "audit").exists():
+                M.make_tree(root, None)
+            wd = self.work / "engine-control"
+            wd.mkdir(exist_ok=True)
+            self._engine_base[name] = engine_run(name, root, wd, self.seed)
+        return self._engine_base[name]
+
+    def run_engine(self, m: M.Mutant) -> MutantResult:
+        """An engine mutant through its runs; killed = an exit code or a verdict differs
+        from the unmutated tree's, or a run fails (exit != 0) that the control passes."""
+        out: list[CommandResult] = []
+        tag = self._pkg(m)
+        root = M.make_tree(self.work / f"tree-{tag}", m)
+        wd = self.work / f"engine-{tag}"
+        wd.mkdir(exist_ok=True)
+        for name in m.runs:
+            base = {lab: (c, v) for lab, c, v in self.engine_baseline(name)}
+            t0 = time.perf_counter()
+            rows = engine_run(name, root, wd, self.seed)
+            for lab, code, v in rows:
+                bc, bv = base.get(lab, (None, {}))
+                diff = sorted(k for k in set(v) | set(bv) if v.get(k) != bv.get(k))
+                killed = code != bc or bool(diff)
+                detail = (f"exit {code} (unmutated {bc})"
+                          + (f"; verdicts changed: {', '.join(diff[:4])}" if diff else ""))
+                out.append(CommandResult(lab, killed, detail, time.perf_counter() - t0,
+                                         diff))
+        return MutantResult(m, out)
+
     def run(self, m: M.Mutant) -> MutantResult:
+        if m.engine:
+            return self.run_engine(m)
         out: list[CommandResult] = []
         pkg = self._pkg(m)
         M.make_copy(self.work, pkg, m)
@@ -314,7 +516,9 @@ class Runner:
         out: list[CommandResult] = []
         pkg = self._pkg(None)
         M.make_copy(self.work, pkg, None)
-        for modname, subject in (("gini.api", GINI), ("freegap.api", FREEGAP)):
+        extra = [(str(su.default_kernels).split(".", 1)[1], n) for n, su in suites().items()
+                 if n in (SUBSET, LIU)]
+        for modname, subject in [("gini.api", GINI), ("freegap.api", FREEGAP)] + extra:
             t0 = time.perf_counter()
             mod = M.import_copy(self.work, pkg, modname)
             failed, v = regress(mod, subject, self.seed, None, stop_first=False)
@@ -356,6 +560,10 @@ def kill_table(results: list[MutantResult]) -> dict[str, Any]:
     for r in live:
         k, n = per_mod.setdefault(r.mutant.file, [0, 0])
         per_mod[r.mutant.file] = [k + r.killed, n + 1]
+    per_area: dict[str, list[int]] = {}
+    for r in live:
+        k, n = per_area.setdefault(area_of(r.mutant), [0, 0])
+        per_area[area_of(r.mutant)] = [k + r.killed, n + 1]
     per_op: dict[str, list[int]] = {}
     for r in live:
         k, n = per_op.setdefault(r.mutant.operator, [0, 0])
@@ -365,6 +573,8 @@ def kill_table(results: list[MutantResult]) -> dict[str, Any]:
         "overall": rate(total_k, len(live)),
         "overall_fraction": total_k / len(live) if live else None,
         "per_command": {c: rate(*v) for c, v in sorted(per_cmd.items())},
+        "per_area": {a: rate(*v) for a, v in sorted(per_area.items())},
+        "per_area_fraction": {a: v[0] / v[1] for a, v in sorted(per_area.items())},
         "per_module": {f: rate(*v) for f, v in sorted(per_mod.items())},
         "per_operator": {o: rate(*v) for o, v in sorted(per_op.items())},
         "equivalent": [(r.mutant.id, r.killed) for r in results if r.mutant.equivalent],
@@ -496,6 +706,9 @@ def _print_tables(results: list[MutantResult], control_rows: list, w) -> None:
     tab = kill_table(results)
     w(f"\n== kill rate (dpaudit's own commands; equivalent mutants excluded) ==\n"
       f"overall: {tab['overall']}\n")
+    w("per area:\n")
+    for a, v in tab["per_area"].items():
+        w(f"  {a:<36} {v}\n")
     w("per command (over the mutants it applies to):\n")
     for c, v in tab["per_command"].items():
         w(f"  {c:<10} {v}\n")

@@ -36,7 +36,10 @@ from types import ModuleType
 __all__ = ["CATALOGUE", "KERNELS", "MODULES", "OPERATORS", "Mutant", "by_id", "check_anchors",
            "import_copy", "make_copy", "modules_covered"]
 
-KERNELS = Path(__file__).resolve().parents[2] / "kernels"
+ROOT = Path(__file__).resolve().parents[2]
+KERNELS = ROOT / "kernels"
+#: the packages a shadow tree copies (an engine mutant runs dpaudit on such a copy)
+TREE_PACKAGES = ("audit", "kernels", "proofs")
 
 #: the kernel modules the catalogue covers (every kernel module; a module added later needs
 #: its mutants - tests/engine/test_mutation_catalogue.py checks the list against kernels/)
@@ -45,6 +48,21 @@ MODULES: tuple[str, ...] = (
     "gini/release.py", "gini/tight.py", "gini/neighbour.py", "gini/printed.py", "gini/api.py",
     "validate.py",
     "freegap/mechanisms.py", "freegap/broken.py", "freegap/api.py",
+    "subset_optimal/mean.py", "subset_optimal/thresholds.py", "subset_optimal/monotone.py",
+    "global_sensitivity/releases.py", "global_sensitivity/statistics.py",
+    "global_sensitivity/formulas.py",
+)
+
+#: the engine modules the catalogue covers (paths relative to the repository root)
+ENGINE_MODULES: tuple[str, ...] = (
+    "audit/privacy/neighbours.py",
+    "audit/privacy/blackbox/statistics.py",
+    "audit/privacy/blackbox/fixed.py",
+    "audit/privacy/blackbox/sequential.py",
+    "audit/privacy/blackbox/candidates.py",
+    "audit/privacy/exact_loss.py",
+    "audit/datasets.py",
+    "audit/report/confidentiality.py",
 )
 
 OPERATORS: dict[str, str] = {
@@ -68,7 +86,7 @@ OPERATORS: dict[str, str] = {
 class Mutant:
     id: str
     operator: str
-    file: str  # relative to kernels/
+    file: str  # relative to kernels/, or to the repository root for "audit/..." (engine)
     old: str  # exact text, unique in the file
     new: str
     what: str
@@ -78,12 +96,34 @@ class Mutant:
     search: tuple[str, ...] = ()
     #: why the mutant is (believed) equivalent: no observable behaviour change
     equivalent: str = ""
+    #: the area its kill rate is reported under (empty: derived from ``file``)
+    area_name: str = ""
+    #: engine mutants: the dpaudit command runs that apply (names in mutation_kill.ENGINE_RUNS)
+    runs: tuple[str, ...] = ()
+
+    @property
+    def engine(self) -> bool:
+        return self.file.startswith("audit/")
+
+    @property
+    def path(self) -> Path:
+        """The file the anchor is in (in this checkout)."""
+        return ROOT / self.file if self.engine else KERNELS / self.file
 
 
 def _m(id: str, op: str, file: str, old: str, new: str, what: str, area: tuple[str, ...] = (),
        search: tuple[str, ...] = (), equivalent: str = "") -> Mutant:
     assert op in OPERATORS, op
     return Mutant(id, op, file, old, new, what, area, search, equivalent)
+
+
+def _e(id: str, op: str, file: str, old: str, new: str, what: str, area: str,
+       runs: tuple[str, ...], equivalent: str = "") -> Mutant:
+    """An engine mutant: ``area`` names its kill-rate area, ``runs`` the dpaudit command
+    runs that apply (``tests/bench/mutation_kill.py`` ENGINE_RUNS)."""
+    assert op in OPERATORS, op
+    return Mutant(id, op, file, old, new, what, equivalent=equivalent, area_name=area,
+                  runs=runs)
 
 
 CATALOGUE: list[Mutant] = [
@@ -437,6 +477,358 @@ def _printed_mutants() -> list[Mutant]:
 CATALOGUE += _printed_mutants()
 
 
+# ------------------------------------------------------- Dick et al. and Liu kernels
+# The claims that reach each kernel function (from the claims' code: the paper's algorithms
+# are checked on the exact reference, so most claims never call these kernels; functions no
+# claim calls - alg4_sample, inv_sen_sample, laplace_release, truncated_laplace - get no key
+# and can only be killed by a regress suite of the subject).
+_SO_ALG1 = ("subset.alg1-accuracy", "subset.alg3-blackbox", "subset.theorem1-accuracy")
+_SO_ALG3 = ("subset.alg3-blackbox", "subset.theorem1-accuracy", "subset.theorem4-corollary2")
+_SO_THR = ("subset.definitions", "subset.alg3-blackbox", "subset.theorem1-accuracy")
+_SO_PROP = ("subset.definition7-monotone", "subset.theorem5")
+_SO_ALG4 = ("subset.alg4-privacy", "subset.alg4-rank-target")
+_SO_INVSEN = ("subset.theorem5", "subset.alg5-privacy")
+_GS_FORM = ("gs.sup", "gs.label-change", "release.exact-loss", "gs.private-quantities")
+_GS_STAT = ("gs.sup", "gs.smt", "derivation.displays")
+_GS_SIM = ("sim.section6",)
+
+CATALOGUE += [
+    # ------------------------------------------------------ subset_optimal/mean.py
+    _m("so.mean.count-noise", "noise-scale", "subset_optimal/mean.py",
+       "n_hat = n + rng.laplace(0.0, 2.0 / epsilon, size)",
+       "n_hat = n + rng.laplace(0.0, 1.0 / epsilon, size)",
+       "Algorithm 1: the count's noise Lap(1/eps) instead of Lap(2/eps) (too small)",
+       search=_SO_ALG1),
+    _m("so.mean.sum-noise", "noise-scale", "subset_optimal/mean.py",
+       "s_hat = s + rng.laplace(0.0, 1.0, size) * (w / epsilon)",
+       "s_hat = s + rng.laplace(0.0, 1.0, size) * (w / (2 * epsilon))",
+       "Algorithm 1: the sum's noise scale w/(2 eps) instead of w/eps", search=_SO_ALG1),
+    _m("so.mean.output-clip", "dropped-factor", "subset_optimal/mean.py",
+       "return np.clip(ratio, -w / 2, w / 2) + m", "return np.clip(ratio, -w, w) + m",
+       "Algorithm 1 line 5: output clipped to [l - w/2, u + w/2] instead of [l, u]",
+       search=_SO_ALG1),
+    _m("so.mean.alg3-beta", "dropped-factor", "subset_optimal/mean.py",
+       "beta = 2 / epsilon * math.log(2 * R / (alpha * zeta))",
+       "beta = 1 / epsilon * math.log(2 * R / (alpha * zeta))",
+       "Algorithm 3 line 1: beta with 1/eps instead of 2/eps", search=_SO_ALG3),
+    _m("so.mean.alg3-tu-sign", "sign-flip", "subset_optimal/mean.py",
+       '"t_u": n - 1 / epsilon - beta}', '"t_u": n - 1 / epsilon + beta}',
+       "Algorithm 3 line 1: t_u = |D| - 1/eps + beta", search=_SO_ALG3),
+    _m("so.mean.clip-left", "flipped-comparison", "subset_optimal/mean.py",
+       'jl = np.searchsorted(xs, lo, "left")', 'jl = np.searchsorted(xs, lo, "right")',
+       "records equal to l-hat counted among the clipped ones", search=("subset.alg3-blackbox",),
+       equivalent="a record equal to lo contributes lo whether it is clipped or not: same "
+       "total"),
+    # ------------------------------------------------ subset_optimal/thresholds.py
+    _m("so.thr.exponent", "noise-scale", "subset_optimal/thresholds.py",
+       "logw = -epsilon / 2 * (loss - loss.min())", "logw = -epsilon * (loss - loss.min())",
+       "Algorithm 2 line 2: exp(-eps l) instead of exp(-eps l / 2) (exponent doubled)",
+       search=_SO_THR),
+    _m("so.thr.width", "dropped-factor", "subset_optimal/thresholds.py",
+       " + np.log(np.diff(edges))", "",
+       "Algorithm 2 line 3: a piece chosen by its weight alone, ignoring its width",
+       search=_SO_THR),
+    _m("so.thr.window-right", "off-by-one", "subset_optimal/thresholds.py",
+       'hi = np.searchsorted(xs, t + alpha, "right")',
+       'hi = np.searchsorted(xs, t + alpha, "left")',
+       "Algorithm 2 line 1: #{x < tau + alpha} instead of #{x <= tau + alpha} (rank rounding)",
+       search=_SO_THR),
+    _m("so.thr.rank-interval", "off-by-one", "subset_optimal/thresholds.py",
+       'int(np.searchsorted(xs, tau, "right")))', 'int(np.searchsorted(xs, tau, "left")))',
+       "Lemma 5: ranks(tau, D) ends at #{x < tau} instead of #{x <= tau}",
+       search=("subset.definitions",)),
+    _m("so.thr.edge-a", "flipped-comparison", "subset_optimal/thresholds.py",
+       "edges = np.unique(cand[(cand >= a) & (cand <= b)])",
+       "edges = np.unique(cand[(cand > a) & (cand <= b)])",
+       "Algorithm 2's support loses [a, first breakpoint)", search=_SO_THR),
+    # -------------------------------------------------- subset_optimal/monotone.py
+    _m("so.mono.quantile-floor", "off-by-one", "subset_optimal/monotone.py",
+       "return max(1, math.ceil(q * n))", "return max(1, math.floor(q * n))",
+       "lower q-quantile index floor(q n) instead of ceil(q n) (rank rounding)",
+       search=_SO_PROP),
+    _m("so.mono.invsen-exponent", "noise-scale", "subset_optimal/monotone.py",
+       "p = np.exp(lg - lg.max())", "p = np.exp(2 * (lg - lg.max()))",
+       "Algorithm 5: exp(-2 scale len) instead of exp(-scale len)", search=()),
+    _m("so.mono.alg4-budget", "budget-split", "subset_optimal/monotone.py",
+       "l_hat = float(th.sample(q, tl, -R, R, beta / 3, epsilon / 4, 1, rng)[0])",
+       "l_hat = float(th.sample(q, tl, -R, R, beta / 3, epsilon / 2, 1, rng)[0])",
+       "Algorithm 4 line 3 at eps/2 instead of eps/4", search=()),
+    _m("so.mono.alg4-r", "constant", "subset_optimal/monotone.py",
+       '"r": 32 * math.log(6 * R / (eta * beta)) / epsilon}',
+       '"r": 16 * math.log(6 * R / (eta * beta)) / epsilon}',
+       "Algorithm 4 line 2: r with 16 instead of 32", search=("subset.alg4-rank-target",)),
+    _m("so.mono.shift-lt", "flipped-comparison", "subset_optimal/monotone.py",
+       "if i <= 1.5 * r:", "if i < 1.5 * r:",
+       "Algorithm 4 line 5: i < 3r/2 instead of i <= 3r/2", search=_SO_ALG4),
+    _m("so.mono.len-mean-hi", "wrong-variable", "subset_optimal/monotone.py",
+       "lo_s = S - t * n2 + (j * lo if j else 0)", "lo_s = S - t * n2 + (j * hi if j else 0)",
+       "len for the mean: additions' lowest sum uses the upper grid end", search=_SO_INVSEN),
+    _m("so.mono.subset-sums-order", "accumulator", "subset_optimal/monotone.py",
+       "for i in range(len(sums) - 1, 0, -1):", "for i in range(1, len(sums)):",
+       "exact subset sums updated in increasing size: a record reused within one subset",
+       search=_SO_INVSEN),
+    # ------------------------------------------------- global_sensitivity/releases.py
+    _m("gs.rel.no-round-up", "rounding-nudge", "global_sensitivity/releases.py",
+       "return math.nextafter(math.nextafter(b, math.inf), math.inf)", "return b",
+       "Laplace scale GS/eps no longer rounded up (may be one ulp below)", search=_GS_SIM),
+    _m("gs.rel.scale-halved", "noise-scale", "global_sensitivity/releases.py",
+       "b = g / float(epsilon)", "b = g / (2 * float(epsilon))",
+       "Laplace scale GS/(2 eps)", search=_GS_SIM),
+    _m("gs.rel.vector-per-coordinate", "noise-scale", "global_sensitivity/releases.py",
+       "return v[None, :] + rng.laplace(0.0, b, (size, v.size))",
+       "return v[None, :] + rng.laplace(0.0, b / v.size, (size, v.size))",
+       "vector release: the l1 GS split over the coordinates", search=()),
+    _m("gs.rel.trunc-cdf", "dropped-factor", "global_sensitivity/releases.py",
+       "u = f_lo + (f_hi - f_lo) * rng.random(size)", "u = f_lo + f_hi * rng.random(size)",
+       "truncated Laplace: inverse cdf on [F(lo), F(lo) + F(hi)]", search=()),
+    _m("gs.rel.rescale-abs", "sign-flip", "global_sensitivity/releases.py",
+       "a = np.maximum(np.asarray(y, dtype=np.float64), 0.0)",
+       "a = np.abs(np.asarray(y, dtype=np.float64))",
+       "rescaling: negative proportions flipped instead of set to 0", search=_GS_SIM),
+    # ----------------------------------------------- global_sensitivity/statistics.py
+    _m("gs.stat.cov-column", "wrong-variable", "global_sensitivity/statistics.py",
+       "my = mean([p[1] for p in pts])", "my = mean([p[0] for p in pts])",
+       "covariance: the second variable centred on the first column's mean", search=_GS_STAT),
+    _m("gs.stat.var-divisor", "off-by-one", "global_sensitivity/statistics.py",
+       "return sum_of_squares(xs) / (n - 1)", "return sum_of_squares(xs) / n",
+       "sample variance with divisor n", search=("gs.sup", "gs.smt")),
+    _m("gs.stat.pooled-df", "off-by-one", "global_sensitivity/statistics.py",
+       "return sum((sum_of_squares(c) for c in cells), 0) / (n - len(cells))",
+       "return sum((sum_of_squares(c) for c in cells), 0) / (n - len(cells) + 1)",
+       "pooled variance divided by n - J + 1", search=("gs.sup", "gs.smt")),
+    _m("gs.stat.label-range", "flipped-comparison", "global_sensitivity/statistics.py",
+       "if not 0 <= int(lab) < k:", "if not 0 <= int(lab) <= k:",
+       "histogram accepts label k (then indexes past the end)", search=("gs.sup",)),
+    # ------------------------------------------------ global_sensitivity/formulas.py
+    _m("gs.form.max-ss-even", "dropped-factor", "global_sensitivity/formulas.py",
+       "return Fraction(m * m // 4, m)", "return Fraction(m, 4)",
+       "max sum of squares m/4 for odd m too (Shiffler & Harsha's even case)",
+       search=_GS_FORM),
+    _m("gs.form.propvec-printed", "constant", "global_sensitivity/formulas.py",
+       "return Fraction(2, n)  # both relations", "return Fraction(1, n)  # both relations",
+       "exact GS of the proportion vector under Def 2 back to the printed 1/n",
+       search=_GS_FORM),
+    _m("gs.form.variance-def2-max", "removed-guard", "global_sensitivity/formulas.py",
+       "return rr * max(Fraction(1, n), max_sum_of_squares(n - 1) / ((n - 1) * (n - 2)))",
+       "return rr * Fraction(1, n)",
+       "exact variance GS under Def 2 without the s'^2/(n-1) case", search=_GS_FORM),
+    _m("gs.form.label-change-na", "off-by-one", "global_sensitivity/formulas.py",
+       "if na < 3:", "if na < 2:",
+       "label change allowed from a 2-record cell (leaving it with one record)",
+       search=_GS_FORM),
+    _m("gs.form.printed-mean", "off-by-one", "global_sensitivity/formulas.py",
+       'if stat == "mean":  # Section 1, both displays\n        return r / n',
+       'if stat == "mean":  # Section 1, both displays\n        return r / (n - 1)',
+       "printed mean GS R/(n-1)", search=_GS_FORM),
+    _m("gs.form.def1-pooled", "constant", "global_sensitivity/formulas.py",
+       "if relation == DEF1:\n            v = 1 - Fraction(1, nj)",
+       "if relation == DEF1:\n            v = 1 - Fraction(1, nj + 1)",
+       "exact pooled GS under Def 1 with 1 - 1/(n_j + 1)", search=_GS_FORM),
+]
+
+
+# ------------------------------------------------------------ engine: neighbour generation
+CATALOGUE += [
+    _e("nb.no-upper", "removed-guard", "audit/privacy/neighbours.py",
+       "vals = {float(self.lower), float(self.upper)}", "vals = {float(self.lower)}",
+       "replace-one never replaces a record by the upper bound", "engine:neighbours",
+       ("coverage:exact-loss", "test:neighbours")),
+    _e("nb.addremove-no-upper", "removed-guard", "audit/privacy/neighbours.py",
+       "extra = {float(self.lower), float(self.upper)}", "extra = {float(self.lower)}",
+       "add/remove-one never adds a record at the upper bound", "engine:neighbours",
+       ("coverage:exact-loss", "test:neighbours")),
+    _e("nb.quantiles-no-max", "off-by-one", "audit/privacy/neighbours.py",
+       "qs = {0, 1, n // 4, n // 2, (3 * n) // 4, n - 2, n - 1}",
+       "qs = {0, 1, n // 4, n // 2, (3 * n) // 4, n - 2}",
+       "many distinct values: the largest record is never replaced", "engine:neighbours",
+       ("coverage:exact-loss", "test:neighbours")),
+    _e("nb.replace-rank", "off-by-one", "audit/privacy/neighbours.py",
+       "if p <= i:  # v moves down", "if p < i:  # v moves down",
+       "replace(): a value landing at the record's own rank overwrites its lower neighbour",
+       "engine:neighbours", ("coverage:exact-loss", "test:neighbours")),
+    _e("nb.remove-distinct", "wrong-variable", "audit/privacy/neighbours.py",
+       "for i in candidate_indices(xs, self.max_distinct):\n            yield NeighbourPair(\n"
+       "                xs, np.delete(xs, i)",
+       "for i in candidate_indices(xs, self.max_distinct)[:1]:\n            yield NeighbourPair("
+       "\n                xs, np.delete(xs, i)",
+       "add/remove-one removes only the smallest record", "engine:neighbours",
+       ("test:neighbours",)),
+]
+
+
+# --------------------------------------------------- engine: the testers (statistics, ...)
+_BB = "audit/privacy/blackbox/"
+#: R = 200: detects 10% -> 17.5% (power 0.8); the exact CP case sees a one-ulp unsafe bound
+_COV_BB = "coverage-full:blackbox-fixed-laplace,clopper-pearson"
+_COV_EV = "coverage:blackbox-fixed,float-bits"
+_COV_SEQ = "coverage-full:sequential"
+_COV_EXACT = "coverage:exact-loss"
+CATALOGUE += [
+    _e("st.bonferroni-events", "budget-split", _BB + "statistics.py",
+       "return alpha / bounds", "return alpha / max(1, bounds // 2)",
+       "Bonferroni over events instead of one-sided bounds (each bound at alpha/m)",
+       "engine:statistics", (_COV_BB,)),
+    _e("st.fixed-level", "budget-split", _BB + "fixed.py",
+       "a_each = bonferroni_level(alpha, 2 * m)", "a_each = bonferroni_level(alpha, m)",
+       "fixed schedule: the certified bounds at alpha/m instead of alpha/(2m)",
+       "engine:statistics", (_COV_BB,)),
+    _e("st.cp-upper-k", "off-by-one", _BB + "statistics.py",
+       "aa, bb = kk + 1.0, np.maximum(nn - kk, 1.0)", "aa, bb = kk, np.maximum(nn - kk, 1.0)",
+       "Clopper-Pearson upper bound from Beta(k, n - k) instead of Beta(k + 1, n - k)",
+       "engine:statistics", (_COV_BB,)),
+    _e("st.cp-lower-level", "constant", _BB + "statistics.py",
+       "lo = _newton(special.betaincinv(aa, bb, a), aa, bb, a, upper=False)",
+       "lo = _newton(special.betaincinv(aa, bb, 2 * a), aa, bb, 2 * a, upper=False)",
+       "Clopper-Pearson lower bound at level 2 alpha (two-sided table read as one-sided)",
+       "engine:statistics", (_COV_BB,)),
+    _e("st.safety-dropped", "rounding-nudge", _BB + "statistics.py",
+       "lo = np.where(kk > 0, lo * (1.0 - _SAFETY), 0.0)", "lo = np.where(kk > 0, lo, 0.0)",
+       "the 2^-36 safe-direction shrink of the lower bound removed", "engine:statistics",
+       (_COV_BB,)),
+    _e("st.certify-reused", "wrong-variable", _BB + "fixed.py",
+       "        state = rng.bit_generator.state\n        try:\n            cf = t.count(",
+       "        rng.bit_generator.state = rng_start[\"state\"]  # replay the stream\n"
+       "        state = rng.bit_generator.state\n        try:\n            cf = t.count(",
+       "fixed schedule: certification redraws the selection stream (certifies on the "
+       "selection samples)", "engine:statistics", (_COV_BB,)),
+    # -------------------------------------------------------------- sequential schedule
+    _e("seq.full-alpha", "budget-split", _BB + "sequential.py",
+       "a_look = plan.alpha_per_look", "a_look = alpha",
+       "every look spends the whole alpha (no split over the looks)", "engine:sequential",
+       (_COV_SEQ,)),
+    _e("seq.looks-minus-one", "off-by-one", _BB + "sequential.py",
+       "return self.alpha / self.looks", "return self.alpha / (self.looks - 1)",
+       "alpha split over looks - 1 (with 6 looks: 0.12 instead of 0.1 in total)",
+       "engine:sequential", (_COV_SEQ,)),
+    _e("seq.select-on-look", "wrong-variable", _BB + "sequential.py",
+       "            ya, yb, state = new[pick.pair]\n"
+       "            kf = int(np.count_nonzero(pick.event.mask(ya)))",
+       "            ya, yb, state = new[pick.pair]\n"
+       "            # re-select on the newest batch (the freshest outputs)\n"
+       "            cand = candidates(ya, yb, settings)\n"
+       "            ka, kb = cand.counts()\n"
+       "            for direction, (k1, k2) in enumerate(((ka, kb), (kb, ka))):\n"
+       "                score = predicted_bound(k1, k2, b, b, a_sel, a_look / 2.0, delta)\n"
+       "                j = int(np.argmax(score))\n"
+       "                if direction == 0 or score[j] > pick.score:\n"
+       "                    pick = Pick(pick.pair, direction, cand.events[j], float(score[j]),\n"
+       "                                (int(ka[j]), int(kb[j])))\n"
+       "            kf = int(np.count_nonzero(pick.event.mask(ya)))",
+       "each look re-selects its event on the batch it then certifies on (reused samples)",
+       "engine:sequential", (_COV_SEQ,)),
+    # ------------------------------------------------------ event families and search
+    _e("ev.one-direction", "removed-guard", _BB + "fixed.py",
+       "for direction, (kf, ko) in enumerate(((ka, kb), (kb, ka))):",
+       "for direction, (kf, ko) in enumerate(((ka, kb),)):",
+       "fixed schedule searches one direction only (events favoured by D)", "engine:events",
+       (_COV_EV, "test:directions")),
+    _e("ev.tail-reach", "constant", _BB + "candidates.py",
+       "pmin = min(0.05, max(5.0 / n, 1e-12))", "pmin = min(0.05, max(500.0 / n, 1e-12))",
+       "threshold events reach only to tail probability 500/n instead of 5/n",
+       "engine:events", (_COV_EV, "calibrate")),
+    _e("ev.no-last-bit", "off-by-one", _BB + "candidates.py",
+       "for k in (1, 2, 3):", "for k in (2, 3):",
+       "float-grid events on the last 2 and 3 mantissa bits only", "engine:events",
+       (_COV_EV, "calibrate")),
+    # --------------------------------------------------------- exact-loss optimiser
+    _e("el.refine-smallest", "flipped-comparison", "audit/privacy/exact_loss.py",
+       "cand.sort(reverse=True)", "cand.sort()",
+       "the optimiser refines the smallest local extrema of |L|", "engine:exact-loss",
+       (_COV_EXACT,)),
+    _e("el.one-sign", "removed-guard", "audit/privacy/exact_loss.py",
+       "for sgn in (1, -1):", "for sgn in (1,):",
+       "only the maxima of L are searched, not those of -L", "engine:exact-loss",
+       (_COV_EXACT,)),
+    _e("el.tail-gamma", "dropped-factor", "audit/privacy/exact_loss.py",
+       "v = (mpmath.mpf(par) - 1) * mpmath.log(b / b2)",
+       "v = mpmath.mpf(par) * mpmath.log(b / b2)",
+       "density-(10) tail limit gamma log(b/b') instead of (gamma - 1) log(b/b')",
+       "engine:exact-loss", (_COV_EXACT,)),
+    _e("el.no-round-up", "rounding-nudge", "audit/privacy/exact_loss.py",
+       "up, down = _float_up(v_hi + tol), max(0.0, _float_down(v_hi - tol))",
+       "up, down = float(v_hi), max(0.0, float(v_hi))",
+       "the certified loss rounded to nearest instead of outward", "engine:exact-loss",
+       (_COV_EXACT,)),
+    _e("el.certify-least", "flipped-comparison", "audit/privacy/exact_loss.py",
+       "for e in sorted(evaluated, key=lambda e: e.screen, reverse=True):",
+       "for e in sorted(evaluated, key=lambda e: e.screen):",
+       "worst-neighbour search certifies the least lossy pairs", "engine:exact-loss",
+       (_COV_EXACT,)),
+]
+
+
+# ------------------------------------------------------ engine: CSV reading, confidentiality
+_DS = "audit/datasets.py"
+_CF = "audit/report/confidentiality.py"
+CATALOGUE += [
+    _e("csv.blank-middle", "removed-guard", _DS,
+       "            if pending_blank_lines:\n                raise DataFileError(",
+       "            if pending_blank_lines and False:\n                raise DataFileError(",
+       "careful path: a blank line inside the data silently skipped", "engine:csv", ("csv",)),
+    _e("csv.extra-fields", "flipped-comparison", _DS,
+       "if len(row) != width:", "if len(row) < width:",
+       "careful path: rows with more fields than the header accepted", "engine:csv",
+       ("csv",)),
+    _e("csv.overflow", "removed-guard", _DS,
+       "            if not math.isfinite(value):", "            if math.isnan(value):",
+       "careful path: a value overflowing to infinity accepted", "engine:csv", ("csv",)),
+    _e("csv.bom", "wrong-variable", _DS,
+       'with open(path, encoding="utf-8-sig", newline="") as fh:',
+       'with open(path, encoding="utf-8", newline="") as fh:',
+       "careful path: the byte-order mark kept in the first header name", "engine:csv",
+       ("csv",)),
+    _e("csv.dup-column", "off-by-one", _DS,
+       "if len(matches) > 1:", "if len(matches) > 2:",
+       "a column name appearing twice silently resolves to the first", "engine:csv",
+       ("csv",)),
+    _e("csv.fast-blank-line", "removed-guard", _DS,
+       'if block.startswith((b"\\n", b"\\r\\n")) or b"\\n\\n" in block:',
+       'if block.startswith((b"\\n", b"\\r\\n")):',
+       "fast path: an empty line inside the data no longer sends the file to the careful "
+       "path (numpy skips it)", "engine:csv", ("csv",)),
+    _e("csv.fast-commas", "off-by-one", _DS,
+       "if not np.all(per_line == width - 1):", "if not np.all(per_line >= width - 1):",
+       "fast path: lines with extra fields accepted", "engine:csv", ("csv",)),
+    _e("csv.number-regex", "constant", _DS,
+       '_NUMBER = re.compile(r"[+-]?(?:\\d+(?:\\.\\d*)?|\\.\\d+)(?:[eE][+-]?\\d+)?")',
+       '_NUMBER = re.compile(r"[+-]?(?:\\d+(?:\\.\\d*)?|\\.\\d+)(?:[eE][+-]?\\d+)?|nan")',
+       "careful path: 'nan' accepted as a number", "engine:csv", ("csv",)),
+    # ------------------------------------------------------------ confidentiality filter
+    _e("conf.key-confidential", "removed-guard", _CF,
+       '    "confidential", "gini_exact", "gini_kernel",', '    "gini_exact", "gini_kernel",',
+       "evidence under a 'confidential' key no longer withheld", "engine:confidentiality",
+       ("confidentiality",)),
+    _e("conf.figures-untagged", "flipped-comparison", _CF,
+       '        return "noise scale" in label\n    return False',
+       '        return "noise scale" in label\n    return True',
+       "untagged and confidential figures kept", "engine:confidentiality",
+       ("confidentiality",)),
+    _e("conf.show-inverted", "flipped-comparison", _CF,
+       '    if block.get("show_confidential"):\n        return report',
+       '    if not block.get("show_confidential"):\n        return report',
+       "the filter applied only when --show-confidential was given", "engine:confidentiality",
+       ("confidentiality",)),
+    _e("conf.lists-not-walked", "removed-guard", _CF,
+       "    if isinstance(obj, list):\n        return [_strip(",
+       "    if isinstance(obj, list) and False:\n        return [_strip(",
+       "secret keys inside lists (e.g. per-pair evidence) not removed",
+       "engine:confidentiality", ("confidentiality",)),
+    _e("conf.records-key", "removed-guard", _CF,
+       '"true_gini", "noise_scale", "records", "old",', '"true_gini", "noise_scale", "old",',
+       "the 'records' key no longer withheld", "engine:confidentiality",
+       ("confidentiality",),
+       equivalent="no confidential report carries a 'records' key today (certify keeps its "
+       "data-derived values under 'confidential'; only dpaudit test writes 'records', a "
+       "public count): the entry guards future producers"),
+    _e("conf.relative-label", "removed-guard", _CF,
+       '        return "noise scale" in label', "        return True",
+       "a 'relative' figure kept whatever its x label", "engine:confidentiality",
+       ("confidentiality",),
+       equivalent="both producers of 'relative' figures (proofs/gini/certify_links.py) name "
+       "the noise scale in their x label: the check only catches a producer bug"),
+]
+
+
 def by_id(mid: str) -> Mutant:
     for m in CATALOGUE:
         if m.id == mid:
@@ -452,7 +844,7 @@ def check_anchors() -> list[str]:
         if m.id in seen:
             out.append(f"duplicate id {m.id}")
         seen.add(m.id)
-        text = (KERNELS / m.file).read_text()
+        text = m.path.read_text()
         if text.count(m.old) != 1:
             out.append(f"{m.id}: anchor found {text.count(m.old)} times in {m.file}")
         if m.old == m.new:
@@ -461,6 +853,8 @@ def check_anchors() -> list[str]:
 
 
 def modules_covered() -> dict[str, int]:
+    """Mutants per covered module (kernel modules relative to kernels/, engine modules to
+    the repository root)."""
     counts: dict[str, int] = {}
     for m in CATALOGUE:
         counts[m.file] = counts.get(m.file, 0) + 1
@@ -487,6 +881,25 @@ def make_copy(root: Path, pkg: str, mutant: Mutant | None, *, rename: bool = Tru
             text = text.replace(mutant.old, mutant.new)
         f.write_text(text)
     return dst
+
+
+def make_tree(root: Path, mutant: Mutant | None) -> Path:
+    """Write ``root/{audit,kernels,proofs}`` = copies of this checkout's packages with
+    ``mutant`` applied (None: the unmutated control).  With ``PYTHONPATH=root`` a subprocess
+    runs dpaudit on the copy (it shadows the installed packages).  Returns ``root``."""
+    for pkg in TREE_PACKAGES:
+        dst = root / pkg
+        if dst.exists():
+            shutil.rmtree(dst)
+        shutil.copytree(ROOT / pkg, dst, ignore=shutil.ignore_patterns("__pycache__"))
+    if mutant is not None:
+        rel = mutant.file if mutant.engine else f"kernels/{mutant.file}"
+        f = root / rel
+        text = f.read_text()
+        if text.count(mutant.old) != 1:
+            raise ValueError(f"mutation anchor of {mutant.id} not unique/found in {rel}")
+        f.write_text(text.replace(mutant.old, mutant.new))
+    return root
 
 
 def import_copy(root: Path, pkg: str, module: str) -> ModuleType:
