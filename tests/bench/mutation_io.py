@@ -3,7 +3,8 @@
 subprocess on a shadow tree.  Each calls dpaudit's own command entry point
 (:func:`audit.cli.main`) and prints one JSON document on stdout.
 
-* ``csv``: ``dpaudit release FILE --column C --lower 0 --upper 1000 --epsilon 1 --seed 0``
+* ``csv``: ``dpaudit release FILE --column C --lower 0 --upper 1000 --epsilon 1 --seed 0
+  --show-confidential``
   on :data:`CSV_CASES` (the fast C-reader path and the careful path, good files and every
   class of bad input); records each exit code, the printed data summary (n, sha256,
   true Gini) and the error message.  A mutant is killed when any exit code or summary
@@ -61,7 +62,8 @@ def run_csv(work: Path) -> dict:
         with contextlib.redirect_stdout(buf), contextlib.redirect_stderr(err):
             try:
                 code = main(["release", str(f), "--column", col, "--lower", "0", "--upper",
-                             "1000", "--epsilon", "1", "--seed", "0"])
+                             "1000", "--epsilon", "1", "--seed", "0",
+                             "--show-confidential"])
             except SystemExit as exc:
                 code = exc.code if isinstance(exc.code, int) else 2
         lines = [x for x in err.getvalue().replace(str(work), "<dir>").splitlines() if x]
