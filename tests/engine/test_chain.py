@@ -19,7 +19,7 @@ def _f(fid: str, verdict: Verdict) -> Finding:
     cx = (counterexample_document(fid, "s", {"a": 1}, 0, 1, None)
           if verdict is Verdict.REFUTED else None)
     return Finding(id=fid, claim=f"claim {fid}", reference="r", method=Method.EXHAUSTIVE,
-                   verdict=verdict, scope="all", counterexample=cx)
+                   verdict=verdict, scope="all", evidence={"cases": 1}, counterexample=cx)
 
 
 def test_verdict_rule() -> None:

@@ -126,7 +126,10 @@ def test_examples_exist() -> None:
 
 @pytest.mark.parametrize("path", _example_reports(), ids=lambda p: p.parent.name)
 def test_every_committed_finding_obeys_the_rules(path: Path) -> None:
-    rep = json.loads(path.read_text(encoding="utf-8"))
+    # a report about confidential data keeps its whole findings (evidence, counterexamples)
+    # in confidential/report.json; the public one is a stripped view of it
+    whole = path.parent / "confidential" / "report.json"
+    rep = json.loads((whole if whole.exists() else path).read_text(encoding="utf-8"))
     assert rep["findings"], path
     for d in rep["findings"]:
         Finding.from_dict(d)  # raises VerdictRuleError on any violation
