@@ -134,8 +134,10 @@ class SearchSpace:
     """What the search may generate: records in ``[lower, upper]`` (finite, lower < upper),
     data sets of at most ``n_max`` records, the neighbour ``relation``, whether the relation
     is ``ordered`` (the mechanism's guarantee is over sequences; False: over multisets, so
-    any order of D and D' is a legal presentation), and whether the mechanism ``clamps``
-    its input (then records outside the bounds are in its domain)."""
+    any order of D and D' is a legal presentation), whether the mechanism ``clamps``
+    its input (then records outside the bounds are in its domain), and an optional fixed
+    ``size`` (a sized domain: every data set is padded to it with :attr:`pad` records at the
+    end; replace-one only)."""
 
     lower: float
     upper: float
@@ -143,6 +145,7 @@ class SearchSpace:
     n_max: int = 1024
     ordered: bool = True
     clamps: bool = False
+    size: int | None = None
 
     def __post_init__(self) -> None:
         lo, hi = float(self.lower), float(self.upper)
@@ -153,12 +156,31 @@ class SearchSpace:
             raise InvalidParameterError(f"relation must be {REPLACE_ONE!r} or "
                                         f"{ADD_REMOVE_ONE!r}, got {self.relation!r}")
         size_ladder(self.n_max)
+        if self.size is not None:
+            size_ladder(self.size)
+            if self.n_max < self.size:
+                object.__setattr__(self, "n_max", int(self.size))
+            if self.relation != REPLACE_ONE:
+                raise InvalidParameterError(
+                    "a fixed data-set size (sized domain) needs the replace-one relation")
+
+    @property
+    def pad(self) -> float:
+        """The record appended to reach a fixed ``size``: 0 when in the domain, else L."""
+        return 0.0 if self.lower <= 0.0 <= self.upper else float(self.lower)
 
 
 def _pair(a: list[float] | np.ndarray, b: list[float] | np.ndarray, sp: SearchSpace,
           family: str, **info: object) -> NeighbourPair | None:
     x = np.asarray(a, dtype=np.float64)
     y = np.asarray(b, dtype=np.float64)
+    if sp.size is not None:
+        if x.size > sp.size or y.size != x.size:
+            return None
+        if x.size < sp.size:
+            fill = np.full(sp.size - x.size, sp.pad)
+            x, y = np.concatenate([x, fill]), np.concatenate([y, fill])
+            info = {**info, "padded_to": sp.size}
     if not sp.clamps and ((x.size and (x.min() < sp.lower or x.max() > sp.upper))
                           or (y.size and (y.min() < sp.lower or y.max() > sp.upper))):
         return None
@@ -282,7 +304,7 @@ def straddle_pair(sp: SearchSpace, n: int) -> NeighbourPair | None:
 
 
 def _straddle_family(sp: SearchSpace) -> Iterator[NeighbourPair | None]:
-    for n in size_ladder(sp.n_max):
+    for n in ([sp.size] if sp.size is not None else size_ladder(sp.n_max)):
         if n >= 3:
             yield straddle_pair(sp, n)
 

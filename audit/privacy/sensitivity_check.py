@@ -228,7 +228,7 @@ def check_sensitivity(
         space=None if space is None else {
             "lower": space.lower, "upper": space.upper, "relation": space.relation,
             "n_max": space.n_max, "ordered": space.ordered, "clamps": space.clamps,
-            "families": list(families)},
+            "size": space.size, "families": list(families)},
         witness_pair=worst_pair, duration_s=time.perf_counter() - t0)
 
 
@@ -318,7 +318,7 @@ def _rebuild(inputs: dict[str, Any]) -> NeighbourPair:
     r = inputs["recipe"]
     sp = r["space"]
     space = SearchSpace(sp["lower"], sp["upper"], sp["relation"], int(sp["n_max"]),
-                        bool(sp["ordered"]), bool(sp["clamps"]))
+                        bool(sp["ordered"]), bool(sp["clamps"]), sp.get("size"))
     for i, p in enumerate(neighbour_search(space, tuple(sp["families"]))):
         if i == r["ordinal"]:
             return p

@@ -135,3 +135,13 @@ def test_size_ladder_and_bad_n():
         size_ladder(0)
     with pytest.raises(InvalidParameterError, match="--lower"):
         SearchSpace(1.0, 1.0)
+
+
+def test_fixed_size_pads_every_pair_to_the_size():
+    sp = SearchSpace(0.0, 1.0, REPLACE_ONE, size=16)
+    ps = list(neighbour_search(sp))
+    assert ps and all(p.first.size == p.second.size == 16 for p in ps)
+    for p in ps:
+        assert oracle(p.first.tolist(), p.second.tolist(), REPLACE_ONE, ordered=True)
+    with pytest.raises(InvalidParameterError, match="replace-one"):
+        SearchSpace(0.0, 1.0, ADD_REMOVE_ONE, size=16)
