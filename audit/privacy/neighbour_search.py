@@ -184,7 +184,7 @@ def _pair(a: list[float] | np.ndarray, b: list[float] | np.ndarray, sp: SearchSp
     if not sp.clamps and ((x.size and (x.min() < sp.lower or x.max() > sp.upper))
                           or (y.size and (y.min() < sp.lower or y.max() > sp.upper))):
         return None
-    if not are_neighbours(x, y, sp.relation, ordered=True):
+    if max(x.size, y.size) > sp.n_max or not are_neighbours(x, y, sp.relation, ordered=True):
         return None
     return NeighbourPair(x, y, sp.relation, {"family": family, "n": int(max(x.size, y.size)),
                                              **info})

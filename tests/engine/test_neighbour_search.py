@@ -87,6 +87,7 @@ def test_every_generated_pair_is_a_neighbour_in_the_domain(rel, bounds):
         a, b = p.first.tolist(), p.second.tolist()
         assert oracle(a, b, rel, ordered=True), (p.change, a, b)
         assert all(lo <= x <= hi for x in a + b), p.change
+        assert max(len(a), len(b)) <= 64
         assert p.change["family"] in FAMILIES
     assert count > 10
     assert "bounds" in fams and "large-magnitude" in fams
