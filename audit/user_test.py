@@ -132,7 +132,8 @@ class TestCommand:
     def add_arguments(self, p: argparse.ArgumentParser) -> None:
         p.add_argument("mechanism", metavar="MODULE:OBJECT",
                        help="the mechanism, e.g. audit.examples.opendp_laplace:laplace_sum")
-        p.add_argument("--epsilon", required=True, help="claimed epsilon (> 0)")
+        p.add_argument("--epsilon", default=None,
+                       help="claimed epsilon (> 0); default: the object's epsilon attribute")
         p.add_argument("--delta", default="0", help="claimed delta in [0, 1) (default 0)")
         p.add_argument("--relation", choices=("replace-one", "add-remove"),
                        default="replace-one", help="neighbour relation (default %(default)s)")
@@ -144,6 +145,9 @@ class TestCommand:
         p.add_argument("--upper", default=None, help="public upper bound of a record")
         p.add_argument("--max-pairs", type=int, default=12,
                        help="at most this many generated pairs (default 12)")
+        p.add_argument("--n", type=int, default=1024,
+                       help="largest data set the neighbour search builds for the exact "
+                            "sensitivity check (default 1024; sampled pairs stay <= 64)")
         p.add_argument("--seed", type=int, default=0, help="tester seed (default 0)")
         p.add_argument("--confidence", default="0.9",
                        help="confidence of a flag (default 0.9)")
@@ -176,7 +180,7 @@ class TestCommand:
         from audit import datasets
         from audit.report import build_report, counterexample_relpath, write_report
 
-        eps = _number(a.epsilon, "--epsilon", lo=0.0)
+        eps = None if a.epsilon is None else _number(a.epsilon, "--epsilon", lo=0.0)
         delta = _number(a.delta, "--delta", lo=0.0, lo_open=False, hi=1.0)
         conf = _number(a.confidence, "--confidence", lo=0.0, hi=1.0)
         max_s = None if a.max_seconds is None else _number(a.max_seconds, "--max-seconds",
@@ -218,7 +222,8 @@ class TestCommand:
         started = datetime.now(UTC).isoformat(timespec="seconds")
         t0 = time.perf_counter()
         bar = _Progress(not a.no_progress)
-        print(f"dpaudit test: {a.mechanism}, epsilon {eps:g}"
+        print(f"dpaudit test: {a.mechanism}, epsilon "
+              f"{'from the object' if eps is None else format(eps, 'g')}"
               f"{f', delta {delta:g}' if delta else ''}, {a.relation}, seed {a.seed}"
               f"{', fixed sizes' if a.fixed else ', sequential'}", file=sys.stderr, flush=True)
         from audit.privacy.user_audit import test_mechanism  # scipy: not at CLI start-up
@@ -229,7 +234,7 @@ class TestCommand:
                 lower=lower, upper=upper, seed=a.seed, confidence=conf,
                 sequential=not a.fixed, n_select=a.n_select, n_certify=a.max_samples,
                 first_batch=a.first_batch, float_bits=not a.no_float_bits,
-                exact=not a.no_exact, max_pairs=a.max_pairs, max_seconds=max_s,
+                exact=not a.no_exact, max_pairs=a.max_pairs, n=a.n, max_seconds=max_s,
                 chunk_size=a.chunk_size, style=a.style, randomness=a.randomness,
                 ref=a.mechanism, progress=bar)
         finally:

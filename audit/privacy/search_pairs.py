@@ -28,22 +28,22 @@ from kernels.errors import InvalidParameterError
 __all__ = ["blackbox_pairs", "declared_sensitivity", "sensitivity_check_finding"]
 
 
-def blackbox_pairs(space: SearchSpace, max_pairs: int = 12, max_records: int = 64
-                   ) -> list[NeighbourPair]:
-    """Up to ``max_pairs`` pairs, round robin over the families (module docstring)."""
+def blackbox_pairs(space: SearchSpace, max_pairs: int = 12, max_records: int = 64,
+                   families: tuple[str, ...] = FAMILIES) -> list[NeighbourPair]:
+    """Up to ``max_pairs`` pairs, round robin over ``families`` (module docstring)."""
     small = SearchSpace(space.lower, space.upper, space.relation,
                         n_max=min(space.n_max, max_records), ordered=space.ordered,
                         clamps=space.clamps,
                         size=space.size if space.size is None or space.size <= max_records
                         else None)
     by_family: dict[str, list[NeighbourPair]] = {}
-    for p in neighbour_search(small, FAMILIES):
+    for p in neighbour_search(small, families):
         by_family.setdefault(str(p.change["family"]), []).append(p)
     out: list[NeighbourPair] = []
     taken: set[int] = set()
     depth = 0
     while len(out) < max_pairs and any(depth < len(v) for v in by_family.values()):
-        for fam in FAMILIES:
+        for fam in families:
             items = by_family.get(fam, [])
             if depth < len(items) and len(out) < max_pairs:
                 # alternate ends of each family's list: its smallest and largest data sets

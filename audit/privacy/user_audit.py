@@ -5,8 +5,9 @@ test_mechanism`` run:
 
 1. the mechanism is wrapped (:func:`audit.privacy.user_mechanism.wrap_mechanism`);
 2. neighbouring pairs come from the caller (``pairs``), from a data set and public bounds
-   (``data`` + ``lower``/``upper``: :mod:`audit.privacy.neighbours`), or are generated from
-   the bounds alone (small data sets of L, U and (L+U)/2 and their neighbours);
+   (``data`` + ``lower``/``upper``: :mod:`audit.privacy.neighbours`), or come from the
+   neighbour search over the bounds alone (:mod:`audit.privacy.neighbour_search`: the
+   floating-point bug families, each pair naming its family);
 3. the black-box tester (:class:`audit.privacy.blackbox.BlackBoxTester`, sequential by
    default) runs once with the real-number event families *and* the float-bit events
    (``float_bits``), at the stated confidence;
@@ -25,6 +26,9 @@ Findings (ids ``user.blackbox``, ``user.exact-loss``, ``user.crash.<n>``):
 * ``user.exact-loss`` — refuted when a certified loss (rounded down) exceeds the claim;
   verified with its scope (the tested pairs, mpmath precision, and the assumption that the
   declared density is the mechanism's output law) otherwise.
+* ``user.sensitivity`` — when the object declares ``query`` and ``sensitivity``: the exact,
+  sample-free sensitivity check (:mod:`audit.privacy.sensitivity_check`; a refutation has no
+  false alarm by construction).
 * ``user.crash.<n>`` — one refuted finding per distinct failure (exception type and data
   set) of the mechanism: a crash is a result, with the input that triggers it.
 
@@ -54,7 +58,9 @@ from audit.privacy.blackbox import (
     clopper_pearson_upper,
     log_ratio,
 )
+from audit.privacy.neighbour_search import FAMILIES, SearchSpace, are_neighbours
 from audit.privacy.neighbours import AddRemoveOne, ReplaceOne
+from audit.privacy.search_pairs import blackbox_pairs, sensitivity_check_finding
 from audit.privacy.user_mechanism import (
     UserMechanism,
     load_object,
@@ -102,32 +108,6 @@ def _as_record_array(x: Any, label: str) -> np.ndarray:
     return arr
 
 
-def _neighbours(a: np.ndarray, b: np.ndarray, relation: str) -> bool:
-    sa, sb = np.sort(a), np.sort(b)
-    if relation == REPLACE_ONE:
-        if sa.size != sb.size:
-            return False
-        # multisets differing in at most one element
-        va, ca = np.unique(sa, return_counts=True)
-        vb, cb = np.unique(sb, return_counts=True)
-        da = dict(zip(va.tolist(), ca.tolist(), strict=True))
-        for v, c in zip(vb.tolist(), cb.tolist(), strict=True):
-            da[v] = da.get(v, 0) - c
-        return sum(abs(c) for c in da.values()) <= 2
-    big, small = (sa, sb) if sa.size > sb.size else (sb, sa)
-    if big.size != small.size + 1:
-        return False
-    i = j = misses = 0
-    while i < big.size:
-        if j < small.size and big[i] == small[j]:
-            i += 1
-            j += 1
-        else:
-            misses += 1
-            i += 1
-    return misses == 1 and j == small.size
-
-
 def pairs_from_list(items: Any, relation: str) -> list[NeighbourPair]:
     """``[[D, D'], ...]`` or ``[{"first": D, "second": D'}, ...]`` -> pairs, each checked to
     be neighbours under ``relation`` (an error names the first pair that is not)."""
@@ -149,9 +129,10 @@ def pairs_from_list(items: Any, relation: str) -> list[NeighbourPair]:
                 f"{str(it)[:80]!r}")
         a = _as_record_array(first, f"pairs[{i}][0]")
         b = _as_record_array(second, f"pairs[{i}][1]")
-        if not _neighbours(a, b, rel):
-            what = ("differ in exactly one record, same size" if rel == REPLACE_ONE else
-                    "differ by adding or removing exactly one record")
+        if not are_neighbours(a, b, rel, ordered=True):
+            what = ("differ in exactly one position, same size (records are compared in "
+                    "the order the mechanism sees them)" if rel == REPLACE_ONE else
+                    "differ by inserting or removing exactly one record")
             raise InvalidParameterError(
                 f"pairs[{i}] are not neighbours under {relation}: they must {what}; got "
                 f"{a.tolist()[:8]} and {b.tolist()[:8]}")
@@ -306,6 +287,8 @@ def test_mechanism(
     float_bits: bool = True,
     exact: bool = True,
     max_pairs: int = 12,
+    n: int = 1024,
+    ordered: bool = True,
     max_seconds: float | None = None,
     chunk_size: int = 100_000,
     style: str = "auto",
@@ -316,7 +299,10 @@ def test_mechanism(
     """Test a user's mechanism for (epsilon, delta)-DP under ``relation`` (module docstring).
 
     Pairs: ``pairs`` (a list of [D, D'] or NeighbourPair), else ``data`` with ``lower`` and
-    ``upper``, else generated from ``lower``/``upper``.  ``seed=None`` draws a fresh seed and
+    ``upper``, else from the neighbour search over ``[lower, upper]`` (data sets of up to 64
+    records for the sampling tester; when the object declares ``query`` and
+    ``sensitivity``, the exact sensitivity check runs on sizes up to ``n``; ``ordered``:
+    the relation is over sequences, False: multisets).  ``seed=None`` draws a fresh seed and
     records it.  ``ref`` (``"module:object"``) makes counterexamples replayable from the
     command line; it is inferred for module-level functions and classes.
     """
@@ -333,8 +319,17 @@ def test_mechanism(
         plist = pairs_from_data(data, lower, upper, mech.relation, max_pairs)
         source = f"neighbours of the data set ({np.asarray(data).size} records)"
     elif lower is not None and upper is not None:
-        plist = generated_pairs(lower, upper, mech.relation, max_pairs)
-        source = f"generated small data sets in [{float(lower):g}, {float(upper):g}]"
+        lo_b, hi_b = _bounds(lower, upper)
+        # half: small data sets at the bounds (largest real-number change); half: the
+        # floating-point bug families of the neighbour search
+        plist = [NeighbourPair(p.first, p.second, p.relation, {**p.change, "family": "bounds"})
+                 for p in generated_pairs(lo_b, hi_b, mech.relation, max(1, max_pairs // 2))]
+        fams = tuple(f for f in FAMILIES if f != "bounds")
+        plist += blackbox_pairs(SearchSpace(lo_b, hi_b, mech.relation, n_max=n,
+                                            ordered=ordered), max_pairs - len(plist),
+                                families=fams)
+        source = (f"neighbour search in [{lo_b:g}, {hi_b:g}] (families: "
+                  f"{', '.join(sorted({str(p.change['family']) for p in plist}))})")
     else:
         raise InvalidParameterError(
             "no neighbouring pairs: give pairs (--pairs FILE), data with bounds (--data FILE "
@@ -370,6 +365,14 @@ def test_mechanism(
     findings.append(_blackbox_finding(res, mech, plist, ref, int(seed), tester,
                                       time.perf_counter() - t1))
     findings.extend(_crash_findings(res.details.get("crashes", []), mech, ref, int(seed)))
+    if lower is not None and upper is not None:
+        lo_b, hi_b = _bounds(lower, upper)
+        sf = sensitivity_check_finding(
+            mech.target, SearchSpace(lo_b, hi_b, mech.relation, n_max=n, ordered=ordered),
+            name=mech.name, ref=ref, seed=int(seed))
+        if sf is not None:
+            findings.append(sf)
+            params["sensitivity_check"] = {"n_max": n, "ordered": ordered}
     exact_rows: list[dict[str, Any]] = []
     if n_testers == 2:
         f, exact_rows = _exact_finding(mech, plist, ref, int(seed))

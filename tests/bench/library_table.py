@@ -2,7 +2,7 @@
 then with float64 bit-level events) and the exact sensitivity check where the library
 exposes its aggregate.
 
-    python tests/bench/library_table.py [--samples 20000]
+    python -u tests/bench/library_table.py [--samples 20000] [--only opendp,diffprivlib,python-dp]
 
 Per mechanism: outcome of ``test_mechanism`` with ``float_bits=False`` (real-number bound)
 and ``float_bits=True`` (adds the float-bit events), epsilon_lower, outputs drawn and CPU
@@ -70,8 +70,12 @@ def _exact(lib: str) -> str:
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--samples", type=int, default=20000)
+    ap.add_argument("--only", default="", help="comma-separated libraries (default: all)")
     a = ap.parse_args()
+    only = {x for x in a.only.split(",") if x}
     for lib, make in _mechanisms():
+        if only and lib not in only:
+            continue
         try:
             mech = make()
         except (LibraryMissing, ImportError) as exc:

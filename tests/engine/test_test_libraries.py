@@ -1,0 +1,59 @@
+"""`dpaudit test` with the neighbour search and the exact sensitivity check wired in.
+
+Truths: the float-sum examples (audit/examples/float_sums.py) whose claims are wrong
+(NaiveFloatSum: left-to-right float sum claiming U - L) or right (IntegerSum) by
+construction; a permutation of three distinct records differs in every position, so it is
+not a replace-one neighbour of the sequence the mechanism sees.  Black-box parts are seeded
+(seed 0); the sensitivity check is deterministic.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from audit import test_mechanism
+from audit.cli import main
+from audit.examples.float_sums import IntegerSum, NaiveFloatSum
+from audit.findings import Verdict
+from audit.privacy.user_audit import pairs_from_list
+from kernels.errors import InvalidParameterError
+
+SMALL = {"n_select": 4000, "n_certify": 4000, "first_batch": 2000, "float_bits": False,
+         "seed": 0}
+
+
+def test_pair_differing_in_every_position_is_not_replace_one():
+    with pytest.raises(InvalidParameterError, match="not neighbours"):
+        pairs_from_list([[[1.0, 2.0, 3.0], [3.0, 1.0, 2.0]]], "replace-one")
+    assert len(pairs_from_list([[[1.0, 2.0, 3.0], [1.0, 2.0, 0.0]]], "replace-one")) == 1
+
+
+def test_bounds_alone_use_the_neighbour_search_families():
+    r = test_mechanism(IntegerSum, lower=0.0, upper=1.0, n=256, **SMALL)
+    assert "neighbour search" in r.parameters["pairs_source"]
+    assert "binade-straddle" in r.parameters["pairs_source"]
+    sens = next(f for f in r.findings if f.id == "user.sensitivity")
+    assert sens.verdict == Verdict.NOT_REFUTED
+
+
+def test_declared_aggregate_gets_the_exact_check_and_is_flagged():
+    r = test_mechanism(NaiveFloatSum, lower=0.0, upper=1.0, n=4096, **SMALL)
+    sens = next(f for f in r.findings if f.id == "user.sensitivity")
+    assert sens.verdict == Verdict.REFUTED and r.outcome == "flagged"
+    assert sens.evidence["worst"]["distance"] > 1.0
+
+
+def test_cli_n_flag_and_replay(tmp_path, capsys):
+    out = tmp_path / "rep"
+    code = main(["test", "audit.examples.float_sums:NaiveFloatSum", "--lower", "0",
+                 "--upper", "1", "--n", "8192", "--out", str(out), "--max-samples", "4000",
+                 "--first-batch", "2000", "--no-float-bits", "--no-progress"])
+    assert code == 1
+    rep = json.loads(next(out.rglob("report.json")).read_text())
+    ids = {f["id"]: f["verdict"] for f in rep["findings"]}
+    assert ids["user.sensitivity"] == "refuted"
+    cx = next(out.rglob("user.sensitivity.json"))
+    capsys.readouterr()
+    assert main(["replay", str(cx)]) == 1  # the refutation reproduces
