@@ -223,7 +223,7 @@ def _empty_family(sp: SearchSpace) -> Iterator[NeighbourPair | None]:
     if sp.relation != ADD_REMOVE_ONE:
         return
     lo, hi = sp.lower, sp.upper
-    for v in (lo, hi, lo + (hi - lo) / 2):
+    for v in (hi, lo, lo + (hi - lo) / 2):
         yield _pair([], [v], sp, "empty", op="add", new=v)
         yield _pair([v], [], sp, "empty", op="remove", old=v)
     for v in (lo, hi):
