@@ -47,8 +47,10 @@ def power_words(*, claimed: float, n: int, alpha: float, counts: dict[str, int] 
         pf, ps = counts["first"] / counts["n"], counts["second"] / counts["n"]
         ev = f"on the witness event P(D) = {pf:.3g}, P(D') = {ps:.3g}"
         if detectable is None or not math.isfinite(detectable):
-            parts.append(ev + "; the event is too rare at this size for any violation on it "
-                         "to be flagged")
+            parts.append(ev + ("; no violation on it can be flagged at this size"
+                               if claimed >= r else
+                               "; the event is too rare at this size for any violation on "
+                               "it to be flagged"))
         else:
             parts.append(ev + f"; a true log-ratio >= {detectable:.3g} on it would have been "
                          "flagged with probability >= 0.9")

@@ -60,6 +60,7 @@ from audit.privacy.blackbox import (
 )
 from audit.privacy.neighbour_search import FAMILIES, SearchSpace, are_neighbours
 from audit.privacy.neighbours import AddRemoveOne, ReplaceOne
+from audit.privacy.reach import power_words
 from audit.privacy.search_pairs import blackbox_pairs, sensitivity_check_finding
 from audit.privacy.user_mechanism import (
     UserMechanism,
@@ -470,6 +471,10 @@ def _blackbox_finding(res: Any, mech: UserMechanism, plist: list[NeighbourPair],
         "broken_twin": ("calibration: Laplace with half the noise scale (true epsilon 2x) is "
                         "flagged by the same tester (tests/engine/test_user_mechanism.py)"),
     }
+    evidence["power"]["in_words"] = power_words(
+        claimed=mech.claimed_epsilon, n=int(c["n"]), alpha=float(w["alpha_per_bound"]),
+        counts={"first": fav, "second": oth, "n": int(c["n"])}, detectable=power,
+        delta=mech.delta)
     stopped_early = d.get("stopped") == "time-budget"
     verdict = Verdict.INCONCLUSIVE if stopped_early else not_refuted_verdict()
     outcome = "time-budget" if stopped_early else "not-refuted"

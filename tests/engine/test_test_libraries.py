@@ -57,3 +57,18 @@ def test_cli_n_flag_and_replay(tmp_path, capsys):
     cx = next(out.rglob("user.sensitivity.json"))
     capsys.readouterr()
     assert main(["replay", str(cx)]) == 1  # the refutation reproduces
+
+
+def test_power_in_words_says_a_claim_above_reach_plainly():
+    import numpy as np
+
+    def noisy(data, size, rng):
+        return float(np.sum(data)) + rng.laplace(0.0, 1.0, size)
+
+    r = test_mechanism(noisy, epsilon=20.0, relation="add-remove", lower=0.0, upper=1.0,
+                       **SMALL)
+    words = r.findings[0].evidence["power"]["in_words"]
+    assert "ABOVE this run's reach" in words and "P(D) =" in words
+    r1 = test_mechanism(noisy, epsilon=1.0, relation="add-remove", lower=0.0, upper=1.0,
+                        **SMALL)
+    assert "ABOVE" not in r1.findings[0].evidence["power"]["in_words"]
