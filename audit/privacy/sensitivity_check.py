@@ -38,6 +38,7 @@ from typing import Any
 import numpy as np
 
 from audit.findings import Finding, Method, Verdict, counterexample_document
+from audit.privacy.import_root import ensure_on_path, import_root
 from audit.privacy.neighbour_search import (
     FAMILIES,
     SearchSpace,
@@ -279,7 +280,8 @@ def sensitivity_finding(res: SensitivityResult, *, name: str, ref: str | None = 
                                               "records in the domain, the library computes "
                                               "both outputs, and the distance is exact")}
     if res.refuted and res.witness_pair is not None and res.worst is not None:
-        inputs = {"mechanism": ref, "attribute": attr, "name": name, "norm": res.norm,
+        inputs = {"mechanism": ref, "import_path": import_root(ref), "attribute": attr,
+                  "name": name, "norm": res.norm,
                   "sensitivity": res.worst["claimed"], "relation": res.relation,
                   "ordered": (res.space or {}).get("ordered", True), "to_input": to_input,
                   **_pair_inputs(res.witness_pair, res)}
@@ -333,6 +335,7 @@ def replay_sensitivity(inputs: dict[str, Any]) -> tuple[bool, Any, Any, str]:
     ref = inputs.get("mechanism")
     if not ref:
         raise InputError("this counterexample names no importable MODULE:OBJECT")
+    ensure_on_path(inputs.get("import_path"))
     obj = load_object(ref)
     if isinstance(obj, type):
         obj = obj()

@@ -58,6 +58,7 @@ from audit.privacy.blackbox import (
     clopper_pearson_upper,
     log_ratio,
 )
+from audit.privacy.import_root import ensure_on_path, import_root
 from audit.privacy.neighbour_search import FAMILIES, SearchSpace, are_neighbours
 from audit.privacy.neighbours import AddRemoveOne, ReplaceOne
 from audit.privacy.reach import power_words
@@ -436,7 +437,8 @@ def _blackbox_finding(res: Any, mech: UserMechanism, plist: list[NeighbourPair],
     if res.violates:
         pair = plist[int(w["pair_index"])]
         inputs = {
-            "mechanism": ref, "name": mech.name, "style": mech.style,
+            "mechanism": ref, "import_path": import_root(ref), "name": mech.name,
+            "style": mech.style,
             "randomness": mech.randomness, "reproducible": mech.reproducible,
             "epsilon": mech.claimed_epsilon, "delta": mech.delta, "relation": mech.relation,
             "pair": _pair_doc(pair), "event": w["event_spec"], "event_text": w["event"],
@@ -496,7 +498,8 @@ def _crash_findings(crashes: list[dict[str, Any]], mech: UserMechanism, ref: str
         if key in seen:
             continue
         seen.add(key)
-        inputs = {"mechanism": ref, "name": mech.name, "style": mech.style,
+        inputs = {"mechanism": ref, "import_path": import_root(ref), "name": mech.name,
+                  "style": mech.style,
                   "randomness": mech.randomness, "epsilon": mech.claimed_epsilon,
                   "relation": mech.relation, "dataset": c.get("dataset"),
                   "size": c.get("size"), "rng_state": c.get("rng_state"),
@@ -552,7 +555,8 @@ def _exact_finding(mech: UserMechanism, plist: list[NeighbourPair], ref: str | N
         p = plist[worst["pair_index"]]
         cx = counterexample_document(
             CHECK_EXACT, subject,
-            {"mechanism": ref, "name": mech.name, "style": mech.style,
+            {"mechanism": ref, "import_path": import_root(ref), "name": mech.name,
+             "style": mech.style,
              "randomness": mech.randomness, "epsilon": mech.claimed_epsilon,
              "relation": mech.relation, "pair": _pair_doc(p)},
             expected=f"loss <= {mech.claimed_epsilon!r}", actual=worst["value_down"],
@@ -576,6 +580,7 @@ def _rewrap(inputs: dict[str, Any]) -> UserMechanism:
         raise InputError(
             "this counterexample names no importable MODULE:OBJECT (the mechanism was a "
             "local object); re-run test_mechanism with ref='module:object'")
+    ensure_on_path(inputs.get("import_path"))
     return wrap_mechanism(load_object(ref), epsilon=inputs["epsilon"],
                           relation=inputs["relation"], delta=inputs.get("delta", 0.0),
                           style=inputs.get("style", "auto"),

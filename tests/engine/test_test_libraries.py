@@ -72,3 +72,30 @@ def test_power_in_words_says_a_claim_above_reach_plainly():
     r1 = test_mechanism(noisy, epsilon=1.0, relation="add-remove", lower=0.0, upper=1.0,
                         **SMALL)
     assert "ABOVE" not in r1.findings[0].evidence["power"]["in_words"]
+
+
+def test_replay_imports_the_glue_from_any_directory(tmp_path, monkeypatch, capsys):
+    import sys
+
+    glue = tmp_path / "glue"
+    glue.mkdir()
+    (glue / "myglue_issue_replay.py").write_text(
+        "def mean_crashes(data, size, rng):\n"
+        "    return sum(data) / len(data) + rng.laplace(0.0, 1.0, size)\n")
+    monkeypatch.chdir(glue)
+    out = tmp_path / "rep"
+    code = main(["test", "myglue_issue_replay:mean_crashes", "--epsilon", "1", "--relation",
+                 "add-remove", "--lower", "0", "--upper", "1", "--out", str(out),
+                 "--max-samples", "4000", "--first-batch", "2000", "--no-float-bits",
+                 "--no-progress"])
+    assert code == 1
+    cx = next(out.rglob("user.crash.1.json"))
+    assert json.loads(cx.read_text())["inputs"]["import_path"] == str(glue.resolve())
+    # a fresh interpreter state: the module is not imported and the glue folder not on the path
+    monkeypatch.delitem(sys.modules, "myglue_issue_replay")
+    monkeypatch.setattr(sys, "path", [p for p in sys.path if p not in ("", str(glue),
+                                                                         str(glue.resolve()))])
+    monkeypatch.chdir(tmp_path)
+    capsys.readouterr()
+    assert main(["replay", str(cx)]) == 1
+    assert "ZeroDivisionError" in capsys.readouterr().out
