@@ -61,6 +61,7 @@ from audit.privacy.blackbox import (
 from audit.privacy.import_root import ensure_on_path, import_root
 from audit.privacy.neighbour_search import FAMILIES, SearchSpace, are_neighbours
 from audit.privacy.neighbours import AddRemoveOne, ReplaceOne
+from audit.privacy.randomness_probe import probe_randomness
 from audit.privacy.reach import power_words
 from audit.privacy.search_pairs import blackbox_pairs, sensitivity_check_finding
 from audit.privacy.user_mechanism import (
@@ -339,6 +340,15 @@ def test_mechanism(
         raise InvalidParameterError(
             "no neighbouring pairs: give pairs (--pairs FILE), data with bounds (--data FILE "
             "--column C --lower L --upper U), or bounds alone (--lower L --upper U)")
+    probed = None
+    if randomness == "auto" and mech.randomness == "none" and mech.style == "per-call":
+        # no randomness argument: does it draw from random / numpy's global state?
+        try:
+            probed = probe_randomness(mech.call, plist[0].first)
+        except Exception:  # noqa: BLE001 - a crash is reported by the tester, not here
+            probed = None
+        if probed == "global":
+            mech.randomness = "global"
     if seed is None:
         seed = int(np.random.SeedSequence().entropy % (2**63))
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
@@ -362,7 +372,7 @@ def test_mechanism(
             "reproducible from the seed" if mech.reproducible else
             "NOT reproducible: the mechanism draws randomness dpaudit cannot seed; a replay "
             "re-draws fresh outputs and re-checks the bound statistically"),
-        "testers": n_testers,
+        "testers": n_testers, "randomness_probe": probed,
     }
     findings: list[Finding] = []
     t1 = time.perf_counter()

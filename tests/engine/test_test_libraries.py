@@ -99,3 +99,17 @@ def test_replay_imports_the_glue_from_any_directory(tmp_path, monkeypatch, capsy
     capsys.readouterr()
     assert main(["replay", str(cx)]) == 1
     assert "ZeroDivisionError" in capsys.readouterr().out
+
+
+def test_global_rng_detected_and_run_reproducible():
+    import numpy as np
+
+    def uses_global(data):
+        return float(np.sum(data)) + np.random.laplace(0.0, 1.0)  # noqa: NPY002
+
+    kw = {**SMALL, "n_select": 2000, "n_certify": 2000}
+    r = test_mechanism(uses_global, epsilon=1.0, lower=0.0, upper=1.0, **kw)
+    assert r.parameters["randomness_probe"] == "global"
+    assert r.parameters["reproducible"] is True
+    r2 = test_mechanism(uses_global, epsilon=1.0, lower=0.0, upper=1.0, **kw)
+    assert r.findings[0].evidence["counts"] == r2.findings[0].evidence["counts"]
