@@ -15,9 +15,12 @@ plus the claim as an ``epsilon`` attribute (``--epsilon`` is then optional).
     dpaudit test audit.examples.exact_laplace:ClampedMeanLaplace --lower 0 --upper 1 \
         --relation replace-one
 
-``ClampedMeanLaplace``: mean of n records clamped to [0, 1], Laplace scale 1 / (n epsilon):
-correct (replace-one, n fixed).  ``ClampedMeanLaplaceBroken``: scale 1 / (2 n epsilon), true
-epsilon 2x the claim.
+``ClampedMeanLaplace``: mean of n records clamped to [0, 1], Laplace scale
+(1 + 2^-40) / (n epsilon): correct (replace-one, n fixed; the 2^-40 relative allowance covers
+the float rounding of the mean for n up to 2^12).  ``ClampedMeanLaplaceNoAllowance``: scale
+exactly 1 / (n epsilon): the exact tester refutes it by a hair on the neighbour search's
+rounding pairs (the float mean moves by more than 1/n).  ``ClampedMeanLaplaceBroken``: scale
+1 / (2 n epsilon), true epsilon 2x the claim.
 """
 
 from __future__ import annotations
@@ -35,7 +38,7 @@ class ClampedMeanLaplace:
     epsilon = 1.0
     noise = "laplace"
     lower, upper = 0.0, 1.0
-    factor = 1.0
+    factor = 1.0 + 2.0**-40
 
     def location_scale(self, data: np.ndarray) -> tuple[float, float]:
         x = np.clip(np.asarray(data, dtype=np.float64), 0.0, 1.0)
@@ -53,6 +56,12 @@ class ClampedMeanLaplace:
     def sample(self, data: np.ndarray, size: int, rng: np.random.Generator) -> np.ndarray:
         loc, scale = self.location_scale(data)
         return loc + scale * rng.laplace(0.0, 1.0, size)
+
+
+class ClampedMeanLaplaceNoAllowance(ClampedMeanLaplace):
+    """Scale exactly 1 / (n epsilon): the real-number calibration, wrong in float."""
+
+    factor = 1.0
 
 
 class ClampedMeanLaplaceBroken(ClampedMeanLaplace):
