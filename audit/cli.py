@@ -27,6 +27,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from audit import datasets, registry
+from audit.argtypes import run_id as _run_id_type
+from audit.argtypes import seed as _seed
 from audit.cli_common import (
     EXIT_BAD_INPUT,
     EXIT_FINDINGS,
@@ -36,18 +38,20 @@ from audit.cli_common import (
     EXIT_NOT_CERTIFIED,
     EXIT_OK,
     ArgumentParser,
-    OutputError,
-    defer_signals,
+    finish,
     finite_float,
+    flag_names,
     handle_signals,
+    interrupted_message,
     outcome,
     outcome_table,
     report_dir,
-    run_completed,
+    start_report,
+    write,
 )
 from audit.cli_common import progress as _progress
-from audit.protocols import KernelModuleError
-from kernels.errors import InputError, NotNumericError
+from kernels.errors import InputError
+from kernels.validate import shorten
 
 __all__ = [
     "EXIT_BAD_INPUT",
@@ -66,47 +70,6 @@ __all__ = [
 ]
 
 
-def start_report(out: str, run_id: str, command: str, subject: str, seed: int | None,
-                 params: dict, started: str, **kw) -> Path:
-    """Check ``--out``/``--run-id`` (bad input: nothing written) and mark the folder as
-    belonging to this run before its first check (an empty unfinished report replaces any
-    earlier one; earlier counterexamples are removed).  Returns the report folder."""
-    from audit.report import begin_report, build_report
-
-    out_dir = report_dir(out, run_id)
-    try:
-        with defer_signals():
-            begin_report(out_dir, build_report(command, subject, seed, [], params, started,
-                                               False, **kw))
-    except OSError as exc:
-        raise OutputError(f"--out {str(out)!r}: cannot write {str(out_dir)!r}: "
-                          f"{exc.strerror or exc}") from None
-    return out_dir
-
-
-def write(out_dir: Path, report: dict) -> None:
-    """Write a report (all its files land together: signals are held meanwhile)."""
-    from audit.report import write_report
-
-    with defer_signals():
-        write_report(out_dir, report)
-
-
-def finish(out_dir: Path, report_fn, key: str) -> tuple[dict, int]:
-    """Build the final report with the outcome ``key`` of the outcome table, write it,
-    mark the run complete (later signals do not change its outcome); return
-    ``(report, exit code)``."""
-    o = outcome(key)
-    rep = report_fn({"word": o.word, "exit_code": o.code})
-    # the run is complete the moment the final report is on disk: a signal that arrives
-    # while it is written is held and then dropped (exit 130 with a finished report on disk
-    # would contradict it; a race the faster certify of issue 16 made visible)
-    with defer_signals():
-        write(out_dir, rep)
-        run_completed()
-    return rep, o.code
-
-
 def _add_calibrate(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "calibrate",
@@ -114,26 +77,19 @@ def _add_calibrate(sub: argparse._SubParsersAction) -> None:
         description=(
             "Run the black-box tester and the exact privacy-loss tester on mechanisms with a "
             "known answer (audit/privacy/calibration.py): Laplace at epsilon = 0.1 (target: "
-            "certify >= 0.09 at 90%% with 2e7 samples), broken Laplace variants, float64 "
+            "certify >= 0.09 at 90% with 2e7 samples), broken Laplace variants, float64 "
             "bit-level runs, and every installed subject's runs (e.g. the DP Gini release and "
-            "its broken variants).  One Finding per run: verified when the testers agree "
-            "with the truth.  Exit 0 if every run agrees, 1 otherwise."
+            "its broken variants).  One Finding per run: not-refuted when a tester's sampled "
+            "answer matches the known one (verified only for the exact tester's certified "
+            "bounds), refuted when it does not.  Writes report.json, report.md and "
+            "report.html.  Exit 0 if every run matches, 1 if one does not, 3 if one could "
+            "not decide."
         ),
     )
     p.add_argument("--seed", type=_seed, default=0)
     p.add_argument("--quick", action="store_true", help="smaller sample sizes (less power)")
     p.add_argument("--out", default="reports")
-    p.add_argument("--run-id", default=None)
-
-
-def _seed(text: str) -> int:
-    try:
-        v = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
-    if v < 0 or v >= 2**63:
-        raise argparse.ArgumentTypeError(f"must be in 0..2^63-1, got {text!r}")
-    return v
+    p.add_argument("--run-id", type=_run_id_type, default=None)
 
 
 def _cmd_calibrate(a: argparse.Namespace) -> int:
@@ -142,7 +98,7 @@ def _cmd_calibrate(a: argparse.Namespace) -> int:
     from audit.privacy.calibration import all_runs, run_calibration
     from audit.report import build_report, render_summary_table
 
-    run_id = a.run_id or f"calibrate-seed{a.seed}"
+    run_id = a.run_id if a.run_id is not None else f"calibrate-seed{a.seed}"
     started = datetime.now(UTC).isoformat(timespec="seconds")
     runs = all_runs()
     params = {"quick": a.quick, "runs": [r.key for r in runs]}
@@ -170,6 +126,10 @@ def _cmd_calibrate(a: argparse.Namespace) -> int:
            "inconclusive" if summary["inconclusive"] else "pass")
     rep, code = finish(out_dir, final, key)
     print(render_summary_table(rep))
+    undecided = [f.id for f in found if f.verdict.value == "inconclusive"]
+    if undecided and a.quick:
+        print(f"undecided at the --quick size: {', '.join(undecided)}; run without --quick "
+              "(larger samples) to decide")
     print(f"report: {out_dir / 'report.json'}  {out_dir / 'report.md'}  {out_dir / 'report.html'}")
     return code
 
@@ -204,7 +164,7 @@ def _add_claims(sub: argparse._SubParsersAction, name: str, what: str,
     )
     p.add_argument("--list", action="store_true", help="list the claims and exit")
     p.add_argument("--out", default="reports")
-    p.add_argument("--run-id", default=None)
+    p.add_argument("--run-id", type=_run_id_type, default=None)
 
 
 def _cmd_claims(a: argparse.Namespace) -> int:
@@ -227,7 +187,7 @@ def _cmd_claims(a: argparse.Namespace) -> int:
         raise InputError(
             f"no {a.command} claims of paper {a.paper!r} match --only {a.only!r}"
         )
-    run_id = a.run_id or f"{a.command}-seed{a.seed}"
+    run_id = a.run_id if a.run_id is not None else f"{a.command}-seed{a.seed}"
     started = datetime.now(UTC).isoformat(timespec="seconds")
     params = {
         "budget_s": a.budget,
@@ -290,7 +250,7 @@ def _cmd_claims(a: argparse.Namespace) -> int:
     key = "check-error" if rep["summary"]["error"] else ("fail" if own else "completed")
     rep, code = finish(out_dir, final, key)
     print(render_summary_table(rep))
-    print(f"report: {out_dir / 'report.json'}  {out_dir / 'report.md'}")
+    print(f"report: {out_dir / 'report.json'}  {out_dir / 'report.md'}  {out_dir / 'report.html'}")
     return code
 
 
@@ -368,7 +328,13 @@ def _add_certify(sub: argparse._SubParsersAction, argv: Sequence[str]) -> None:
         cmd = registry.resolve(chosen.certify)
     except registry.SubjectLoadError:
         return
-    p = sub.add_parser("certify", help=cmd.help, description=getattr(cmd, "description", None))
+    others = [n for n in names if n != chosen.name]
+    p = sub.add_parser(
+        "certify", help=cmd.help, description=getattr(cmd, "description", None),
+        usage=f"dpaudit certify [-h] [--subject NAME] [OPTIONS of NAME's chain]\n  (options "
+        f"below: --subject {chosen.name}"
+        + (f"; see 'dpaudit certify --subject {others[0]} --help'" if others else "")
+        + f"; NAME in: {', '.join(names)})")
     p.add_argument("--subject", choices=names, default=chosen.name,
                    help="whose certify chain to run (default %(default)s)")
     cmd.add_arguments(p)
@@ -411,8 +377,9 @@ def _add_regress(sub: argparse._SubParsersAction) -> None:
             "Run every cross-check of a subject's regress suite on a kernel module (default: "
             "each subject's own kernels; --kernels MODULE audits any module implementing a "
             "subject's kernel protocol, e.g. kernels.gini.printed, the Gini paper as printed), "
-            "write reports/<run-id>/report.json and report.md, print a summary; exit 0 only "
-            "if nothing was refuted."
+            "write reports/<run-id>/report.json, report.md and report.html, print a summary; "
+            "exit 0 only if nothing was refuted and at least one check ran (a run that "
+            "checked nothing never passes: --only matching no check id is bad input, exit 2)."
         ),
     )
     p.add_argument("--kernels", default=None, help="kernel module (default: the subject's own)")
@@ -423,7 +390,8 @@ def _add_regress(sub: argparse._SubParsersAction) -> None:
     mode.add_argument("--full", action="store_true", help="more inputs, larger n")
     p.add_argument("--seed", type=_seed, default=0, help="seed of the input search (default 0)")
     p.add_argument("--out", default="reports", help="report directory root (default reports)")
-    p.add_argument("--run-id", default=None, help="report sub-directory name")
+    p.add_argument("--run-id", type=_run_id_type, default=None,
+                   help="report sub-directory name")
     p.add_argument("--only", default=None, help="run only checks whose id contains this text")
 
 
@@ -471,7 +439,9 @@ def _cmd_regress(a: argparse.Namespace) -> int:
     subject = " + ".join(f"kernels:{k}" for _, _, k, _ in mods)
     mode = "full" if a.full else "quick"
     tag = mods[0][2] if len(mods) == 1 else "all"
-    run_id = a.run_id or f"regress-{tag}-{mode}-seed{a.seed}"
+    run_id = a.run_id if a.run_id is not None else f"regress-{tag}-{mode}-seed{a.seed}"
+    if a.only is not None:
+        _check_only(a.only, [suite for _, suite, _, _ in mods])
     report_dir(a.out, run_id)  # bad --out / --run-id: exit 2 before anything runs
     started = datetime.now(UTC).isoformat(timespec="seconds")
     params: dict = {
@@ -503,12 +473,33 @@ def _cmd_regress(a: argparse.Namespace) -> int:
         return build_report("regress", subject, a.seed, findings, params, started, True,
                             outcome=oc)
 
-    # our own kernels are correct by claim: any refutation (or error) is a failure
-    key = "pass" if final(None)["summary"]["pass"] else "fail"
+    # our own kernels are correct by claim: any refutation (or error) is a failure; a run
+    # that checked nothing never passes
+    key = ("inconclusive" if not findings else
+           "pass" if final(None)["summary"]["pass"] else "fail")
     rep, code = finish(out_dir, final, key)
     print(render_summary_table(rep))
-    print(f"report: {out_dir / 'report.json'}  {out_dir / 'report.md'}")
+    if not findings:
+        print("INCONCLUSIVE: no check ran (nothing was checked)")
+    print(f"report: {out_dir / 'report.json'}  {out_dir / 'report.md'}  {out_dir / 'report.html'}")
     return code
+
+
+def _check_only(only: str, suites: list) -> None:
+    """``--only TEXT`` must select at least one check of the suites that list their check
+    ids (``check_ids()``); otherwise nothing would be checked: bad input before anything
+    is written."""
+    known: list[str] = []
+    for suite in suites:
+        ids = getattr(suite, "check_ids", None)
+        if ids is None:
+            return  # a suite that cannot list its checks: the run decides (never a pass)
+        known.extend(ids())
+    if not any(only in k for k in known):
+        from kernels.validate import list_some
+
+        raise InputError(f"--only {shorten(repr(only))} matches no check id (nothing would be "
+                         f"checked); ids: {list_some(known, 6)}")
 
 
 def _add_replay(sub: argparse._SubParsersAction) -> None:
@@ -519,6 +510,9 @@ def _add_replay(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("file", help="counterexample JSON (reports/<run>/counterexamples/*.json)")
     p.add_argument("--kernels", default=None, help="override the kernel module stored in FILE")
+    p.add_argument("--key-file", default=None, metavar="PATH",
+                   help="the data holder's fingerprint key (default: the one the "
+                   "counterexample names, beside the confidential report)")
 
 
 def _cmd_replay(a: argparse.Namespace) -> int:
@@ -544,6 +538,12 @@ def _cmd_replay(a: argparse.Namespace) -> int:
     if isinstance(src, dict) and "file" in src:
         doc["inputs"]["source"] = datasets.resolve_file_reference(
             src, Path(a.file).resolve().parent.parent)
+    fpr = doc["inputs"].get("fingerprint")  # a keyed data fingerprint: find its key
+    if isinstance(fpr, dict):
+        from audit import fingerprint
+
+        doc["inputs"]["fingerprint"] = fingerprint.resolved_reference(
+            fpr, Path(a.file).resolve().parent.parent, a.key_file)
     subject = str(doc.get("subject", ""))
     if subject.startswith("kernels:") or a.kernels:
         name = a.kernels or subject.split(":", 1)[1]
@@ -625,19 +625,12 @@ def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
     return p
 
 
-_BAD_INPUT = (
-    InputError,
-    NotNumericError,
-    OutputError,
-    datasets.DataFileError,
-    datasets.UnknownSampleError,
-    KernelModuleError,
-    registry.SubjectLoadError,
-)
+#: longest one-line message (a message quoting huge input is cut, never a megabyte)
+MESSAGE_MAX = 600
 
 
 def _one_line(text: str) -> str:
-    return " ".join(str(text).split())
+    return shorten(" ".join(str(text).split()), MESSAGE_MAX)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -647,6 +640,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     and 4."""
     argv = list(sys.argv[1:] if argv is None else argv)
     command = "dpaudit"
+    flags: dict[str, str] = {}
     with handle_signals():
         try:
             parser = build_parser(argv)
@@ -658,6 +652,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 parser.print_help(sys.stderr)
                 return EXIT_BAD_INPUT
             command = f"dpaudit {args.command}"
+            flags = _flags_of(parser, args.command)
             if getattr(args, "_subject_command", None) is not None:
                 return args._subject_command.run(args)
             if args.command == "calibrate":
@@ -672,14 +667,18 @@ def main(argv: Sequence[str] | None = None) -> int:
                 return _cmd_subjects(args)
             print(f"{command}: error: unknown command {args.command!r}", file=sys.stderr)
             return EXIT_BAD_INPUT
-        except _BAD_INPUT as exc:
-            print(f"{command}: error: {_one_line(exc)}", file=sys.stderr)
+        except InputError as exc:  # every bad input: one base class
+            print(f"{command}: error: {_one_line(exc.render(flags))}", file=sys.stderr)
             return outcome("bad-input").code
         except KeyboardInterrupt as exc:
             why = str(exc) if str(exc) in ("SIGINT", "SIGTERM") else "SIGINT"
-            print(f"{command}: interrupted ({why}); the last report written is kept, "
-                  "marked unfinished", file=sys.stderr)
+            print(f"{command}: {interrupted_message(why)}", file=sys.stderr)
             return outcome("interrupted").code
+        except SystemExit as exc:  # code under audit called sys.exit: never its exit code
+            print(f"{command}: internal error: SystemExit({_one_line(exc.code)}) was raised "
+                  "while the command ran (a bug in dpaudit, or user code calling sys.exit; "
+                  "set DPAUDIT_TRACEBACK=1 for the traceback)", file=sys.stderr)
+            return outcome("internal-error").code
         except BrokenPipeError:
             return EXIT_OK
         except Exception as exc:  # a bug: one line (the traceback on request), never rc 1
@@ -691,6 +690,15 @@ def main(argv: Sequence[str] | None = None) -> int:
                   "(a bug in dpaudit; set DPAUDIT_TRACEBACK=1 for the traceback)",
                   file=sys.stderr)
             return outcome("internal-error").code
+
+
+def _flags_of(parser: argparse.ArgumentParser, command: str) -> dict[str, str]:
+    """The ``dest -> --flag`` table of one command's sub-parser."""
+    for act in parser._actions:  # the sub-parsers action (argparse has no public accessor)
+        choices = getattr(act, "choices", None)
+        if isinstance(choices, dict) and command in choices:
+            return flag_names(choices[command])
+    return {}
 
 
 def console() -> None:

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import math
 import os
 import signal
 import sys
@@ -23,6 +22,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NoReturn
+
+from audit.argtypes import check_run_id, finite_float
+from kernels.errors import InputError
+from kernels.validate import shorten
 
 __all__ = [
     "EXIT_BAD_INPUT",
@@ -38,13 +41,18 @@ __all__ = [
     "Outcome",
     "OutputError",
     "finite_float",
+    "flag_names",
     "handle_signals",
+    "hold_report_dir",
     "outcome",
+    "finish",
     "outcome_table",
     "progress",
     "progress_bar",
     "report_dir",
     "run_completed",
+    "start_report",
+    "write",
 ]
 
 EXIT_OK = 0
@@ -75,8 +83,8 @@ OUTCOMES: dict[str, Outcome] = {o.key: o for o in (
     Outcome("not-certified", "NOT CERTIFIED", EXIT_NOT_CERTIFIED,
             "certify: a link refuted (a replayable counterexample is written)"),
     Outcome("inconclusive", "INCONCLUSIVE", EXIT_INCONCLUSIVE,
-            "certify / calibrate / regress: nothing refuted, but a check could not decide "
-            "or crashed"),
+            "certify / calibrate / regress / test: nothing refuted, but a check could not "
+            "decide, crashed, ran out of time, or nothing was checked"),
     Outcome("pass", "PASS", EXIT_OK,
             "calibrate / regress: every check agrees (calibrate: every tester matches its "
             "known answer; regress: nothing refuted)"),
@@ -90,6 +98,11 @@ OUTCOMES: dict[str, Outcome] = {o.key: o for o in (
             "replay: the counterexample still fails"),
     Outcome("passes-now", "PASSES NOW", EXIT_OK,
             "replay: the counterexample no longer reproduces"),
+    Outcome("not-refuted", "NOT REFUTED", EXIT_OK,
+            "test: the sampled tests found no violation of the claimed epsilon (not a proof)"),
+    Outcome("flagged", "FLAGGED", EXIT_FINDINGS,
+            "test: the claimed epsilon is violated at the stated confidence, or the "
+            "mechanism crashed on a data set (a replayable counterexample is written)"),
     Outcome("released", "RELEASED", EXIT_OK, "release: a DP value was computed and printed"),
     Outcome("listed", "LISTED", EXIT_OK, "subjects / --list: printed"),
     Outcome("subject-error", "SUBJECT ERROR", EXIT_FINDINGS,
@@ -165,15 +178,18 @@ class ArgumentParser(argparse.ArgumentParser):
                   f"(see {prog} --help)\n")
 
 
-def finite_float(text: str) -> float:
-    """argparse ``type=`` for a finite real number: the error names the text as given."""
-    try:
-        v = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-    if not math.isfinite(v):
-        raise argparse.ArgumentTypeError(f"must be a finite number, got {text!r}")
-    return v
+def flag_names(parser: argparse.ArgumentParser) -> dict[str, str]:
+    """``dest -> how the user spells it`` for every argument of ``parser`` (``--epsilon``,
+    ``DATA`` for a positional): the table an :class:`kernels.errors.InputError` about a
+    library parameter is rendered with, so the message names the flag the user typed."""
+    out: dict[str, str] = {}
+    for act in parser._actions:  # argparse keeps its arguments here (no public accessor)
+        if act.dest in (argparse.SUPPRESS, "help"):
+            continue
+        longs = [o for o in act.option_strings if o.startswith("--")]
+        out[act.dest] = (longs[0] if longs else act.option_strings[0] if act.option_strings
+                         else str(act.metavar or act.dest).upper())
+    return out
 
 
 # ----------------------------------------------------------------------------- signals
@@ -182,7 +198,8 @@ class Interrupted(KeyboardInterrupt):
     way: one line on stderr and exit 130."""
 
 
-_STATE = {"completed": False, "deferring": 0, "pending": None}
+_STATE: dict[str, Any] = {"completed": False, "deferring": 0, "pending": None,
+                          "report": None, "locks": [], "held": set()}
 
 
 def _handler(signum: int, _frame: Any) -> None:
@@ -220,9 +237,12 @@ def defer_signals() -> Iterator[None]:
 def handle_signals() -> Iterator[None]:
     """Install the SIGINT and SIGTERM handlers for one command run (main thread only;
     restored afterwards, so in-process callers such as tests are unaffected)."""
-    _STATE.update(completed=False, deferring=0, pending=None)
+    _STATE.update(completed=False, deferring=0, pending=None, report=None)
     if threading.current_thread() is not threading.main_thread():
-        yield
+        try:
+            yield
+        finally:
+            _release_locks()
         return
     old = {s: signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM)}
     for s in old:
@@ -232,12 +252,14 @@ def handle_signals() -> Iterator[None]:
     finally:
         for s, h in old.items():
             signal.signal(s, h)
-        _STATE.update(completed=False, deferring=0, pending=None)
+        _release_locks()
+        _STATE.update(completed=False, deferring=0, pending=None, report=None)
 
 
 # ----------------------------------------------------------------------------- --out
-class OutputError(ValueError):
-    """``--out`` / ``--run-id`` is unusable (bad input: exit 2, nothing written)."""
+class OutputError(InputError):
+    """``--out`` / ``--run-id`` is unusable, or another run holds the folder (bad input:
+    exit 2, nothing written)."""
 
 
 def report_dir(out: str | os.PathLike[str], run_id: str) -> Path:
@@ -248,13 +270,13 @@ def report_dir(out: str | os.PathLike[str], run_id: str) -> Path:
     folder must not be existing non-folders, and the nearest existing parent must be
     writable.  Raises :class:`OutputError` naming the flag."""
     rid = str(run_id)
-    if (not rid or rid in (".", "..") or "/" in rid or "\\" in rid or rid != rid.strip()
-            or any(ord(c) < 32 for c in rid) or len(rid) > 200):
-        raise OutputError(f"--run-id must be a plain folder name (letters, digits, '-', '_', "
-                          f"'.'; no '/' or '..'), got {rid!r}")
+    try:
+        check_run_id(rid)
+    except InputError as exc:
+        raise OutputError(f"--run-id {exc}") from None
     base = Path(out)
     if str(out) == "" or "\x00" in str(out):
-        raise OutputError(f"--out must be a folder path, got {str(out)!r}")
+        raise OutputError(f"--out must be a folder path, got {shorten(repr(str(out)))}")
     target = base / rid
     for p, flag in ((base, "--out"), (target, "--out/--run-id")):
         if p.exists() and not p.is_dir():
@@ -274,6 +296,58 @@ def report_dir(out: str | os.PathLike[str], run_id: str) -> Path:
     if not os.access(probe, os.W_OK | os.X_OK):
         raise OutputError(f"--out {str(out)!r}: folder {str(probe)!r} is not writable")
     return target
+
+
+def hold_report_dir(folder: Path) -> None:
+    """Create the report folder and hold an exclusive lock on it for the rest of the run
+    (released when the command returns, or by the OS when the process dies): a second run
+    into the same ``--out``/``--run-id`` at the same time is refused with
+    :class:`OutputError` (exit 2) instead of silently overwriting the first one's report.
+    POSIX ``flock`` on the folder itself, so no lock file is left behind; elsewhere a no-op."""
+    folder = Path(folder)
+    if str(folder.resolve()) in _STATE["held"]:
+        return  # this run holds it already
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise OutputError(f"--out: cannot create {shorten(repr(str(folder)))}: "
+                          f"{exc.strerror or exc}") from None
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - not POSIX
+        return
+    fd = os.open(folder, os.O_RDONLY)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        os.close(fd)
+        raise OutputError(f"--out/--run-id {shorten(repr(str(folder)))}: another dpaudit run "
+                          "is writing this report folder now; wait for it to end or choose "
+                          "another --run-id") from None
+    _STATE["locks"].append(fd)
+    _STATE["held"].add(str(folder.resolve()))
+
+
+def _release_locks() -> None:
+    while _STATE["locks"]:
+        with contextlib.suppress(OSError):
+            os.close(_STATE["locks"].pop())
+    _STATE["held"].clear()
+
+
+def mark_report_started(folder: Path) -> None:
+    """Record that this run has put its (unfinished) report into ``folder``: an interrupt
+    then says where the unfinished report is, and otherwise that none was written."""
+    _STATE["report"] = Path(folder)
+
+
+def interrupted_message(why: str) -> str:
+    """The one stderr line of an interrupted run, true about what is on disk."""
+    folder = _STATE.get("report")
+    if folder is None:
+        return f"interrupted ({why}) before any report was written"
+    return (f"interrupted ({why}); the last report written, {folder / 'report.json'}, is "
+            "complete and marked unfinished")
 
 
 class LinkTicker:
@@ -346,3 +420,47 @@ def data_choice(a: argparse.Namespace) -> tuple[str | None, str | None]:
     if file is not None and not str(file).strip():
         raise InputError("the data file name is empty")
     return file, a.sample
+
+
+# ----------------------------------------------------------------------------- report lifecycle
+def start_report(out: str, run_id: str, command: str, subject: str, seed: int | None,
+                 params: dict, started: str, **kw) -> Path:
+    """Check ``--out``/``--run-id`` (bad input: nothing written) and mark the folder as
+    belonging to this run before its first check (an empty unfinished report replaces any
+    earlier one; earlier counterexamples are removed).  Returns the report folder."""
+    from audit.report import begin_report, build_report
+
+    out_dir = report_dir(out, run_id)
+    hold_report_dir(out_dir)  # a second run into this folder now: refused (exit 2)
+    try:
+        with defer_signals():
+            begin_report(out_dir, build_report(command, subject, seed, [], params, started,
+                                               False, **kw))
+            mark_report_started(out_dir)
+    except OSError as exc:
+        raise OutputError(f"--out {str(out)!r}: cannot write {str(out_dir)!r}: "
+                          f"{exc.strerror or exc}") from None
+    return out_dir
+
+
+def write(out_dir: Path, report: dict) -> None:
+    """Write a report (all its files land together: signals are held meanwhile)."""
+    from audit.report import write_report
+
+    with defer_signals():
+        write_report(out_dir, report)
+
+
+def finish(out_dir: Path, report_fn, key: str) -> tuple[dict, int]:
+    """Build the final report with the outcome ``key`` of the outcome table, write it,
+    mark the run complete (later signals do not change its outcome); return
+    ``(report, exit code)``."""
+    o = outcome(key)
+    rep = report_fn({"word": o.word, "exit_code": o.code})
+    # the run is complete the moment the final report is on disk: a signal that arrives
+    # while it is written is held and then dropped (exit 130 with a finished report on disk
+    # would contradict it; a race the faster certify of issue 16 made visible)
+    with defer_signals():
+        write(out_dir, rep)
+        run_completed()
+    return rep, o.code

@@ -11,7 +11,11 @@ Two public entry points read data:
 * :func:`load_csv_column` -- one numeric column of a user's CSV file.  It never drops or
   repairs anything: a missing file, an unknown column, a blank or non-numeric cell, a
   non-finite value, a ragged row or an empty file each raise :class:`DataFileError` with
-  a message that names the problem (and the line number, for cell problems).
+  a message that names the problem (and the line number, for cell problems).  A file whose
+  first line is all plain numbers has no header row: with one column and no column named,
+  line 1 is the first record; otherwise that is an error naming line 1 (a record is never
+  taken for a column name).  FIFOs and other non-regular files are refused (they would
+  block, and a data file is read twice).
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ import io
 import math
 import os
 import re
+import stat
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
@@ -29,6 +34,9 @@ from importlib import resources
 from typing import Any
 
 import numpy as np
+
+from kernels.errors import InputError
+from kernels.validate import list_some, shorten
 
 __all__ = [
     "BUILTIN_SAMPLES",
@@ -43,7 +51,7 @@ __all__ = [
 ]
 
 
-class DataFileError(ValueError):
+class DataFileError(InputError):
     """A data file is missing, unreadable, empty or malformed, or a column is unusable."""
 
 
@@ -103,7 +111,7 @@ DEFAULT_SAMPLE: str = "cpssw8_earnings"
 _NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?")
 
 
-class UnknownSampleError(ValueError):
+class UnknownSampleError(InputError):
     """The requested built-in sample name does not exist."""
 
 
@@ -129,7 +137,28 @@ def _sample_bytes(info: DatasetInfo) -> bytes:
 
 
 def _format_columns(header: list[str]) -> str:
-    return ", ".join(repr(h) for h in header)
+    """The column names for a message: at most 10, then "… and N more"."""
+    return list_some(header, 10)
+
+
+def _is_data_line(cells: list[str]) -> bool:
+    """A first line whose every cell is a plain number is a data record, not a header."""
+    return bool(cells) and all(_NUMBER.fullmatch(c.strip()) is not None for c in cells)
+
+
+def _headerless(label: str, cells: list[str], column: str | None) -> None:
+    """A file without a header row (its first line is numbers): read as data when it has one
+    column and no --column is named; otherwise an error naming line 1 (never a header)."""
+    if column is not None:
+        raise DataFileError(
+            f"{label}: line 1 ({shorten(','.join(cells), 60)}) is numbers, not a header row, "
+            f"so there is no column named {shorten(repr(column))}; add a header row naming "
+            "the columns")
+    if len(cells) != 1:
+        raise DataFileError(
+            f"{label}: line 1 ({shorten(','.join(cells), 60)}) is numbers, not a header row, "
+            f"and the file has {len(cells)} columns; add a header row naming the columns and "
+            "choose one")
 
 
 def _column_index(header: list[str], label: str, column: str | None) -> int:
@@ -166,11 +195,16 @@ def _parse_column(lines: Iterable[str], label: str, column: str | None) -> np.nd
         if not header or all(h == "" for h in header):
             raise DataFileError(f"{label}: the header row (line 1) is blank")
 
-        idx = _column_index(header, label, column)
-        column = header[idx]
-        width = len(header)
-
         values: list[float] = []
+        if _is_data_line(header):  # no header row: line 1 is the first record
+            _headerless(label, header, column)
+            idx, width, column = 0, 1, "1"
+            values.append(_cell_value(header[0], label, 1, column))
+        else:
+            idx = _column_index(header, label, column)
+            column = header[idx]
+            width = len(header)
+
         pending_blank_lines: list[int] = []  # empty lines; allowed only at the end of the file
         for row in reader:
             line = reader.line_num
@@ -186,29 +220,35 @@ def _parse_column(lines: Iterable[str], label: str, column: str | None) -> np.nd
                 raise DataFileError(
                     f"{label}: line {line} has {len(row)} fields but the header has {width}"
                 )
-            text = row[idx].strip()
-            if text == "":
-                raise DataFileError(
-                    f"{label}: line {line}: blank cell in column {column!r}; blank or missing "
-                    "values are not dropped, remove or fill them"
-                )
-            if _NUMBER.fullmatch(text) is None:
-                raise DataFileError(
-                    f"{label}: line {line}: non-numeric value {text!r} in column {column!r}"
-                )
-            value = float(text)
-            if not math.isfinite(value):
-                raise DataFileError(
-                    f"{label}: line {line}: value {text!r} in column {column!r} overflows "
-                    "to infinity"
-                )
-            values.append(value)
+            values.append(_cell_value(row[idx], label, line, column))
     except csv.Error as exc:
         raise DataFileError(f"{label}: malformed CSV near line {reader.line_num}: {exc}") from exc
 
     if not values:
         raise DataFileError(f"{label} has a header row but no data rows")
     return np.asarray(values, dtype=np.float64)
+
+
+def _cell_value(cell: str, label: str, line: int, column: str) -> float:
+    """One cell as a finite float, or a line-numbered :class:`DataFileError`."""
+    text = cell.strip()
+    if text == "":
+        raise DataFileError(
+            f"{label}: line {line}: blank cell in column {shorten(repr(column))}; blank or "
+            "missing values are not dropped, remove or fill them"
+        )
+    if _NUMBER.fullmatch(text) is None:
+        raise DataFileError(
+            f"{label}: line {line}: non-numeric value {shorten(repr(text))} in column "
+            f"{shorten(repr(column))}"
+        )
+    value = float(text)
+    if not math.isfinite(value):
+        raise DataFileError(
+            f"{label}: line {line}: value {shorten(repr(text))} in column "
+            f"{shorten(repr(column))} overflows to infinity"
+        )
+    return value
 
 
 @cache
@@ -247,7 +287,8 @@ def sample_sha256(name: str) -> str:
 
 
 def load_csv_column(path: str | os.PathLike[str], column: str | None = None) -> np.ndarray:
-    """Read one numeric column of a CSV file (header row required) as a 1-D ``float64`` array.
+    """Read one numeric column of a CSV file as a 1-D ``float64`` array (a header row, or a
+    one-column file of numbers without one).
 
     Parameters
     ----------
@@ -265,7 +306,8 @@ def load_csv_column(path: str | os.PathLike[str], column: str | None = None) -> 
     rejected), or overflows -- cell messages give the line number and the offending text.
     Trailing empty lines at the very end of the file are ignored.
     """
-    label = f"data file {os.fspath(path)!r}"
+    label = f"data file {shorten(repr(os.fspath(path)))}"
+    check_regular_file(path, label)
     fast = _fast_column(path, label, column)
     if fast is not None:
         return fast
@@ -328,7 +370,8 @@ def _fast_column(path: str | os.PathLike[str], label: str,
             if not _plain_block(fh.read(b - a), layout.allowed, layout.width):
                 return None
     # parsed in one call from the file (faster than parsing the checked blocks as text)
-    return _loadtxt_values(path, layout, skiprows=1, encoding="utf-8-sig")
+    return _loadtxt_values(path, layout, skiprows=0 if layout.headerless else 1,
+                           encoding="utf-8-sig")
 
 
 def _loadtxt_values(source: Any, layout: PlainLayout, **kw: Any) -> np.ndarray | None:
@@ -376,6 +419,7 @@ class PlainLayout:
     end: int  #: byte offset just past the last data character (trailing line ends excluded)
     idx: int  #: position of the column read
     width: int  #: fields per row
+    headerless: bool = False  #: no header row: line 1 is the first record
 
     @property
     def allowed(self) -> bytes:
@@ -398,8 +442,10 @@ def plain_layout(path: str | os.PathLike[str], label: str,
         return None  # the careful path names the problem
     with fh:
         first = fh.readline()
+        top = 0
         if first.startswith(_BOM):
             first = first[len(_BOM):]
+            top = len(_BOM)
         if not first.endswith(b"\n") or b'"' in first or b"\x00" in first \
                 or b"\r" in first[:-2]:
             return None
@@ -411,8 +457,13 @@ def plain_layout(path: str | os.PathLike[str], label: str,
         header = [h.strip() for h in header]
         if not header or all(h == "" for h in header):
             return None
-        idx, width = _column_index(header, label, column), len(header)
-        body_start = fh.tell()
+        headerless = _is_data_line(header)
+        if headerless:  # line 1 is the first record (or an error naming line 1)
+            _headerless(label, header, column)
+            idx, width, body_start = 0, 1, top
+        else:
+            idx, width = _column_index(header, label, column), len(header)
+            body_start = fh.tell()
         end = fh.seek(0, os.SEEK_END)
         # the body ends before the trailing run of line-end bytes (trailing blank lines)
         while end > body_start:
@@ -425,7 +476,7 @@ def plain_layout(path: str | os.PathLike[str], label: str,
                 break
     if end <= body_start:
         return None  # no data rows
-    return PlainLayout(body_start, end, idx, width)
+    return PlainLayout(body_start, end, idx, width, headerless)
 
 
 def parse_plain_range(path: str | os.PathLike[str], layout: PlainLayout, start: int,
@@ -464,8 +515,27 @@ def _plain_block(block: bytes, allowed: bytes, width: int) -> bool:
     return True
 
 
+def check_regular_file(path: str | os.PathLike[str], label: str) -> None:
+    """A data file must be a regular file: a FIFO, socket or device would block or be read
+    once only (dpaudit reads a file more than once: its digest, then its values)."""
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        raise DataFileError(f"{label} does not exist") from None
+    except OSError as exc:
+        raise DataFileError(f"{label} cannot be read ({exc.strerror or exc})") from None
+    if stat.S_ISDIR(st.st_mode):
+        raise DataFileError(f"{label} is a directory, not a CSV file")
+    if not stat.S_ISREG(st.st_mode):
+        kind = ("a FIFO (named pipe)" if stat.S_ISFIFO(st.st_mode) else
+                "a socket" if stat.S_ISSOCK(st.st_mode) else "a device or special file")
+        raise DataFileError(f"{label} is {kind}, not a regular file; dpaudit reads a data "
+                            "file more than once (digest, then values): save it to a file")
+
+
 def file_sha256(path: str | os.PathLike[str]) -> str:
     """SHA-256 hex digest of a file's bytes (identifies confidential data in reports)."""
+    check_regular_file(path, f"data file {shorten(repr(os.fspath(path)))}")
     h = hashlib.sha256()
     try:
         with open(path, "rb") as fh:

@@ -42,9 +42,13 @@ from typing import Any
 import numpy as np
 
 from kernels.errors import InvalidParameterError
+from kernels.validate import shorten
 
-__all__ = ["SortedColumn", "chunk_rng", "client", "count_events", "range_partitions",
-           "read_sorted_column"]
+#: seconds to wait for a Dask scheduler to answer before giving up (bad input, exit 2)
+CONNECT_TIMEOUT_S = 10.0
+
+__all__ = ["CONNECT_TIMEOUT_S", "SortedColumn", "chunk_rng", "client", "count_events",
+           "range_partitions", "read_sorted_column"]
 
 
 @contextlib.contextmanager
@@ -54,7 +58,7 @@ def client(scheduler: str | None = None, workers: int | None = None) -> Iterator
     ``scheduler`` (an address) and ``workers`` (a LocalCluster size) are exclusive.
     """
     if scheduler is not None and workers is not None:
-        raise InvalidParameterError("give either --scheduler or --workers, not both")
+        raise InvalidParameterError("give either scheduler or workers, not both")
     if scheduler is None and workers is None:
         yield None
         return
@@ -65,11 +69,20 @@ def client(scheduler: str | None = None, workers: int | None = None) -> Iterator
             "--scheduler/--workers need dask.distributed: pip install 'dpaudit[distributed]'"
         ) from exc
     if scheduler is not None:
-        with Client(scheduler) as c:
+        try:
+            c = Client(scheduler, timeout=CONNECT_TIMEOUT_S)
+        except (OSError, TimeoutError, ValueError) as exc:  # unreachable / malformed address
+            raise InvalidParameterError(
+                f"{shorten(repr(scheduler))}: no Dask scheduler answered within "
+                f"{CONNECT_TIMEOUT_S:g} s ({type(exc).__name__}: {shorten(str(exc), 120)}); "
+                "start one with 'dask scheduler' or check the address",
+                param="scheduler") from None
+        with c:
             yield c
         return
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
-        raise InvalidParameterError(f"--workers must be an integer >= 1, got {workers!r}")
+        raise InvalidParameterError(f"must be an integer >= 1, got {workers!r}",
+                                    param="workers")
     with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
                       dashboard_address=None) as cluster, Client(cluster) as c:
         yield c

@@ -236,6 +236,9 @@ class Finding:
     duration_s: float = 0.0
     subject: str = ""
     tolerance: dict | None = None
+    #: values derived from confidential data, marked where they are produced: kept in the
+    #: confidential report only (the public report never carries this part)
+    confidential: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if not isinstance(self.id, str) or not FINDING_ID_PATTERN.match(self.id):
@@ -299,13 +302,17 @@ class Finding:
                 f"Finding.counterexample is required for verdict 'refuted'; got "
                 f"{self.counterexample!r} ({self.id})"
             )
+        if not isinstance(self.confidential, dict):
+            raise ValueError(
+                f"Finding.confidential must be a dict; got {self.confidential!r} ({self.id})")
         # Fail early (here, not when the report is written) on values JSON cannot carry.
-        for name in ("evidence", "counterexample", "tolerance"):
+        for name in ("evidence", "counterexample", "tolerance", "confidential"):
             _jsonable_field(name, getattr(self, name))
 
     def to_dict(self) -> dict[str, Any]:
-        """A JSON-able dict (enums as strings, non-finite floats as strings, Fractions wrapped)."""
-        return {
+        """A JSON-able dict (enums as strings, non-finite floats as strings, Fractions wrapped);
+        ``confidential`` only when non-empty."""
+        out = {
             "id": self.id,
             "claim": self.claim,
             "reference": self.reference,
@@ -319,6 +326,9 @@ class Finding:
             "subject": self.subject,
             "tolerance": _jsonable_field("tolerance", self.tolerance),
         }
+        if self.confidential:
+            out["confidential"] = _jsonable_field("confidential", self.confidential)
+        return out
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Finding:
@@ -336,9 +346,11 @@ class Finding:
         if missing:
             raise ValueError(f"Finding.from_dict: missing keys {missing}")
         kwargs = dict(data)
-        for name in ("evidence", "counterexample", "tolerance"):
+        for name in ("evidence", "counterexample", "tolerance", "confidential"):
             if name in kwargs:
                 kwargs[name] = from_jsonable(kwargs[name])
         if kwargs.get("evidence") is None:
             kwargs["evidence"] = {}
+        if kwargs.get("confidential") is None:
+            kwargs["confidential"] = {}
         return cls(**kwargs)

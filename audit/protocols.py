@@ -27,6 +27,8 @@ from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
+from kernels.errors import InputError
+
 __all__ = [
     "KernelModuleError",
     "KernelProtocol",
@@ -148,7 +150,7 @@ class Tester(Protocol):
 KernelProtocol = dict[str, str]
 
 
-class KernelModuleError(ValueError):
+class KernelModuleError(InputError):
     """The --kernels module cannot be imported or provides no protocol function."""
 
 

@@ -40,6 +40,7 @@ from importlib.metadata import entry_points
 from typing import Any, Protocol
 
 from audit.findings import Finding
+from kernels.errors import InputError
 
 __all__ = [
     "CLAIMS",
@@ -122,7 +123,7 @@ class Subject:
     package: str = ""  # distribution that provides it (filled in by discovery)
 
 
-class SubjectLoadError(Exception):
+class SubjectLoadError(InputError):
     """A subject (or one of its modules) could not be loaded; names the package."""
 
 

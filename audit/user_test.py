@@ -10,7 +10,12 @@ The mechanism (a vectorised callable ``f(data, size, rng)``, a per-call callable
   neighbours;
 * ``--data FILE --column C --lower L --upper U``: neighbours of a CSV column's data set
   (records replaced by / added as L or U, removed);
-* ``--lower L --upper U`` alone: small generated data sets and their neighbours.
+* ``--lower L --upper U`` alone: small data sets at the bounds and the neighbour search's
+  floating-point bug families (:mod:`audit.privacy.neighbour_search`).
+
+With bounds, an object declaring ``query`` and ``sensitivity`` also gets the exact,
+sample-free sensitivity check on data sets of up to ``--n`` records (``user.sensitivity``).
+``--epsilon`` may be left out when the object declares its claim.
 
 Testers (:mod:`audit.privacy.user_audit`): the black-box select-then-certify tester with
 real-number and float64 bit-level events (sequential by default: it stops at the first look
@@ -20,95 +25,123 @@ refuted finding; ``dpaudit replay FILE`` re-runs it.
 
 Exit codes: 0 not flagged (not refuted: a sampled test that found nothing, never a proof),
 1 flagged (epsilon violated at the stated confidence, or the mechanism crashed on a data
-set), 2 bad input, 3 inconclusive.
+set), 2 bad input (nothing written; also a mechanism that raises on every data set: a
+harness error, not a finding), 3 inconclusive (undecided, the time limit reached, or nothing
+measurable: all outputs NaN/inf or malformed), 130 interrupted (the report folder holds a
+complete report marked unfinished).  The report says the same word as the command (NOT
+REFUTED / FLAGGED / INCONCLUSIVE).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
-import math
+import os
+import signal
 import sys
+import threading
 import time
+from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from audit.argtypes import integer, real
+from audit.argtypes import run_id as run_id_type
+from audit.argtypes import seed as seed_type
 from audit.cli_common import EXIT_BAD_INPUT
-from audit.privacy.user_mechanism import RANDOMNESS, STYLES
+from audit.privacy.user_mechanism import RANDOMNESS, SEED_BITS, STYLES
 from kernels.errors import InputError
+from kernels.validate import shorten
 
 __all__ = ["COMMAND", "TestCommand"]
 
 
 class _Progress:
-    """A progress bar on stderr (tqdm when installed, else a throttled line)."""
+    """A progress bar on stderr (tqdm), shown only when stderr is a terminal and neither
+    ``--no-progress`` nor ``DPAUDIT_NO_PROGRESS`` is set (redirected stderr gets none)."""
 
     def __init__(self, enabled: bool) -> None:
-        self.enabled = enabled
+        self.enabled = (enabled and sys.stderr.isatty()
+                        and os.environ.get("DPAUDIT_NO_PROGRESS") is None)
         self.bar: Any = None
-        self.last = 0.0
         self.stage = ""
-        try:
-            import tqdm  # noqa: F401
-
-            self.tqdm = True
-        except ImportError:
-            self.tqdm = False
+        if self.enabled:
+            try:
+                import tqdm  # noqa: F401
+            except ImportError:  # pragma: no cover - tqdm is a dependency
+                self.enabled = False
 
     def __call__(self, stage: str, done: int, total: int) -> None:
         if not self.enabled:
             return
-        if self.tqdm:
-            from tqdm import tqdm
+        from tqdm import tqdm
 
-            if self.bar is None or stage != self.stage:
-                if self.bar is not None:
-                    self.bar.close()
-                self.bar = tqdm(total=total, desc=stage, unit="draw", file=sys.stderr,
-                                leave=False)
-                self.stage = stage
-            self.bar.total = max(total, done)
-            self.bar.n = done
-            self.bar.refresh()
-            return
-        now = time.perf_counter()
-        if now - self.last < 0.5 and done < total:
-            return
-        self.last = now
-        pct = 100.0 * done / total if total else 100.0
-        print(f"\r  {stage}: {done:,} / {total:,} outputs ({pct:5.1f} %)", end="",
-              file=sys.stderr, flush=True)
+        if self.bar is None or stage != self.stage:
+            if self.bar is not None:
+                self.bar.close()
+            self.bar = tqdm(total=total, desc=stage, unit="draw", file=sys.stderr,
+                            leave=False)
+            self.stage = stage
+        self.bar.total = max(total, done)
+        self.bar.n = done
+        self.bar.refresh()
 
     def close(self) -> None:
         if self.bar is not None:
             self.bar.close()
-        elif self.enabled and not self.tqdm and self.last:
-            print(file=sys.stderr, flush=True)
+            self.bar = None
 
 
-def _number(text: str, flag: str, *, lo: float | None = None, lo_open: bool = True,
-            hi: float | None = None) -> float:
+class RunDeadline(BaseException):
+    """Raised in the main thread when a run passes its wall-time limit (a ``BaseException``
+    so that neither the tester's crash handling nor a mechanism's ``except Exception``
+    mistakes it for the mechanism's own failure)."""
+
+
+#: the watchdog stops a run this long after --max-seconds (a share of it, at least 1 s):
+#: the sequential tester stops by itself after the round that passes --max-seconds
+GRACE_SHARE, GRACE_MIN_S = 0.25, 1.0
+
+
+@contextlib.contextmanager
+def _watchdog(max_seconds: float | None) -> Iterator[float | None]:
+    """Raise :class:`RunDeadline` in the main thread once ``max_seconds`` (plus the grace)
+    have passed, by SIGALRM, repeated every second until the block ends (so a mechanism
+    blocked in a system call or in a Python loop is stopped; a C call that never returns
+    to Python cannot be, and is documented as such).  Yields the limit in seconds (None: no
+    limit, or not the main thread / no SIGALRM)."""
+    if (max_seconds is None or not hasattr(signal, "setitimer")
+            or threading.current_thread() is not threading.main_thread()):
+        yield None
+        return
+    limit = max_seconds + max(GRACE_MIN_S, GRACE_SHARE * max_seconds)
+
+    def fire(_signum: int, _frame: Any) -> None:
+        raise RunDeadline(limit)
+
+    old = signal.signal(signal.SIGALRM, fire)
+    signal.setitimer(signal.ITIMER_REAL, limit, 1.0)
     try:
-        v = float(text)
-    except (TypeError, ValueError):
-        raise InputError(f"{flag} must be a number, got {text!r}") from None
-    if not math.isfinite(v):
-        raise InputError(f"{flag} must be finite, got {text!r}")
-    if lo is not None and (v <= lo if lo_open else v < lo):
-        raise InputError(f"{flag} must be {'>' if lo_open else '>='} {lo:g}, got {text!r}")
-    if hi is not None and not v < hi:
-        raise InputError(f"{flag} must be < {hi:g}, got {text!r}")
-    return v
+        yield limit
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
 
 
 def _read_pairs(path: str) -> list:
+    from audit.datasets import check_regular_file
+
+    shown = shorten(repr(path))
+    check_regular_file(path, f"--pairs {shown}")
     try:
         doc = json.loads(Path(path).read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise InputError(f"--pairs {path}: cannot read a JSON list of pairs ({exc})") from exc
+        raise InputError(f"--pairs {shown}: cannot read a JSON list of pairs "
+                         f"({shorten(str(exc), 160)})") from exc
     if not isinstance(doc, list):
-        raise InputError(f"--pairs {path}: expected a JSON list of [D, D'] pairs, got "
+        raise InputError(f"--pairs {shown}: expected a JSON list of [D, D'] pairs, got "
                          f"{type(doc).__name__}")
     return doc
 
@@ -132,37 +165,48 @@ class TestCommand:
     def add_arguments(self, p: argparse.ArgumentParser) -> None:
         p.add_argument("mechanism", metavar="MODULE:OBJECT",
                        help="the mechanism, e.g. audit.examples.opendp_laplace:laplace_sum")
-        p.add_argument("--epsilon", default=None,
-                       help="claimed epsilon (> 0); default: the object's epsilon attribute")
-        p.add_argument("--delta", default="0", help="claimed delta in [0, 1) (default 0)")
+        p.add_argument("--epsilon", default=None, type=real(low=0.0, low_open=True),
+                       help="claimed epsilon (> 0); default: the object's claimed_epsilon "
+                       "or epsilon attribute")
+        p.add_argument("--delta", default=0.0, type=real(low=0.0, high=1.0, high_open=True),
+                       help="claimed delta in [0, 1) (default 0)")
         p.add_argument("--relation", choices=("replace-one", "add-remove"),
                        default="replace-one", help="neighbour relation (default %(default)s)")
         src = p.add_mutually_exclusive_group()
         src.add_argument("--data", default=None, help="CSV file with the data set")
         src.add_argument("--pairs", default=None, help="JSON list of [D, D'] pairs")
         p.add_argument("--column", default=None, help="CSV column (with --data)")
-        p.add_argument("--lower", default=None, help="public lower bound of a record")
-        p.add_argument("--upper", default=None, help="public upper bound of a record")
-        p.add_argument("--max-pairs", type=int, default=12,
+        p.add_argument("--lower", default=None, type=real(),
+                       help="public lower bound of a record")
+        p.add_argument("--upper", default=None, type=real(),
+                       help="public upper bound of a record")
+        p.add_argument("--max-pairs", type=integer(low=1), default=12,
                        help="at most this many generated pairs (default 12)")
-        p.add_argument("--n", type=int, default=1024,
+        p.add_argument("--n", type=integer(low=1), default=1024,
                        help="largest data set the neighbour search builds for the exact "
-                            "sensitivity check (default 1024; sampled pairs stay <= 64)")
-        p.add_argument("--seed", type=int, default=0, help="tester seed (default 0)")
-        p.add_argument("--confidence", default="0.9",
+                            "sensitivity check (default 1024; sampled pairs stay <= 16)")
+        p.add_argument("--seed", type=seed_type, default=0, help="tester seed (default 0)")
+        p.add_argument("--seed-bits", type=integer(low=1, high=64), default=SEED_BITS,
+                       help="int seeds handed to a mechanism whose randomness is a seed are "
+                       "drawn in [0, 2^B) (default 32: numpy RandomState and scikit-learn "
+                       "accept no more)")
+        p.add_argument("--confidence", default=0.9,
+                       type=real(low=0.0, low_open=True, high=1.0, high_open=True),
                        help="confidence of a flag (default 0.9)")
         p.add_argument("--fixed", action="store_true",
                        help="fixed sample sizes instead of sequential stopping")
-        p.add_argument("--max-samples", type=int, default=200_000,
+        p.add_argument("--max-samples", type=integer(low=10), default=200_000,
                        help="largest certification batch per data set (default 200000)")
-        p.add_argument("--n-select", type=int, default=200_000,
+        p.add_argument("--n-select", type=integer(low=10), default=200_000,
                        help="selection outputs per data set (default 200000)")
-        p.add_argument("--first-batch", type=int, default=2000,
+        p.add_argument("--first-batch", type=integer(low=10), default=2000,
                        help="sequential: first batch per data set (default 2000)")
-        p.add_argument("--max-seconds", default=None,
-                       help="sequential: stop after the round that passes this wall time "
-                       "(then inconclusive unless flagged)")
-        p.add_argument("--chunk-size", type=int, default=100_000,
+        p.add_argument("--max-seconds", default=None, type=real(low=0.0, low_open=True),
+                       help="wall-time limit: the sequential tester stops after the round "
+                       "that passes it, and a watchdog stops the run (e.g. a mechanism that "
+                       "never returns) at most 25%% (at least 1 s) later; either way the run "
+                       "ends INCONCLUSIVE unless already flagged (a time-out is never a pass)")
+        p.add_argument("--chunk-size", type=integer(low=1), default=100_000,
                        help="outputs per call to a vectorised mechanism (default 100000)")
         p.add_argument("--no-float-bits", action="store_true",
                        help="leave out the float64 bit-level events")
@@ -172,82 +216,118 @@ class TestCommand:
                        help="how to call the mechanism (default: from its signature)")
         p.add_argument("--randomness", choices=RANDOMNESS, default="auto",
                        help="what its randomness argument is (default: from its signature)")
-        p.add_argument("--no-progress", action="store_true", help="no progress bar")
+        p.add_argument("--no-progress", action="store_true",
+                       help="no progress bar (there is none unless stderr is a terminal)")
         p.add_argument("--out", default="reports", help="report root (default reports)")
-        p.add_argument("--run-id", default=None, help="report sub-directory name")
+        p.add_argument("--run-id", type=run_id_type, default=None,
+                       help="report sub-directory name")
 
     def run(self, a: argparse.Namespace) -> int:
         from audit import datasets
-        from audit.report import build_report, counterexample_relpath, write_report
+        from audit.cli_common import report_dir
 
-        eps = None if a.epsilon is None else _number(a.epsilon, "--epsilon", lo=0.0)
-        delta = _number(a.delta, "--delta", lo=0.0, lo_open=False, hi=1.0)
-        conf = _number(a.confidence, "--confidence", lo=0.0, hi=1.0)
-        max_s = None if a.max_seconds is None else _number(a.max_seconds, "--max-seconds",
-                                                           lo=0.0)
-        for flag, v, least in (("--max-samples", a.max_samples, 10),
-                               ("--n-select", a.n_select, 10),
-                               ("--first-batch", a.first_batch, 10),
-                               ("--chunk-size", a.chunk_size, 1),
-                               ("--max-pairs", a.max_pairs, 1), ("--seed", a.seed, 0)):
-            if v < least:
-                raise InputError(f"{flag} must be >= {least}, got {v}")
-        lower = None if a.lower is None else _number(a.lower, "--lower")
-        upper = None if a.upper is None else _number(a.upper, "--upper")
-        if (lower is None) != (upper is None):
+        if (a.lower is None) != (a.upper is None):
             raise InputError("--lower and --upper go together")
         if a.column is not None and a.data is None:
             raise InputError("--column needs --data FILE")
+        run_id = (a.run_id if a.run_id is not None else
+                  f"test-{a.mechanism.replace(':', '-')}-seed{a.seed}")
+        # --out / --run-id checked before anything runs (a derived id too: exit 2)
+        report_dir(a.out, run_id)
         data = pairs = None
         data_id: dict[str, Any] = {}
         if a.data is not None:
-            if lower is None:
+            if a.lower is None:
                 raise InputError("--data needs the public record bounds --lower and --upper")
             data = datasets.load_csv_column(a.data, a.column)
-            data_id = {"data_file": a.data, "data_sha256": datasets.file_sha256(a.data),
-                       "column": a.column, "records": int(data.size)}
+            # the file, its digest and its size name the confidential data: kept in the
+            # confidential report (keyed fingerprint, never a plain hash; see below)
+            data_id = {"data": "the data holder's file (in the confidential report)",
+                       "confidential": {"file": a.data, "column": a.column,
+                                        "records": int(data.size)}}
         elif a.pairs is not None:
             pairs = _read_pairs(a.pairs)
             data_id = {"pairs_file": a.pairs}
-        elif lower is None:
+        elif a.lower is None:
             raise InputError("give neighbouring data: --pairs FILE, --data FILE --column C "
                              "--lower L --upper U, or --lower L --upper U")
 
         # the mechanism module is the user's code: import it from the working directory too
         if "" not in sys.path and str(Path.cwd()) not in sys.path:
             sys.path.insert(0, str(Path.cwd()))
+        from audit.privacy.user_audit import plan_audit  # scipy: not at CLI start-up
         from audit.privacy.user_mechanism import load_object
 
         obj = load_object(a.mechanism)
+        plan = plan_audit(
+            obj, epsilon=a.epsilon, delta=a.delta, relation=a.relation, pairs=pairs,
+            data=data, lower=a.lower, upper=a.upper, seed=a.seed, confidence=a.confidence,
+            sequential=not a.fixed, n_select=a.n_select, n_certify=a.max_samples,
+            first_batch=a.first_batch, float_bits=not a.no_float_bits,
+            exact=not a.no_exact, max_pairs=a.max_pairs, n=a.n, max_seconds=a.max_seconds,
+            chunk_size=a.chunk_size, style=a.style, randomness=a.randomness,
+            seed_bits=a.seed_bits, ref=a.mechanism)
+        return self._run(a, plan, run_id, data_id)
+
+    def _run(self, a: argparse.Namespace, plan: Any, run_id: str,
+             data_id: dict[str, Any]) -> int:
+        from audit.cli_common import finish, start_report
+        from audit.privacy.user_audit import preflight, run_plan
+        from audit.report import build_report, counterexample_relpath
+
         started = datetime.now(UTC).isoformat(timespec="seconds")
+        subject = f"mechanism:{a.mechanism}"
+        params0 = {**plan.params, **data_id}
+        # a run on the holder's data writes a public and a confidential report
+        conf: dict[str, Any] = {"confidential_data": True} if a.data is not None else {}
         t0 = time.perf_counter()
         bar = _Progress(not a.no_progress)
-        print(f"dpaudit test: {a.mechanism}, epsilon "
-              f"{'from the object' if eps is None else format(eps, 'g')}"
-              f"{f', delta {delta:g}' if delta else ''}, {a.relation}, seed {a.seed}"
-              f"{', fixed sizes' if a.fixed else ', sequential'}", file=sys.stderr, flush=True)
-        from audit.privacy.user_audit import test_mechanism  # scipy: not at CLI start-up
-
+        out_dir = None
+        limit = None
         try:
-            audit = test_mechanism(
-                obj, epsilon=eps, delta=delta, relation=a.relation, pairs=pairs, data=data,
-                lower=lower, upper=upper, seed=a.seed, confidence=conf,
-                sequential=not a.fixed, n_select=a.n_select, n_certify=a.max_samples,
-                first_batch=a.first_batch, float_bits=not a.no_float_bits,
-                exact=not a.no_exact, max_pairs=a.max_pairs, n=a.n, max_seconds=max_s,
-                chunk_size=a.chunk_size, style=a.style, randomness=a.randomness,
-                ref=a.mechanism, progress=bar)
+            # the time limit covers every call of the mechanism, the preflight's included
+            with _watchdog(a.max_seconds) as limit:
+                # a harness error (every data set raises) is bad input: nothing written yet
+                malformed = preflight(plan)
+                # the folder is this run's from here on: an interrupt leaves an unfinished
+                # report, an earlier report and its counterexamples are gone, a second run
+                # into it is refused
+                out_dir = start_report(a.out, run_id, "test", subject, a.seed, params0,
+                                       started, **conf)
+                eps = plan.mech.claimed_epsilon
+                print(f"dpaudit test: {a.mechanism}, epsilon {eps:g}"
+                      f"{' (declared by the object)' if a.epsilon is None else ''}"
+                      f"{f', delta {a.delta:g}' if a.delta else ''}, {a.relation}, "
+                      f"seed {a.seed}{', fixed sizes' if a.fixed else ', sequential'}",
+                      file=sys.stderr, flush=True)
+                audit = run_plan(plan, bar, malformed)
+        except RunDeadline:
+            audit = _timed_out(plan, limit, time.perf_counter() - t0)
         finally:
             bar.close()
+        if out_dir is None:  # the time limit hit before the report folder was taken
+            out_dir = start_report(a.out, run_id, "test", subject, a.seed, params0, started,
+                                   **conf)
         wall = time.perf_counter() - t0
         params = {**audit.parameters, **data_id, "outcome": audit.outcome}
-        run_id = a.run_id or f"test-{a.mechanism.replace(':', '-')}-seed{a.seed}"
-        out_dir = Path(a.out) / run_id
-        rep = build_report("test", f"mechanism:{a.mechanism}", a.seed, audit.findings, params,
-                           started, True, total_duration_s=wall)
-        write_report(out_dir, rep)
+        if a.data is not None:  # a report about confidential data: public + confidential
+            from audit import fingerprint
+
+            holder_key, _ = fingerprint.holder_key(None, out_dir)
+            params["confidential"] = fingerprint.keyed_source(params["confidential"],
+                                                              holder_key)
+            for f in audit.findings:  # every figure of a run on the data is the holder's
+                f.confidential, f.evidence = {**f.evidence, **f.confidential}, {}
+        key = {"flagged": "flagged", "not-flagged": "not-refuted"}.get(audit.outcome,
+                                                                       "inconclusive")
+
+        def final(oc: dict | None) -> dict:
+            return build_report("test", subject, a.seed, audit.findings, params, started,
+                                True, total_duration_s=wall, outcome=oc, **conf)
+
+        _, code = finish(out_dir, final, key)
         self._summary(audit, wall, out_dir, counterexample_relpath)
-        return audit.exit_code
+        return code
 
     @staticmethod
     def _summary(audit: Any, wall: float, out_dir: Path, relpath: Any) -> None:
@@ -259,7 +339,9 @@ class TestCommand:
         for f in audit.findings:
             ev = f.evidence
             line = f"  {f.id:<18} {f.verdict.value:<12}"
-            if f.id == "user.blackbox" and ev.get("epsilon_lower") is not None:
+            if ev.get("reason"):  # an undecided run says why
+                line += f" {ev['reason']}"
+            elif f.id == "user.blackbox" and ev.get("epsilon_lower") is not None:
                 line += (f" epsilon_lower {ev['epsilon_lower']:.4g} at {ev['confidence']:g}"
                          f" ({ev.get('samples_total'):,} outputs"
                          f"{', stopped: ' + str(ev['stopped']) if ev.get('stopped') else ''})")
@@ -272,12 +354,33 @@ class TestCommand:
                 line += f" {ev.get('exception')}: {str(ev.get('message'))[:60]}"
             w(line + "\n")
             if f.counterexample is not None:
-                w(f"    replay: dpaudit replay {out_dir / relpath(f.id)}\n")
+                cx_dir = (out_dir / "confidential" if (out_dir / "confidential").is_dir()
+                          else out_dir)
+                w(f"    replay: dpaudit replay {cx_dir / relpath(f.id)}\n")
         if not p["reproducible"]:
             w("  note: the mechanism's randomness is not seeded by dpaudit: this run is not "
               "reproducible\n")
         w(f"  wall {wall:.1f} s; report: {out_dir / 'report.json'}  {out_dir / 'report.md'}  "
           f"{out_dir / 'report.html'}\n")
+
+
+def _timed_out(plan: Any, limit: float | None, wall: float) -> Any:
+    """The audit of a run the watchdog stopped: inconclusive, with the reason."""
+    from audit.findings import Finding, Method, Verdict
+    from audit.privacy.user_audit import UserAudit
+
+    mech = plan.mech
+    reason = (f"stopped by the time limit after {wall:.1f} s (--max-seconds "
+              f"{plan.params['max_seconds']:g} plus grace, {limit:g} s in all): the "
+              "mechanism did not return in time")
+    f = Finding(
+        id="user.blackbox", claim=f"{mech.name} is {mech.claimed_epsilon:g}-DP under "
+        f"{mech.relation}", reference="the mechanism author's claim",
+        method=Method.EMPIRICAL, verdict=Verdict.INCONCLUSIVE,
+        scope=f"{reason}; nothing decided (a time-out is never a pass)",
+        evidence={"outcome": "time-limit", "reason": reason, "stopped": "time-limit"},
+        seed=plan.seed, duration_s=wall, subject=f"mechanism:{plan.ref or mech.name}")
+    return UserAudit([f], "inconclusive", plan.params, None, [], wall)
 
 
 COMMAND = TestCommand()

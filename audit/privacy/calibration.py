@@ -75,6 +75,9 @@ class CalibrationRun:
     truth: str  # the known answer, in words
     float_grid: bool = False
     n_certify: int = 10_000_000
+    #: (selection, certification) sizes under --quick, for a run the quick default
+    #: (200,000 / <= 2,000,000) cannot decide; None: the quick default
+    quick_sizes: tuple[int, int] | None = None
 
     def pair(self) -> NeighbourPair:
         xs = np.sort(np.asarray(self.first, dtype=np.float64))
@@ -104,9 +107,13 @@ GENERIC_RUNS: tuple[CalibrationRun, ...] = (
 
 
 def _tester(run: CalibrationRun, quick: bool) -> BlackBoxTester:
-    n_cert = run.n_certify if not quick else min(run.n_certify, 2_000_000)
-    return BlackBoxTester(n_select=1_000_000 if not quick else 200_000, n_certify=n_cert,
-                          confidence=0.9, float_grid=run.float_grid)
+    if quick and run.quick_sizes is not None:
+        n_sel, n_cert = run.quick_sizes
+    else:
+        n_cert = run.n_certify if not quick else min(run.n_certify, 2_000_000)
+        n_sel = 1_000_000 if not quick else 200_000
+    return BlackBoxTester(n_select=n_sel, n_certify=n_cert, confidence=0.9,
+                          float_grid=run.float_grid)
 
 
 def run_one(run: CalibrationRun, seed: int, quick: bool = False) -> dict[str, Any]:

@@ -65,6 +65,8 @@ from audit.privacy.randomness_probe import probe_randomness
 from audit.privacy.reach import power_words
 from audit.privacy.search_pairs import blackbox_pairs, sensitivity_check_finding
 from audit.privacy.user_mechanism import (
+    SEED_BITS,
+    MechanismOutputError,
     UserMechanism,
     load_object,
     normalise_relation,
@@ -73,17 +75,22 @@ from audit.privacy.user_mechanism import (
 from audit.protocols import ADD_REMOVE_ONE, REPLACE_ONE, NeighbourPair
 from audit.registry import replayer
 from kernels.errors import InputError, InvalidParameterError
+from kernels.validate import check_bounds, check_int, list_some, shorten
 
 __all__ = [
     "CHECK_CRASH",
     "CHECK_EVENT",
     "CHECK_EXACT",
+    "AuditPlan",
     "UserAudit",
     "generated_pairs",
     "not_refuted_verdict",
     "pairs_from_data",
     "pairs_from_list",
+    "plan_audit",
     "power_on_event",
+    "preflight",
+    "run_plan",
     "test_mechanism",
 ]
 
@@ -111,6 +118,10 @@ def _as_record_array(x: Any, label: str) -> np.ndarray:
     return arr
 
 
+def _same_multiset(a: np.ndarray, b: np.ndarray) -> bool:
+    return a.size == b.size and bool(np.array_equal(np.sort(a), np.sort(b)))
+
+
 def pairs_from_list(items: Any, relation: str) -> list[NeighbourPair]:
     """``[[D, D'], ...]`` or ``[{"first": D, "second": D'}, ...]`` -> pairs, each checked to
     be neighbours under ``relation`` (an error names the first pair that is not)."""
@@ -132,27 +143,27 @@ def pairs_from_list(items: Any, relation: str) -> list[NeighbourPair]:
                 f"{str(it)[:80]!r}")
         a = _as_record_array(first, f"pairs[{i}][0]")
         b = _as_record_array(second, f"pairs[{i}][1]")
-        if not are_neighbours(a, b, rel, ordered=True):
+        identical = a.size == b.size and bool(np.array_equal(a, b))
+        if identical or not are_neighbours(a, b, rel, ordered=True):
             what = ("differ in exactly one position, same size (records are compared in "
                     "the order the mechanism sees them)" if rel == REPLACE_ONE else
                     "differ by inserting or removing exactly one record")
+            same = (" (the two data sets are identical)" if identical else
+                    " (the same records in another order)" if _same_multiset(a, b) else "")
             raise InvalidParameterError(
-                f"pairs[{i}] are not neighbours under {relation}: they must {what}; got "
-                f"{a.tolist()[:8]} and {b.tolist()[:8]}")
+                f"pairs[{i}] are not neighbours under {relation}{same}: they must {what}; got "
+                f"[{list_some(a.tolist(), 8, quote=False)}] and "
+                f"[{list_some(b.tolist(), 8, quote=False)}]", param="pairs", name="")
         out.append(NeighbourPair(a, b, rel, {"op": "given", "index": i}))
     return out
 
 
 def _bounds(lower: Any, upper: Any) -> tuple[float, float]:
-    try:
-        lo, hi = float(lower), float(upper)
-    except (TypeError, ValueError):
+    if isinstance(lower, str) or isinstance(upper, str):
         raise InvalidParameterError(
-            f"--lower/--upper must be numbers, got {lower!r}, {upper!r}") from None
-    if not (math.isfinite(lo) and math.isfinite(hi)) or not lo < hi:
-        raise InvalidParameterError(
-            f"--lower must be < --upper (both finite), got {lower!r} and {upper!r}")
-    return lo, hi
+            f"must be numbers, got {shorten(repr(lower))}, {shorten(repr(upper))}",
+            param="lower", name="lower/upper")
+    return check_bounds(lower, upper)
 
 
 def _dedupe(pairs: list[NeighbourPair], max_pairs: int) -> list[NeighbourPair]:
@@ -160,8 +171,8 @@ def _dedupe(pairs: list[NeighbourPair], max_pairs: int) -> list[NeighbourPair]:
     out = []
     for p in pairs:
         key = (np.asarray(p.first).tobytes(), np.asarray(p.second).tobytes())
-        if key in seen:
-            continue
+        if key in seen or _same_multiset(np.asarray(p.first), np.asarray(p.second)):
+            continue  # a repeat, or a "replacement" by the same value: not a neighbour
         seen.add(key)
         out.append(p)
     # spread the cap over the list (keeps both ends: smallest and largest changes)
@@ -182,8 +193,8 @@ def pairs_from_data(data: Any, lower: Any, upper: Any, relation: str,
     bad = xs[(xs < lo) | (xs > hi)]
     if bad.size:
         raise InvalidParameterError(
-            f"data has {bad.size} record(s) outside [--lower, --upper] = [{lo:g}, {hi:g}], "
-            f"e.g. {float(bad[0])!r}")
+            f"has {bad.size:,} record(s) outside [lower, upper] = [{lo:g}, {hi:g}]; widen "
+            "the bounds (records are not clipped)", param="data")
     gen = ReplaceOne(lo, hi) if rel == REPLACE_ONE else AddRemoveOne(lo, hi)
     return _dedupe(list(gen.pairs(xs)), max_pairs)
 
@@ -271,7 +282,23 @@ def _ref_of(obj: Any, given: str | None) -> str | None:
     return None
 
 
-def test_mechanism(
+@dataclass
+class AuditPlan:
+    """Everything :func:`run_plan` needs, validated (bad input raises before anything runs):
+    the wrapped mechanism, the pairs, the tester and the parameters for the report."""
+
+    mech: UserMechanism
+    pairs: list[NeighbourPair]
+    tester: BlackBoxTester
+    params: dict[str, Any]
+    ref: str | None
+    seed: int
+    exact: bool
+    space: SearchSpace | None = None  # the exact sensitivity check's (None: no bounds)
+    probe: bool = False  # probe a per-call mechanism without a randomness argument
+
+
+def plan_audit(
     mechanism: Any,
     *,
     epsilon: float | None = None,
@@ -296,63 +323,63 @@ def test_mechanism(
     chunk_size: int = 100_000,
     style: str = "auto",
     randomness: str = "auto",
+    seed_bits: int = SEED_BITS,
     ref: str | None = None,
-    progress: Callable[[str, int, int], None] | None = None,
-) -> UserAudit:
-    """Test a user's mechanism for (epsilon, delta)-DP under ``relation`` (module docstring).
+) -> AuditPlan:
+    """Validate the arguments of :func:`test_mechanism` and build its plan (no mechanism
+    call yet).
 
-    Pairs: ``pairs`` (a list of [D, D'] or NeighbourPair), else ``data`` with ``lower`` and
-    ``upper``, else from the neighbour search over ``[lower, upper]`` (data sets of up to 64
-    records for the sampling tester; when the object declares ``query`` and
-    ``sensitivity``, the exact sensitivity check runs on sizes up to ``n``; ``ordered``:
-    the relation is over sequences, False: multisets).  ``seed=None`` draws a fresh seed and
-    records it.  ``ref`` (``"module:object"``) makes counterexamples replayable from the
-    command line; it is inferred for module-level functions and classes.
-    """
-    t0 = time.perf_counter()
+    ``n``: the largest data set the neighbour search builds for the exact sensitivity check
+    (the sampling tester's search pairs stay <= 16 records); ``ordered``: the relation is
+    over sequences (False: multisets, so the search also presents records in the orders
+    that change a sum's rounding)."""
+    n = check_int(n, "n", low=1)
+    if not isinstance(ordered, bool):
+        raise InvalidParameterError(f"must be True or False, got {shorten(repr(ordered))}",
+                                    param="ordered")
     mech = wrap_mechanism(mechanism, epsilon=epsilon, relation=relation, delta=delta,
-                          style=style, randomness=randomness)
+                          style=style, randomness=randomness, seed_bits=seed_bits)
     rel_name = "add-remove" if mech.relation == ADD_REMOVE_ONE else "replace-one"
+    # the neighbour search's space over the public bounds: the bounds-alone pairs and the
+    # exact sensitivity check (run by run_plan when the object declares query + sensitivity)
+    space = None
+    if lower is not None and upper is not None:
+        lo_b, hi_b = _bounds(lower, upper)
+        space = SearchSpace(lo_b, hi_b, mech.relation, n_max=n, ordered=ordered)
     if pairs is not None:
         plist = pairs_from_list(list(pairs), mech.relation)
         source = "given pairs"
     elif data is not None:
         if lower is None or upper is None:
-            raise InvalidParameterError("data needs the public bounds --lower and --upper")
+            raise InvalidParameterError("data needs the public bounds lower and upper",
+                                        param="data", name="")
         plist = pairs_from_data(data, lower, upper, mech.relation, max_pairs)
         source = f"neighbours of the data set ({np.asarray(data).size} records)"
-    elif lower is not None and upper is not None:
-        lo_b, hi_b = _bounds(lower, upper)
+    elif space is not None:
         # half: small data sets at the bounds (largest real-number change); half: the
         # floating-point bug families of the neighbour search
         # (the largest changes of the records' total first: they carry the real-number signal)
-        gen = sorted(generated_pairs(lo_b, hi_b, mech.relation, 64),
+        gen = sorted(generated_pairs(space.lower, space.upper, mech.relation, 64),
                      key=lambda p: -abs(float(np.sum(p.first)) - float(np.sum(p.second))))
         plist = [NeighbourPair(p.first, p.second, p.relation, {**p.change, "family": "bounds"})
                  for p in gen[:max(1, max_pairs // 2)]]
         fams = tuple(f for f in FAMILIES if f != "bounds")
-        plist += blackbox_pairs(SearchSpace(lo_b, hi_b, mech.relation, n_max=n,
-                                            ordered=ordered), max_pairs - len(plist),
-                                max_records=16, families=fams)
-        source = (f"neighbour search in [{lo_b:g}, {hi_b:g}] (families: "
+        plist += blackbox_pairs(space, max_pairs - len(plist), max_records=16,
+                                families=fams)
+        source = (f"neighbour search in [{space.lower:g}, {space.upper:g}] (families: "
                   f"{', '.join(sorted({str(p.change['family']) for p in plist}))})")
     else:
         raise InvalidParameterError(
             "no neighbouring pairs: give pairs (--pairs FILE), data with bounds (--data FILE "
             "--column C --lower L --upper U), or bounds alone (--lower L --upper U)")
-    probed = None
-    if randomness == "auto" and mech.randomness == "none" and mech.style == "per-call":
-        # no randomness argument: does it draw from random / numpy's global state?
-        try:
-            probed = probe_randomness(mech.call, plist[0].first)
-        except Exception:  # noqa: BLE001 - a crash is reported by the tester, not here
-            probed = None
-        if probed == "global":
-            mech.randomness = "global"
+    if not plist:
+        raise InvalidParameterError("no neighbouring pair to test (every generated pair was "
+                                    "two identical data sets)")
     if seed is None:
         seed = int(np.random.SeedSequence().entropy % (2**63))
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
-        raise InvalidParameterError(f"seed must be an integer >= 0, got {seed!r}")
+        raise InvalidParameterError(f"must be an integer >= 0, got {shorten(repr(seed))}",
+                                    param="seed")
     ref = _ref_of(mechanism, ref)
     n_testers = 1 + int(exact and mech.declares_density and delta == 0)
     # the statistical tester is the only one with an error probability: it gets it all
@@ -372,35 +399,185 @@ def test_mechanism(
             "reproducible from the seed" if mech.reproducible else
             "NOT reproducible: the mechanism draws randomness dpaudit cannot seed; a replay "
             "re-draws fresh outputs and re-checks the bound statistically"),
-        "testers": n_testers, "randomness_probe": probed,
+        "testers": n_testers, "randomness_probe": None,
     }
+    return AuditPlan(mech, plist, tester, params, ref, int(seed), n_testers == 2, space,
+                     probe=randomness == "auto")
+
+
+def preflight(plan: AuditPlan, calls: int = 2) -> list[dict[str, Any]]:
+    """Call the mechanism a few times (``calls`` outputs) on each distinct data set of the
+    plan, with a generator of its own (the run's stream is untouched), before anything is
+    written.  Raises :class:`InputError` when it raised on *every* data set: that is how it
+    is being called (style, randomness, seed range) or a mechanism that never runs, a
+    harness error and not a privacy finding.  Returns the malformed-output problems seen
+    (:class:`MechanismOutputError`: shape or type), each ``{"dataset", "message"}``."""
+    rng = np.random.default_rng(np.random.SeedSequence(plan.seed, spawn_key=(7,)))
+    seen: set[bytes] = set()
+    failures: list[tuple[str, str]] = []
+    malformed: list[dict[str, Any]] = []
+    tried = 0
+    for p in plan.pairs:
+        for ds in (p.first, p.second):
+            arr = np.asarray(ds, dtype=np.float64)
+            key = arr.tobytes() + bytes([arr.ndim])
+            if key in seen:
+                continue
+            seen.add(key)
+            tried += 1
+            try:
+                plan.mech.sample(arr, calls, rng)
+            except InputError:  # out of the mechanism's domain: the tester skips it
+                continue
+            except MechanismOutputError as exc:
+                malformed.append({"dataset": arr.tolist()[:20], "message": str(exc)})
+            except Exception as exc:  # noqa: BLE001 - the mechanism's own failure
+                failures.append((type(exc).__name__, str(exc)))
+    plan.mech.outputs_total = plan.mech.outputs_finite = 0  # the run counts its own
+    if tried and len(failures) == tried:
+        kinds = sorted({k for k, _ in failures})
+        raise InputError(
+            f"the mechanism raised {' / '.join(kinds)} on every one of the {tried} data sets "
+            f"tried (first: {shorten(failures[0][1], 160)}): this is a harness error (how it "
+            f"is called), not a privacy finding; it was called as style={plan.mech.style}, "
+            f"randomness={plan.mech.randomness}"
+            + (f" with int seeds in [0, 2^{plan.mech.seed_bits})"
+               if plan.mech.randomness == "seed" else "")
+            + "; check --style / --randomness / --seed-bits, or that it runs on these data")
+    return malformed
+
+
+def run_plan(plan: AuditPlan, progress: Callable[[str, int, int], None] | None = None,
+             malformed: list[dict[str, Any]] | None = None) -> UserAudit:
+    """Run the testers of a plan (module docstring); ``malformed``: problems found by
+    :func:`preflight` (the run then ends inconclusive without sampling)."""
+    t0 = time.perf_counter()
+    mech, plist, ref, seed, tester = plan.mech, plan.pairs, plan.ref, plan.seed, plan.tester
+    _probe_randomness(plan)
+    if malformed:
+        f = _outputs_finding(plan, "malformed", f"the mechanism's outputs are malformed: "
+                             f"{malformed[0]['message']}", {"problems": malformed[:5]})
+        # the sample-free sensitivity check needs no output of the mechanism
+        found = [f, *_sensitivity_findings(plan)]
+        return UserAudit(found, _overall(found), plan.params, None, [],
+                         time.perf_counter() - t0)
     findings: list[Finding] = []
     t1 = time.perf_counter()
-    res = tester.run(mech, plist, np.random.default_rng(int(seed)), progress=progress)
-    findings.append(_blackbox_finding(res, mech, plist, ref, int(seed), tester,
-                                      time.perf_counter() - t1))
-    findings.extend(_crash_findings(res.details.get("crashes", []), mech, ref, int(seed)))
-    if lower is not None and upper is not None:
-        lo_b, hi_b = _bounds(lower, upper)
-        sf = sensitivity_check_finding(
-            mech.target, SearchSpace(lo_b, hi_b, mech.relation, n_max=n, ordered=ordered),
-            name=mech.name, ref=ref, seed=int(seed))
-        if sf is not None:
-            findings.append(sf)
-            params["sensitivity_check"] = {"n_max": n, "ordered": ordered}
+    res = tester.run(mech, plist, np.random.default_rng(seed), progress=progress)
+    crashes = res.details.get("crashes", [])
+    bad_out = [c for c in crashes if c.get("exception") == MechanismOutputError.__name__]
+    bb = _blackbox_finding(res, mech, plist, ref, seed, tester, time.perf_counter() - t1)
+    if mech.outputs_total and not mech.outputs_finite and bb.verdict is not Verdict.REFUTED:
+        bb = _unmeasurable(bb, mech)
+    findings.append(bb)
+    findings.extend(_crash_findings([c for c in crashes if c not in bad_out], mech, ref,
+                                    seed))
+    if bad_out:
+        findings.append(_outputs_finding(
+            plan, "malformed", f"the mechanism's outputs are malformed: "
+            f"{bad_out[0].get('message')}",
+            {"problems": [{"dataset": c.get("dataset"), "message": c.get("message")}
+                          for c in bad_out[:5]]}))
+    findings.extend(_sensitivity_findings(plan))
     exact_rows: list[dict[str, Any]] = []
-    if n_testers == 2:
-        f, exact_rows = _exact_finding(mech, plist, ref, int(seed))
+    if plan.exact:
+        f, exact_rows = _exact_finding(mech, plist, ref, seed)
         findings.append(f)
+    return UserAudit(findings, _overall(findings), plan.params, res, exact_rows,
+                     time.perf_counter() - t0)
+
+
+def _probe_randomness(plan: AuditPlan) -> None:
+    """A per-call mechanism without a randomness argument (randomness inferred, not given):
+    does it draw from :mod:`random` / numpy's global state?  Then dpaudit seeds those and the
+    run is reproducible (:mod:`audit.privacy.randomness_probe`); the plan's parameters
+    record the result."""
+    mech = plan.mech
+    if not (plan.probe and mech.randomness == "none" and mech.style == "per-call"):
+        return
+    try:
+        probed: str | None = probe_randomness(mech.call, plan.pairs[0].first)
+    except Exception:  # noqa: BLE001 - a crash is reported by the tester, not here
+        probed = None
+    if probed == "global":
+        mech.randomness = "global"
+    plan.params.update({
+        "randomness_probe": probed, "mechanism_adapter": mech.describe(),
+        "reproducible": mech.reproducible,
+        "reproducibility": (
+            "reproducible from the seed" if mech.reproducible else
+            "NOT reproducible: the mechanism draws randomness dpaudit cannot seed; a replay "
+            "re-draws fresh outputs and re-checks the bound statistically")})
+
+
+def _sensitivity_findings(plan: AuditPlan) -> list[Finding]:
+    """The exact ``user.sensitivity`` finding when the object declares ``query`` and
+    ``sensitivity`` and the plan has public bounds (else none)."""
+    if plan.space is None:
+        return []
+    sf = sensitivity_check_finding(plan.mech.target, plan.space, name=plan.mech.name,
+                                   ref=plan.ref, seed=plan.seed)
+    if sf is None:
+        return []
+    plan.params["sensitivity_check"] = {"n_max": plan.space.n_max,
+                                        "ordered": plan.space.ordered}
+    return [sf]
+
+
+def _overall(findings: list[Finding]) -> str:
     verdicts = [f.verdict for f in findings]
     if Verdict.REFUTED in verdicts:
-        outcome = "flagged"
-    elif any(f.verdict in (Verdict.INCONCLUSIVE, Verdict.ERROR)
-             and f.evidence.get("outcome") != "not-refuted" for f in findings):
-        outcome = "inconclusive"
-    else:
-        outcome = "not-flagged"
-    return UserAudit(findings, outcome, params, res, exact_rows, time.perf_counter() - t0)
+        return "flagged"
+    if any(f.verdict in (Verdict.INCONCLUSIVE, Verdict.ERROR)
+           and f.evidence.get("outcome") != "not-refuted" for f in findings):
+        return "inconclusive"
+    return "not-flagged"
+
+
+def _outputs_finding(plan: AuditPlan, outcome: str, reason: str,
+                     evidence: dict[str, Any]) -> Finding:
+    mech = plan.mech
+    return Finding(
+        id="user.outputs", claim=f"{mech.name} returns size outputs of real numbers",
+        reference="the mechanism protocol (audit/privacy/user_mechanism.py)",
+        method=Method.EMPIRICAL, verdict=Verdict.INCONCLUSIVE,
+        scope=f"{reason}; nothing could be measured, so no privacy verdict",
+        evidence={**evidence, "outcome": outcome, "reason": reason}, seed=plan.seed,
+        subject=f"{_SUBJECT}:{plan.ref or mech.name}")
+
+
+def _unmeasurable(bb: Finding, mech: UserMechanism) -> Finding:
+    """The black-box finding of a run whose outputs were all NaN or infinite: inconclusive
+    with the reason (no event on such outputs says anything about epsilon)."""
+    import dataclasses
+
+    reason = (f"all {mech.outputs_total:,} outputs drawn were NaN or infinite: no event "
+              "could be measured")
+    ev = {k: v for k, v in bb.evidence.items() if k != "power"}
+    return dataclasses.replace(
+        bb, verdict=Verdict.INCONCLUSIVE, scope=f"{bb.scope}; {reason}",
+        evidence={**ev, "outcome": "unmeasurable", "reason": reason})
+
+
+def test_mechanism(mechanism: Any, *, progress: Callable[[str, int, int], None] | None = None,
+                   **kw: Any) -> UserAudit:
+    """Test a user's mechanism for (epsilon, delta)-DP under ``relation`` (module docstring).
+
+    Keywords are those of :func:`plan_audit`: pairs from ``pairs`` (a list of [D, D'] or
+    NeighbourPair), else ``data`` with ``lower`` and ``upper``, else the neighbour search
+    over ``[lower, upper]`` (half small data sets at the bounds, half the floating-point bug
+    families); with bounds, an object declaring ``query`` and ``sensitivity`` also gets the
+    exact sensitivity check on sizes up to ``n``; ``seed=None`` draws a fresh seed and
+    records it; ``ref`` (``"module:object"``) makes counterexamples replayable from the
+    command line (inferred for module-level functions and classes); ``seed_bits`` sets the
+    range of int seeds; ``epsilon=None`` reads the object's declared claim.  A per-call
+    mechanism without a randomness argument is probed for global-RNG use (then seeded).
+    A mechanism that raises on every data set is a harness error (:func:`preflight`:
+    ``InputError``); malformed or all-non-finite outputs end the run inconclusive.
+    """
+    plan = plan_audit(mechanism, **kw)
+    malformed = preflight(plan)
+    return run_plan(plan, progress, malformed)
 
 
 def _pair_doc(p: NeighbourPair) -> dict[str, Any]:
@@ -450,6 +627,7 @@ def _blackbox_finding(res: Any, mech: UserMechanism, plist: list[NeighbourPair],
             "mechanism": ref, "import_path": import_root(ref), "name": mech.name,
             "style": mech.style,
             "randomness": mech.randomness, "reproducible": mech.reproducible,
+            "seed_bits": mech.seed_bits,
             "epsilon": mech.claimed_epsilon, "delta": mech.delta, "relation": mech.relation,
             "pair": _pair_doc(pair), "event": w["event_spec"], "event_text": w["event"],
             "direction_index": w["direction_index"], "counts": w["counts"],
@@ -510,7 +688,8 @@ def _crash_findings(crashes: list[dict[str, Any]], mech: UserMechanism, ref: str
         seen.add(key)
         inputs = {"mechanism": ref, "import_path": import_root(ref), "name": mech.name,
                   "style": mech.style,
-                  "randomness": mech.randomness, "epsilon": mech.claimed_epsilon,
+                  "randomness": mech.randomness, "seed_bits": mech.seed_bits,
+                  "epsilon": mech.claimed_epsilon,
                   "relation": mech.relation, "dataset": c.get("dataset"),
                   "size": c.get("size"), "rng_state": c.get("rng_state"),
                   "exception": c.get("exception"), "seed": seed}
@@ -594,7 +773,9 @@ def _rewrap(inputs: dict[str, Any]) -> UserMechanism:
     return wrap_mechanism(load_object(ref), epsilon=inputs["epsilon"],
                           relation=inputs["relation"], delta=inputs.get("delta", 0.0),
                           style=inputs.get("style", "auto"),
-                          randomness=inputs.get("randomness", "auto"))
+                          randomness=inputs.get("randomness", "auto"),
+                          # counterexamples written before seed_bits drew in [0, 2^63)
+                          seed_bits=int(inputs.get("seed_bits", 63)))
 
 
 def _rng_from_state(state: dict[str, Any] | None) -> np.random.Generator:

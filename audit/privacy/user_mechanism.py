@@ -15,8 +15,10 @@ want a list).  The randomness argument, when there is one, may be
 
 * ``"generator"``: a :class:`numpy.random.Generator` — the tester's own, so a run is
   reproducible from its seed;
-* ``"seed"``: an int — dpaudit draws one int seed per call from the tester's generator (in
-  [0, 2^63)), so the run is reproducible as well;
+* ``"seed"``: an int — dpaudit draws one int seed per call from the tester's generator, in
+  [0, 2^32) by default (numpy's ``RandomState`` and scikit-learn's ``random_state`` accept
+  no more; ``seed_bits`` widens the range up to [0, 2^64)), so the run is reproducible as
+  well;
 * ``"global"``: no argument, but the mechanism draws from Python's :mod:`random` or
   numpy's legacy global state: dpaudit seeds both from the tester's generator before every
   batch (reproducible if those are its only sources);
@@ -36,6 +38,13 @@ tester's tail analysis, ``noise = "laplace" | "gaussian"`` or a ``noise_law``, s
 :mod:`audit.privacy.noise_laws`) — also gets the exact privacy-loss tester
 (:mod:`audit.privacy.exact_loss`); the wrapper passes those through.
 
+Outputs are checked on every call: ``size`` rows of real numbers, shape ``(size,)`` or
+``(size, d)`` (per-call outputs all of one shape); anything else raises
+:class:`MechanismOutputError` (the tester reports it as a malformed-output problem, not as a
+privacy finding).  The wrapper counts the outputs it returned and how many were finite
+(``outputs_total`` / ``outputs_finite``): a run whose outputs were all NaN or infinite
+measured nothing.
+
 Nothing here prints or writes files.
 """
 
@@ -54,11 +63,14 @@ import numpy as np
 
 from audit.protocols import ADD_REMOVE_ONE, REPLACE_ONE
 from kernels.errors import InputError, InvalidParameterError
+from kernels.validate import check_int, shorten
 
 __all__ = [
     "RANDOMNESS",
+    "SEED_BITS",
     "STYLES",
     "MechanismLoadError",
+    "MechanismOutputError",
     "UserMechanism",
     "load_object",
     "normalise_relation",
@@ -73,10 +85,18 @@ _RELATION_ALIASES = {
     "add-remove": ADD_REMOVE_ONE, "add-remove-one": ADD_REMOVE_ONE, ADD_REMOVE_ONE: ADD_REMOVE_ONE,
 }
 _DENSITY = ("location_scale", "noise_logpdf", "noise_logpdf_mp")
+#: default width of the int seeds handed to a ``randomness="seed"`` mechanism: [0, 2^32)
+SEED_BITS = 32
 
 
 class MechanismLoadError(InputError):
     """``MODULE:OBJECT`` cannot be imported, or the object is not a usable mechanism."""
+
+
+class MechanismOutputError(Exception):
+    """The mechanism returned outputs of the wrong shape or type (not ``size`` rows of real
+    numbers).  Deliberately not an ``InputError``: the tester must not mistake it for an
+    out-of-domain data set."""
 
 
 def normalise_relation(relation: str) -> str:
@@ -98,9 +118,14 @@ def load_object(ref: str) -> Any:
         raise MechanismLoadError(f"mechanism must be MODULE:OBJECT, got {ref!r}")
     try:
         obj: Any = importlib.import_module(mod_name)
+    except SystemExit as exc:  # the module ends the interpreter at import: never our code
+        raise MechanismLoadError(
+            f"cannot import module {shorten(repr(mod_name))} of {shorten(repr(ref))}: it "
+            f"called sys.exit({shorten(repr(exc.code))}) while being imported") from None
     except Exception as exc:
         raise MechanismLoadError(
-            f"cannot import module {mod_name!r} of {ref!r} ({type(exc).__name__}: {exc})"
+            f"cannot import module {shorten(repr(mod_name))} of {shorten(repr(ref))} "
+            f"({type(exc).__name__}: {shorten(str(exc), 200)})"
         ) from exc
     for part in attr.split("."):
         if not hasattr(obj, part):
@@ -159,6 +184,9 @@ class UserMechanism:
     style: str
     randomness: str
     delta: float = 0.0
+    seed_bits: int = SEED_BITS
+    outputs_total: int = 0
+    outputs_finite: int = 0
 
     @property
     def reproducible(self) -> bool:
@@ -182,28 +210,67 @@ class UserMechanism:
         return {"name": self.name, "style": self.style, "randomness": self.randomness,
                 "reproducible": self.reproducible, "declares_density": self.declares_density,
                 "claimed_epsilon": self.claimed_epsilon, "delta": self.delta,
-                "relation": self.relation}
+                "relation": self.relation, "seed_bits": self.seed_bits}
 
     def sample(self, dataset: Any, size: int, rng: np.random.Generator) -> np.ndarray:
-        data = dataset
+        """``size`` outputs on ``dataset`` (checked: module docstring); a ``SystemExit`` from
+        the mechanism is turned into an ordinary exception (a crash of the mechanism, not
+        the end of dpaudit)."""
+        try:
+            y = self._call(dataset, size, rng)
+        except SystemExit as exc:
+            raise RuntimeError(f"the mechanism called sys.exit({exc.code!r})") from None
+        y = self._checked(y, size)
+        self.outputs_total += int(y.size)
+        self.outputs_finite += int(np.count_nonzero(np.isfinite(y)))
+        return y
+
+    def _seeds(self, rng: np.random.Generator, size: int | None = None) -> Any:
+        top = 2**self.seed_bits
+        if self.seed_bits <= 63:
+            return rng.integers(0, top, size=size)
+        return rng.integers(0, top, size=size, dtype=np.uint64)
+
+    def _call(self, data: Any, size: int, rng: np.random.Generator) -> Any:
         if self.randomness == "global":
             s = int(rng.integers(0, 2**32))
             random.seed(s)
             np.random.seed(s)  # noqa: NPY002 - the legacy global state is what it uses
         if self.style == "vectorised":
             if self.randomness in ("generator",):
-                return np.asarray(self.call(data, size, rng))
+                return self.call(data, size, rng)
             if self.randomness == "seed":
-                return np.asarray(self.call(data, size, int(rng.integers(0, 2**63))))
-            return np.asarray(self.call(data, size))
+                return self.call(data, size, int(self._seeds(rng)))
+            return self.call(data, size)
         if self.randomness == "generator":
             out = [self.call(data, rng) for _ in range(size)]
         elif self.randomness == "seed":
-            seeds = rng.integers(0, 2**63, size=size)
-            out = [self.call(data, int(s)) for s in seeds]
+            out = [self.call(data, int(s)) for s in self._seeds(rng, size)]
         else:
             out = [self.call(data) for _ in range(size)]
-        return np.asarray(out, dtype=np.float64)
+        try:
+            return np.asarray(out, dtype=np.float64)
+        except (TypeError, ValueError) as exc:
+            shapes = sorted({np.shape(o) for o in out}, key=str)
+            raise MechanismOutputError(
+                f"the per-call outputs cannot be stacked into one array of real numbers "
+                f"(shapes {shorten(str(shapes))}: {shorten(str(exc))})") from None
+
+    def _checked(self, y: Any, size: int) -> np.ndarray:
+        try:
+            arr = np.asarray(y)
+        except Exception as exc:  # noqa: BLE001 - any object the mechanism returned
+            raise MechanismOutputError(
+                f"outputs are not an array ({type(exc).__name__})") from None
+        if arr.dtype.kind not in "biuf":
+            raise MechanismOutputError(
+                f"outputs must be real numbers, got dtype {arr.dtype} "
+                f"({shorten(repr(arr.ravel()[:3].tolist()))})")
+        if arr.ndim not in (1, 2) or arr.shape[0] != size:
+            raise MechanismOutputError(
+                f"{self.name} must return {size} outputs, shape ({size},) or ({size}, d), "
+                f"got shape {np.shape(arr)}")
+        return np.asarray(arr, dtype=np.float64)
 
 
 def _claim(obj: Any, epsilon: Any) -> float:
@@ -223,14 +290,16 @@ def _claim(obj: Any, epsilon: Any) -> float:
 
 def wrap_mechanism(obj: Any, *, epsilon: float | None = None, relation: str = "replace-one",
                    delta: float = 0.0, name: str | None = None, style: str = "auto",
-                   randomness: str = "auto") -> UserMechanism:
+                   randomness: str = "auto", seed_bits: int = SEED_BITS) -> UserMechanism:
     """Wrap a callable, a class or an object with ``sample`` (module docstring).
 
     ``epsilon``: the claimed epsilon (default: the object's ``claimed_epsilon`` or
     ``epsilon`` attribute); ``relation``: ``"replace-one"`` or ``"add-remove"``;
-    ``style`` in :data:`STYLES`, ``randomness`` in :data:`RANDOMNESS`."""
+    ``style`` in :data:`STYLES`, ``randomness`` in :data:`RANDOMNESS`; ``seed_bits``: int
+    seeds are drawn in [0, 2^seed_bits) (1..64, default 32)."""
     if isinstance(obj, UserMechanism):
         return obj
+    seed_bits = check_int(seed_bits, "seed_bits", low=1, high=64)
     if style not in STYLES:
         raise InvalidParameterError(f"style must be one of {STYLES}, got {style!r}")
     if randomness not in RANDOMNESS:
@@ -260,4 +329,5 @@ def wrap_mechanism(obj: Any, *, epsilon: float | None = None, relation: str = "r
     label = name or getattr(target, "name", None) or getattr(
         obj, "__qualname__", None) or type(target).__name__
     return UserMechanism(target=target, call=call, name=str(label), claimed_epsilon=eps,
-                         relation=rel, style=st, randomness=rnd, delta=float(delta))
+                         relation=rel, style=st, randomness=rnd, delta=float(delta),
+                         seed_bits=seed_bits)

@@ -4,7 +4,12 @@ atomically.
 See ``schema.md`` in this package for the JSON schema and the byte-identity rule.
 """
 
-from audit.report.confidentiality import apply_confidentiality
+from audit.report.confidentiality import (
+    CONFIDENTIAL_DIR,
+    apply_confidentiality,
+    confidential_view,
+    public_view,
+)
 from audit.report.html import (
     CERTIFICATION_VERDICTS,
     FIGURE_KINDS,
@@ -30,6 +35,9 @@ from audit.report.writer import (
 )
 
 __all__ = [
+    "CONFIDENTIAL_DIR",
+    "confidential_view",
+    "public_view",
     "CERTIFICATION_VERDICTS",
     "COUNTEREXAMPLE_DIR",
     "FIGURE_KINDS",

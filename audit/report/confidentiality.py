@@ -1,36 +1,38 @@
-"""The confidentiality audit every report goes through before anything is written.
+"""The public / confidential split of a report about confidential data.
 
 A report about confidential data (``report["confidentiality"]["data"] == "confidential"``,
-set by :func:`audit.report.build_report` from its ``confidential_data`` argument) must not let
-a reader recover the statistic g(X), its sensitivity S(X) or any record more precisely than
-from the DP release itself.  The rule (:data:`RULE`) classifies every number:
+set by :func:`audit.report.build_report` from its ``confidential_data`` argument) is written
+twice (:func:`audit.report.write_report`):
 
-* **public** — the run's public parameters (L, U, epsilon, gamma, n, constants, seeds),
-  counts, p-values, confidence levels, privacy losses in nats, relative errors, verdicts.
-* **relative** — a figure built from the data whose output-space axis is in *units of the
-  release's noise scale relative to an unstated centre*: t = (y - c) / s with c and s
-  confidential and never written.  It carries no absolute output value, so no arithmetic on
-  it (midpoint, zero crossing, argmax, event bounds) gives g or S; it must declare
-  ``"confidentiality": "relative"`` and name the unit in its x label.
-* **confidential** — anything else derived from the data in output units (absolute axes,
-  the true statistic, S(X), records, binade bounds of witness events, margins on
-  subsamples): **withheld** unless the run was asked to ``--show-confidential``.
+* the **public report** (``report.{json,md,html}``: shareable) — :func:`public_view`;
+* the **confidential report** (``confidential/report.{json,md,html}`` and
+  ``confidential/counterexamples/``: kept by the data holder, needed to replay) — the whole
+  report, :func:`confidential_view`.
 
-Mechanics (what this module enforces; it cannot see the secrets, so producers declare):
+What is confidential is marked where it is produced, never looked up in a list of key names:
 
-1. a figure of a confidential-data report is kept only if it declares
-   ``"confidentiality"`` ``"public"`` or ``"relative"`` (a relative figure whose x label does
-   not mention the noise scale is a producer bug: withheld); untagged or ``"confidential"``
-   figures are withheld;
-2. every ``"confidential"`` key of a finding's evidence, of its counterexample document's
-   inputs or of any nested dict is removed, and so is every key in :data:`SECRET_KEYS`;
-3. what was withheld is listed in ``report["confidentiality"]["withheld"]`` (ids and paths,
-   never values).
+* a Finding's ``confidential`` part (:attr:`audit.findings.Finding.confidential`), and any
+  ``"confidential"`` sub-dict of its evidence or of the report's parameters or certification;
+* a finding's counterexample (it names the data, the pairs searched, the witness) and its
+  ``duration_s`` (the time of data-dependent work);
+* every figure not declared ``"confidentiality": "public"`` (a figure drawn from the data, in
+  absolute or relative units, is a function of the data);
+* the run's total duration (``timing.total_duration_s``; ``timing.started_at`` is a wall
+  clock reading, not a function of the data, and stays).
 
-With ``--show-confidential`` nothing is removed and the report says so.  The test
-``tests/engine/test_confidentiality.py`` plants distinctive records, runs
-``dpaudit certify --quick`` and checks by arithmetic on every figure and event that g(X),
-S(X) and the records cannot be recovered.
+The public report therefore holds the public parameters, data-independent facts, the
+verdicts, and whatever a producer put in a finding's ``evidence`` outside a
+``"confidential"`` part: a producer must put there only what its public inputs determine.
+``tests/engine/test_report_privacy.py`` holds every producer to that by construction-blind
+checks: certify on neighbouring data sets X, X' (one record replaced, same seed) must give
+byte-identical public reports.
+
+**Residual** (:data:`RESIDUAL`): the verdicts are computed from the data.  They are the same
+on neighbouring data sets whenever the release is private with margin (what the neighbour
+test checks); when a link's verdict flips between X and X' the verdict itself is the one
+data-dependent bit the public report carries.
+
+With ``--show-confidential`` the public report is not stripped (and says so).
 """
 
 from __future__ import annotations
@@ -39,35 +41,60 @@ import copy
 from typing import Any
 
 __all__ = [
+    "CONFIDENTIAL_DIR",
     "LEVELS",
+    "MARK",
+    "RESIDUAL",
     "RULE",
-    "SECRET_KEYS",
     "apply_confidentiality",
+    "confidential_view",
     "confidentiality_block",
     "confidentiality_text",
+    "is_confidential_data",
+    "public_view",
 ]
 
-#: figure tags
+#: figure levels: only "public" figures reach the public report
 LEVELS = ("public", "relative", "confidential")
+#: the marking word: a ``"confidential"`` part wherever it occurs is confidential
+MARK = "confidential"
+#: folder of the confidential report, inside the report folder
+CONFIDENTIAL_DIR = "confidential"
 
 RULE = (
-    "Nothing in this report reveals the statistic, its sensitivity or any record more "
-    "precisely than the DP release: figures built from the data are drawn in units of the "
-    "release's noise scale relative to an unstated centre (t = (y - c)/s, c and s never "
-    "written); witness events are stated in the same units (bit-pattern events without "
-    "their binade); absolute values derived from the data (the true statistic, S(X), "
-    "records, margins on subsamples) are withheld unless --show-confidential."
+    "This public report holds only the public parameters (n under replace-one, L, U, "
+    "epsilon, gamma, constants, bound, seed policy), data-independent facts and the "
+    "verdicts; every value computed from the data (figures, witnesses, neighbours searched, "
+    "scan lengths, timings of data-dependent work, the keyed data fingerprint, "
+    "counterexamples) is in the confidential report (confidential/report.json), kept by "
+    "the data holder and needed to replay."
 )
 
-#: evidence keys that always hold confidential values (removed wherever they occur)
-SECRET_KEYS = frozenset({
-    "confidential", "gini_exact", "gini_kernel", "smooth_sensitivity_exact",
-    "smooth_sensitivity_kernel", "true_gini", "noise_scale", "records", "old",
-})
+RESIDUAL = (
+    "The verdict and the per-link verdicts are computed from the data: on neighbouring data "
+    "sets they agree whenever the release keeps its epsilon with margin; a verdict that "
+    "differs between neighbours (NOT CERTIFIED or INCONCLUSIVE on one, CERTIFIED on the "
+    "other) is itself one bit about the data, and a failing audit should be shared with "
+    "that in mind."
+)
+
+#: what the public report leaves out (the same list for every report: no per-item detail)
+_WITHHELD = [
+    "findings[].confidential and every 'confidential' part of findings[].evidence",
+    "findings[].counterexample (confidential/counterexamples/)",
+    "findings[].duration_s and timing.total_duration_s",
+    "figures not declared public",
+    "the 'confidential' parts of parameters and certification (data fingerprint, source)",
+]
+
+
+def is_confidential_data(report: dict[str, Any]) -> bool:
+    block = report.get("confidentiality")
+    return isinstance(block, dict) and block.get("data") == "confidential"
 
 
 def confidentiality_block(confidential_data: bool, show: bool) -> dict[str, Any]:
-    """The report's ``confidentiality`` key before the audit fills in ``withheld``."""
+    """The report's ``confidentiality`` key (the full report's; the views rewrite it)."""
     return {
         "data": "confidential" if confidential_data else "public",
         "show_confidential": bool(show),
@@ -77,80 +104,82 @@ def confidentiality_block(confidential_data: bool, show: bool) -> dict[str, Any]
     }
 
 
-def _strip(obj: Any, path: str, withheld: list[str]) -> Any:
+def _strip(obj: Any) -> Any:
+    """``obj`` without any ``"confidential"`` part, at any depth."""
     if isinstance(obj, dict):
-        out = {}
-        for k, v in obj.items():
-            if k in SECRET_KEYS:
-                withheld.append(f"{path}.{k}")
-                continue
-            out[k] = _strip(v, f"{path}.{k}", withheld)
-        return out
+        return {k: _strip(v) for k, v in obj.items() if k != MARK}
     if isinstance(obj, list):
-        return [_strip(v, f"{path}[{i}]", withheld) for i, v in enumerate(obj)]
+        return [_strip(v) for v in obj]
     return obj
 
 
-def _figure_ok(fig: dict[str, Any]) -> bool:
-    tag = fig.get("confidentiality")
-    if tag == "public":
-        return True
-    if tag == "relative":
-        label = str(fig.get("xlabel", "")).lower()
-        return "noise scale" in label
-    return False
-
-
-def apply_confidentiality(report: dict[str, Any]) -> dict[str, Any]:
-    """The report as it may be written: a copy with every confidential item withheld (see
-    the module docstring), or the report unchanged when it is public or the run asked to
-    show confidential values.  Idempotent."""
-    block = report.get("confidentiality")
-    if not isinstance(block, dict) or block.get("data") != "confidential":
-        return report
-    if block.get("show_confidential"):
-        return report
-    out = copy.deepcopy(report)
-    withheld: list[str] = list(block.get("withheld") or [])
-    figs = out.get("figures")
-    if isinstance(figs, list):
-        kept = []
-        for fig in figs:
-            if isinstance(fig, dict) and _figure_ok(fig):
-                kept.append(fig)
-            else:
-                withheld.append(f"figure {fig.get('id') if isinstance(fig, dict) else '?'}")
-        if kept:
-            out["figures"] = kept
-        else:
-            out.pop("figures")
-    for i, f in enumerate(out.get("findings") or []):
-        if not isinstance(f, dict):
-            continue
-        fid = f.get("id", i)
-        if isinstance(f.get("evidence"), dict):
-            f["evidence"] = _strip(f["evidence"], f"finding {fid} evidence", withheld)
-        if isinstance(f.get("counterexample"), dict):
-            f["counterexample"] = _strip(f["counterexample"], f"finding {fid} counterexample",
-                                         withheld)
-    out["parameters"] = _strip(out.get("parameters") or {}, "parameters", withheld)
-    seen: set[str] = set()
-    out["confidentiality"] = {**block,
-                              "withheld": [w for w in withheld if not (w in seen or seen.add(w))]}
+def _public_finding(f: dict[str, Any]) -> dict[str, Any]:
+    out = {k: v for k, v in f.items() if k not in (MARK, "counterexample", "duration_s")}
+    out["evidence"] = _strip(out.get("evidence") or {})
+    out["counterexample"] = None
     return out
 
 
+def public_view(report: dict[str, Any]) -> dict[str, Any]:
+    """The public report: a copy without anything marked confidential (module docstring);
+    the report itself when it is not about confidential data, and the whole report (marked
+    SHOWN) when the run asked ``--show-confidential``.  Idempotent."""
+    if not is_confidential_data(report):
+        return report
+    block = report["confidentiality"]
+    if block.get("show_confidential"):
+        return {**report, "confidentiality": {**block, "view": "public (SHOWN)"}}
+    if block.get("view") == "public":
+        return report
+    out: dict[str, Any] = {}
+    for k, v in report.items():
+        if k in ("findings", "figures", "timing", "confidentiality"):
+            continue
+        out[k] = _strip(copy.deepcopy(v))
+    out["findings"] = [_public_finding(f) if isinstance(f, dict) else f
+                       for f in report.get("findings") or []]
+    figs = [copy.deepcopy(f) for f in report.get("figures") or []
+            if isinstance(f, dict) and f.get("confidentiality") == "public"]
+    if figs:
+        out["figures"] = figs
+    timing = report.get("timing")
+    if isinstance(timing, dict) and "started_at" in timing:
+        out["timing"] = {"started_at": timing["started_at"]}
+    cert = out.get("certification")
+    if isinstance(cert, dict):
+        cert.pop("data_sha256", None)
+        cert.pop("fingerprint", None)
+        if cert.get("counterexample"):
+            cert["counterexample"] = f"{CONFIDENTIAL_DIR}/{cert['counterexample']}"
+    out["confidentiality"] = {**block, "view": "public", "residual": RESIDUAL,
+                              "confidential_report": f"{CONFIDENTIAL_DIR}/report.json",
+                              "withheld": list(_WITHHELD)}
+    return out
+
+
+def confidential_view(report: dict[str, Any]) -> dict[str, Any]:
+    """The confidential report: everything, marked as the data holder's copy."""
+    block = report["confidentiality"]
+    return {**report, "confidentiality": {
+        **block, "view": "confidential", "withheld": [],
+        "rule": "CONFIDENTIAL: computed from the data; keep with the data holder, do not "
+        "share (the shareable report is ../report.json). " + RULE}}
+
+
+#: the name the report layer used before the split (the public view)
+apply_confidentiality = public_view
+
+
 def confidentiality_text(report: dict[str, Any]) -> str | None:
-    """The report's confidentiality line in words (rule, whether values are shown, what was
-    withheld), or None when the report carries no confidentiality block; the Markdown and
+    """The report's confidentiality line in words (rule, whether values are shown, the
+    residual), or None when the report carries no confidentiality block; the Markdown and
     HTML renderers print it as is (each escaping it its own way)."""
     conf = report.get("confidentiality")
     if not isinstance(conf, dict):
         return None
     text = str(conf.get("rule", ""))
-    if conf.get("show_confidential"):
+    if conf.get("show_confidential") and conf.get("view") != "confidential":
         text = "SHOWN (--show-confidential): this report contains confidential values. " + text
-    withheld = conf.get("withheld") or []
-    if withheld:
-        text += f" Withheld: {', '.join(str(w) for w in withheld)}."
+    if conf.get("residual"):
+        text += f" Residual: {conf['residual']}"
     return text

@@ -46,7 +46,7 @@ _FIGURE_OPTIONAL = ("xlabel", "ylabel", "caption", "logy", "vlines", "hlines",
                     "confidentiality")
 _SERIES_KEYS = ("label", "x", "y")
 _CERT_REQUIRED = ("verdict", "scope", "reasons")
-_CERT_OPTIONAL = ("counterexample", "data_sha256")
+_CERT_OPTIONAL = ("counterexample", "data_sha256", "fingerprint")
 _NONFINITE = ("nan", "inf", "-inf")
 _SHA256 = re.compile(r"^[0-9a-f]{64}$")
 _PATH_PART = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9._-]*$")
@@ -282,6 +282,12 @@ def validate_certification(certification: dict[str, Any]) -> dict[str, Any]:
                 f"{where}: field 'data_sha256' must be 64 lowercase hex digits; got {digest!r}"
             )
         out["data_sha256"] = digest
+    if "fingerprint" in certification:
+        fp = certification["fingerprint"]
+        if not isinstance(fp, str) or not fp.startswith("hmac-sha256:"):
+            raise ValueError(f"{where}: field 'fingerprint' must be 'hmac-sha256:<hex>'; "
+                             f"got {fp!r}")
+        out["fingerprint"] = fp
     return out
 
 
@@ -715,7 +721,7 @@ def _line_path(
 _CSS = """
 body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:0 auto;
 max-width:1100px;padding:1rem 1.5rem 3rem;color:#1a1a1a;line-height:1.45}
-h1{font-size:1.5rem;margin:.5rem 0}h2{font-size:1.2rem;margin-top:2rem;
+h1{font-size:1.5rem;margin:.5rem 0;overflow-wrap:anywhere}h2{font-size:1.2rem;margin-top:2rem;
 border-bottom:1px solid #ddd;padding-bottom:.2rem}h3{font-size:1rem;margin:1.5rem 0 .4rem}
 code,pre{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.88em}
 pre{background:#f5f5f5;padding:.5rem .75rem;overflow-x:auto}
@@ -762,6 +768,9 @@ def _banner(cert: dict[str, Any]) -> list[str]:
         )
     if "data_sha256" in cert:
         out.append(f"<p><strong>Data SHA-256:</strong> <code>{_e(cert['data_sha256'])}</code></p>")
+    if "fingerprint" in cert:
+        out.append("<p><strong>Data fingerprint (keyed):</strong> "
+                   f"<code>{_e(cert['fingerprint'])}</code></p>")
     out.append("</section>")
     return out
 
@@ -861,6 +870,10 @@ def _finding_detail(f: dict[str, Any]) -> list[str]:
     if evidence:
         out.append("<h4>Evidence</h4>")
         out += _kv([(str(k), _code(evidence[k])) for k in sorted(evidence)])
+    secret = f.get("confidential") or {}
+    if secret:
+        out.append("<h4>Confidential (computed from the data)</h4>")
+        out += _kv([(str(k), _code(secret[k])) for k in sorted(secret)])
     cx = f.get("counterexample")
     if cx is not None:
         out.append("<h4>Counterexample</h4>")
@@ -948,11 +961,12 @@ def render_html(report: dict[str, Any]) -> str:
     out.append("</main>")
     timing = report.get("timing")
     if isinstance(timing, dict):
-        total = timing.get("total_duration_s", 0.0)
-        total_text = _g(float(total)) if isinstance(total, (int, float)) else str(total)
+        total = timing.get("total_duration_s")
+        total_text = (_g(float(total)) if isinstance(total, (int, float)) else str(total))
         out.append(
-            f"<footer>Started {_e(timing.get('started_at', '?'))}; total {_e(total_text)} s."
-            "</footer>"
+            f"<footer>Started {_e(timing.get('started_at', '?'))}"
+            + (f"; total {_e(total_text)} s." if total is not None else ".")
+            + "</footer>"
         )
     out += ["</body>", "</html>"]
     return "\n".join(out) + "\n"

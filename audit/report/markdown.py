@@ -148,6 +148,12 @@ def _detail_section(f: dict[str, Any]) -> list[str]:
         out.append("")
         out += _table(["quantity", "value"], [[k, _compact(evidence[k])] for k in sorted(evidence)])
         out.append("")
+    secret = f.get("confidential") or {}
+    if secret:
+        out.append("**Confidential (computed from the data).**")
+        out.append("")
+        out += _table(["quantity", "value"], [[k, _compact(secret[k])] for k in sorted(secret)])
+        out.append("")
     cx = f.get("counterexample")
     if cx is not None:
         out.append("**Counterexample.**")
@@ -252,8 +258,9 @@ def render_markdown(report: dict[str, Any]) -> str:
             "",
             "## Timing",
             "",
-            f"Started {timing.get('started_at', '?')}; "
-            f"total {float(timing.get('total_duration_s', 0.0)):.3f} s.",
+            f"Started {timing.get('started_at', '?')}"
+            + (f"; total {float(timing['total_duration_s']):.3f} s."
+               if "total_duration_s" in timing else "."),
         ]
     while lines and lines[-1] == "":
         lines.pop()

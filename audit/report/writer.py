@@ -23,7 +23,13 @@ from typing import Any
 import numpy as np
 
 from audit.findings import Finding, Verdict, to_jsonable
-from audit.report.confidentiality import apply_confidentiality, confidentiality_block
+from audit.report.confidentiality import (
+    CONFIDENTIAL_DIR,
+    confidential_view,
+    confidentiality_block,
+    is_confidential_data,
+    public_view,
+)
 from audit.report.html import render_html, validate_certification, validate_figures
 from audit.report.markdown import counterexample_relpath, render_markdown
 
@@ -81,10 +87,10 @@ def build_report(
     :func:`audit.report.html.validate_figures` / :func:`~audit.report.html.validate_certification`
     and stored in JSON form.
     ``confidential_data`` marks a report about confidential data: it then carries a
-    ``confidentiality`` block and goes through
-    :func:`audit.report.confidentiality.apply_confidentiality` (figures without a
-    ``"public"``/``"relative"`` tag and confidential evidence withheld unless
-    ``show_confidential``).  ``outcome`` (``{"word": str, "exit_code": int}``, from the CLI's
+    ``confidentiality`` block, and :func:`write_report` writes it twice, the public view
+    (:func:`audit.report.confidentiality.public_view`: nothing marked confidential) and the
+    whole report in ``confidential/``.  The returned document is the whole report.
+    ``outcome`` (``{"word": str, "exit_code": int}``, from the CLI's
     outcome table) is the run's printed outcome, shown by the renderers instead of PASS/FAIL.
     Raises ``ValueError`` on a bad argument (naming it), including duplicate finding ids
     (counterexample file names are derived from ids).
@@ -145,7 +151,6 @@ def build_report(
         report["outcome"] = {"word": outcome["word"], "exit_code": outcome["exit_code"]}
     if confidential_data:
         report["confidentiality"] = confidentiality_block(True, show_confidential)
-        report = apply_confidentiality(report)
     return report
 
 
@@ -222,24 +227,8 @@ def _fsync_directory(directory: Path) -> None:
         os.close(fd)
 
 
-def write_report(
-    directory: Path, report: dict[str, Any], *, html: bool = True
-) -> tuple[Path, Path]:
-    """Write ``report.json`` (canonical JSON), ``report.md`` and ``report.html`` into ``directory``.
-
-    Each finding's counterexample (if any) is written to
-    ``directory/counterexamples/<finding-id>.json`` first, then ``report.md``, then
-    ``report.html`` (unless ``html`` is false), then ``report.json`` last, each atomically.
-    The confidentiality audit (:func:`audit.report.confidentiality.apply_confidentiality`)
-    runs first: what is written is the audited report.
-    Everything is serialised and rendered before anything is written, so a report that cannot
-    be serialised (or whose figures / certification are malformed) leaves the directory
-    untouched.  With ``html=False`` no ``report.html`` is written and one left by an earlier run
-    is not removed.  Returns ``(json_path, markdown_path)``; the HTML page, when written, is
-    ``directory / "report.html"``.
-    """
-    directory = Path(directory)
-    report = apply_confidentiality(report)
+def _rendered(report: dict[str, Any], html: bool) -> tuple[str, str, str | None,
+                                                         list[tuple[str, str]]]:
     json_text = canonical_json(report)
     md_text = render_markdown(report)
     html_text = render_html(report) if html else None
@@ -248,40 +237,73 @@ def write_report(
         cx = f.get("counterexample")
         if cx is not None:
             counterexamples.append((counterexample_relpath(f["id"]), canonical_json(cx)))
+    return json_text, md_text, html_text, counterexamples
 
+
+def _write_rendered(directory: Path, rendered: tuple[str, str, str | None,
+                                                     list[tuple[str, str]]]) -> None:
+    json_text, md_text, html_text, counterexamples = rendered
     directory.mkdir(parents=True, exist_ok=True)
     for rel, text in counterexamples:
         target = directory / rel
         target.parent.mkdir(parents=True, exist_ok=True)
         atomic_write_text(target, text)
-    md_path = directory / "report.md"
-    json_path = directory / "report.json"
-    atomic_write_text(md_path, md_text)
+    atomic_write_text(directory / "report.md", md_text)
     if html_text is not None:
         atomic_write_text(directory / "report.html", html_text)
-    atomic_write_text(json_path, json_text)
-    return json_path, md_path
+    atomic_write_text(directory / "report.json", json_text)
+
+
+def write_report(
+    directory: Path, report: dict[str, Any], *, html: bool = True
+) -> tuple[Path, Path]:
+    """Write ``report.json`` (canonical JSON), ``report.md`` and ``report.html`` into ``directory``.
+
+    Each finding's counterexample (if any) is written to
+    ``directory/counterexamples/<finding-id>.json`` first, then ``report.md``, then
+    ``report.html`` (unless ``html`` is false), then ``report.json`` last, each atomically.
+    A report about confidential data is written twice: the whole report (counterexamples
+    included) into ``directory/confidential/`` first, then the public view
+    (:func:`audit.report.confidentiality.public_view`) into ``directory``.
+    Everything is serialised and rendered before anything is written, so a report that cannot
+    be serialised (or whose figures / certification are malformed) leaves the directory
+    untouched.  With ``html=False`` no ``report.html`` is written and one left by an earlier run
+    is not removed.  Returns ``(json_path, markdown_path)`` of the (public) report; the HTML
+    page, when written, is ``directory / "report.html"``.
+    """
+    directory = Path(directory)
+    secret = None
+    if is_confidential_data(report):
+        secret = _rendered(confidential_view(report), html)
+    public = _rendered(public_view(report), html)
+    if secret is not None:
+        _write_rendered(directory / CONFIDENTIAL_DIR, secret)
+    _write_rendered(directory, public)
+    return directory / "report.json", directory / "report.md"
 
 
 def begin_report(directory: Path, report: dict[str, Any], *, html: bool = True) -> None:
     """Mark a report folder as belonging to a run that has just started, before its first
     check: ``report.json`` is replaced first (atomically) by ``report`` (which should be an
     empty, unfinished report), then ``report.md`` / ``report.html``, and counterexample
-    files left by an earlier run are removed.  A reader never sees an earlier run's finished
-    report as current once this returns (a run killed during it leaves either the earlier
-    ``report.json`` untouched or the new one)."""
+    files left by an earlier run are removed (the confidential report's too).  A reader
+    never sees an earlier run's finished report as current once this returns (a run killed
+    during it leaves either the earlier ``report.json`` untouched or the new one)."""
     directory = Path(directory)
-    report = apply_confidentiality(report)
-    json_text = canonical_json(report)
-    md_text = render_markdown(report)
-    html_text = render_html(report) if html else None
-    directory.mkdir(parents=True, exist_ok=True)
-    atomic_write_text(directory / "report.json", json_text)
-    atomic_write_text(directory / "report.md", md_text)
-    if html_text is not None:
-        atomic_write_text(directory / "report.html", html_text)
-    cx_dir = directory / "counterexamples"
-    if cx_dir.is_dir():
-        for p in cx_dir.glob("*.json"):
-            with contextlib.suppress(OSError):
-                p.unlink()
+    views = [(directory, public_view(report))]
+    if is_confidential_data(report):
+        views.insert(0, (directory / CONFIDENTIAL_DIR, confidential_view(report)))
+    texts = [(d, canonical_json(r), render_markdown(r), render_html(r) if html else None)
+             for d, r in views]
+    for d, json_text, md_text, html_text in texts:
+        d.mkdir(parents=True, exist_ok=True)
+        atomic_write_text(d / "report.json", json_text)
+        atomic_write_text(d / "report.md", md_text)
+        if html_text is not None:
+            atomic_write_text(d / "report.html", html_text)
+    for d in (directory, directory / CONFIDENTIAL_DIR):
+        cx_dir = d / "counterexamples"
+        if cx_dir.is_dir():
+            for p in cx_dir.glob("*.json"):
+                with contextlib.suppress(OSError):
+                    p.unlink()

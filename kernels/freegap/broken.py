@@ -47,17 +47,16 @@ from typing import Any
 
 import numpy as np
 
+from kernels.errors import InvalidKError
 from kernels.freegap import mechanisms as fg
 from kernels.freegap.mechanisms import (
     _as_noise,
     _as_vector,
-    _check_int,
-    _check_size,
     _check_theta,
     adaptive_from_noise,
     svt_pattern_from_noise,
 )
-from kernels.validate import as_scalar, check_epsilon, check_rng
+from kernels.validate import as_scalar, check_epsilon, check_int, check_rng, check_size
 
 __all__ = [
     "BROKEN_VARIANTS",
@@ -101,7 +100,7 @@ def _common(q: Any, T: Any, epsilon: Any, rng: Any, size: Any):
         as_scalar(T, "T"),
         check_epsilon(epsilon),
         check_rng(rng),
-        _check_size(size),
+        check_size(size),
     )
 
 
@@ -111,7 +110,7 @@ def svt_no_threshold_noise_core(q: Any, T: float, nu: Any, c: int) -> list[bool]
     c ⊤).  Differs from :func:`kernels.freegap.mechanisms.sparse_vector_core` only by eta = 0."""
     qa = _as_vector(q, "q")
     return _svt_loop(qa, as_scalar(T, "T"), 0.0, _as_noise(nu, qa.size, "nu"),
-                     _check_int(c, "c", low=1))
+                     check_int(c, "c", low=1, error=InvalidKError))
 
 
 def sample_svt_no_threshold_noise(
@@ -128,7 +127,7 @@ def sample_svt_no_threshold_noise(
     all-⊥ output on q = (t, ..., t), q' = q + 1 with T <= t has probability ratio
     prod P(nu < T - t)/P(nu < T - t - 1) = e^{n/b} exactly (Laplace left tail)."""
     qa, t, eps, rng, m = _common(q, T, epsilon, rng, size)
-    cc = _check_int(c, "c", low=1)
+    cc = check_int(c, "c", low=1, error=InvalidKError)
     eps2 = (1.0 - _check_theta(theta)) * eps
     nu = rng.laplace(0.0, 2.0 * cc / eps2, size=(m, qa.size))
     return svt_pattern_from_noise(qa, t, np.zeros(m), nu, cc)
@@ -139,7 +138,7 @@ def svt_no_query_noise_core(q: Any, T: float, eta: float, c: int | None = None) 
     """BROKEN (Stoddard et al. 2014; Lyu et al. Alg. 5).  ⊤ iff ``q_i >= T + eta``; no query
     noise and (``c=None``, as published) no halting."""
     qa = _as_vector(q, "q")
-    cc = None if c is None else _check_int(c, "c", low=1)
+    cc = None if c is None else check_int(c, "c", low=1, error=InvalidKError)
     return _svt_loop(qa, as_scalar(T, "T"), as_scalar(eta, "eta"), np.zeros(qa.size), cc)
 
 
@@ -154,7 +153,7 @@ def sample_svt_no_query_noise(
     0 < T + eta <= 1 on q (probability 1 - e^{-eps1/2} > 0) and 1 < T + eta <= 0 on q'
     (impossible).  Halting does not help (c = 1 gives the same output)."""
     qa, t, eps, rng, m = _common(q, T, epsilon, rng, size)
-    cc = None if c is None else _check_int(c, "c", low=1)
+    cc = None if c is None else check_int(c, "c", low=1, error=InvalidKError)
     eps1 = _check_theta(theta) * eps
     eta = rng.laplace(0.0, 1.0 / eps1, size=m)
     return svt_pattern_from_noise(qa, t, eta, np.zeros((m, qa.size)), cc)
@@ -169,7 +168,7 @@ def svt_release_value_core(
     qa = _as_vector(q, "q")
     t, e = as_scalar(T, "T"), as_scalar(eta, "eta")
     nv = _as_noise(nu, qa.size, "nu")
-    cc = _check_int(c, "c", low=1)
+    cc = check_int(c, "c", low=1, error=InvalidKError)
     out: list[float | None] = []
     count = 0
     for i in range(qa.size):
@@ -200,7 +199,7 @@ def sample_svt_release_value(
     ratio is e^{m/b}, unbounded in m.  Upper on n queries: n eps2/c (shift every nu_i by
     q_i - q'_i)."""
     qa, t, eps, rng, m = _common(q, T, epsilon, rng, size)
-    cc = _check_int(c, "c", low=1)
+    cc = check_int(c, "c", low=1, error=InvalidKError)
     th = _check_theta(theta)
     eps1, eps2 = th * eps, (1.0 - th) * eps
     eta = rng.laplace(0.0, 1.0 / eps1, size=m)
@@ -259,7 +258,7 @@ def sample_svt_lee_clifton(
     ⊥^(n-1) ⊤ on q = (0^(n-1), 1), q' = (1^(n-1), 0), T = 0 is 1.61 eps at n = 4 and 1.67 eps at
     n = 5 - close to the bound 1.75 eps.  Exact supremum for c >= 2: unknown."""
     qa, t, eps, rng, m = _common(q, T, epsilon, rng, size)
-    cc = _check_int(c, "c", low=1)
+    cc = check_int(c, "c", low=1, error=InvalidKError)
     eps1, eps2 = eps / 4.0, 3.0 * eps / 4.0
     eta = rng.laplace(0.0, 1.0 / eps1, size=m)
     nu = rng.laplace(0.0, 1.0 / eps2, size=(m, qa.size))
@@ -290,7 +289,7 @@ def sample_noisy_max_with_value(
     qa = _as_vector(q, "q")
     eps = check_epsilon(epsilon)
     rng = check_rng(rng)
-    m = _check_size(size)
+    m = check_size(size)
     b = (1.0 if monotone else 2.0) / eps
     eta = rng.laplace(0.0, b, size=(m, qa.size))
     noisy = qa[None, :] + eta
@@ -317,7 +316,7 @@ def sample_top_k_with_gap_half_noise(
     P/P' = P(Z >= G - 1)/P(Z >= G + 1) = e^{2 eps} (2 + eps(G - 1))/(2 + eps(G + 1)) -> e^{2eps}
     (Lemma 5's equal-rate tail)."""
     qa = _as_vector(q, "q", min_n=2)
-    kk = _check_int(k, "k", low=1, high=qa.size - 1)
+    kk = check_int(k, "k", low=1, high=qa.size - 1, error=InvalidKError)
     eps = check_epsilon(epsilon)
     # Lap(k/eps) is the monotone scale of the correct sampler
     return fg.sample_top_k_with_gap(qa, kk, eps, rng, size, monotone=True)
@@ -390,9 +389,9 @@ def sample_adaptive_svt_wrong_stop(
     qa = _as_vector(q, "q")
     t = as_scalar(T, "T")
     eps = check_epsilon(epsilon)
-    kk = _check_int(k, "k", low=1)
+    kk = check_int(k, "k", low=1, error=InvalidKError)
     rng = check_rng(rng)
-    m = _check_size(size)
+    m = check_size(size)
     th = fg.recommended_theta(kk, monotone=monotone) if theta is None else _check_theta(theta)
     bud = fg.adaptive_budgets(eps, kk, th, monotone=monotone, sigma=sigma)
     mult = 1.0 if monotone else 2.0

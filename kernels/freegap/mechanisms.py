@@ -89,7 +89,8 @@ from scipy import optimize
 from kernels.errors import InvalidKError, InvalidParameterError, NonFiniteError, NotNumericError
 from kernels.gini.release import SNAP_HEADROOM_BITS, SnapGrid
 from kernels.gini.release import snap as _release_snap
-from kernels.validate import _describe, as_data, as_scalar, check_epsilon, check_rng
+from kernels.validate import as_data, as_scalar, check_epsilon, check_int, check_rng, check_size
+from kernels.validate import describe as _describe
 
 __all__ = [
     "BOTTOM",
@@ -145,24 +146,6 @@ def _as_noise(x: Any, n: int, name: str) -> np.ndarray:
             f"{name} must have one value per query (n = {n}), got {arr.size} values"
         )
     return arr
-
-
-def _check_int(value: Any, name: str, *, low: int, high: int | None = None) -> int:
-    if isinstance(value, bool) or not isinstance(value, (numbers.Integral, np.integer)):
-        raise InvalidKError(f"{name} must be an integer, got {_describe(value)}")
-    v = int(value)
-    if v < low or (high is not None and v > high):
-        rng = f"{low}..{high}" if high is not None else f">= {low}"
-        raise InvalidKError(f"{name} must be in {rng}, got {v!r}")
-    return v
-
-
-def _check_size(size: Any) -> int:
-    if isinstance(size, bool) or not isinstance(size, (numbers.Integral, np.integer)):
-        raise InvalidParameterError(f"size must be a positive integer, got {_describe(size)}")
-    if int(size) < 1:
-        raise InvalidParameterError(f"size must be a positive integer, got {int(size)!r}")
-    return int(size)
 
 
 def _check_theta(theta: Any) -> float:
@@ -258,7 +241,7 @@ def top_k_with_gap_core(q: Any, eta: Any, k: int) -> tuple[np.ndarray, np.ndarra
     ``1 <= k <= n - 1`` (the paper does not state this; ``InvalidKError`` otherwise).
     """
     qa = _as_vector(q, "q", min_n=2)
-    kk = _check_int(k, "k", low=1, high=qa.size - 1)
+    kk = check_int(k, "k", low=1, high=qa.size - 1, error=InvalidKError)
     noisy = qa + _as_noise(eta, qa.size, "eta")
     order = np.argsort(-noisy, kind="stable")[: kk + 1]
     vals = noisy[order]
@@ -273,7 +256,7 @@ def top_k_noise_scale(k: int, epsilon: float, *, monotone: bool = False) -> floa
     Lap(k/eps) gives eps-DP (its alignment cost is (eps/k) * sum_{i in I} 1 = eps, re-derived
     from the monotone case of the proof).  ``Var(q~_a - q~_b) = 2 * 2 b^2 = 16 k^2/eps^2`` for
     the general scale, ``4 k^2/eps^2`` for the monotone one (fixed indices)."""
-    kk = _check_int(k, "k", low=1)
+    kk = check_int(k, "k", low=1, error=InvalidKError)
     eps = check_epsilon(epsilon)
     return (kk if monotone else 2.0 * kk) / eps
 
@@ -309,7 +292,7 @@ def sample_noisy_max(
     qa = _as_vector(q, "q")
     eps = check_epsilon(epsilon)
     rng = check_rng(rng)
-    m = _check_size(size)
+    m = check_size(size)
     b = (1.0 if monotone else 2.0) / eps
     eta = rng.laplace(0.0, b, size=(m, qa.size))
     return np.argmax(qa[None, :] + eta, axis=1).astype(np.float64)[:, None]
@@ -336,10 +319,10 @@ def sample_top_k_with_gap(
     rounded (:func:`snap_gaps`): a deviation from the paper that closes the float64 low-bit
     leak (module docstring); post-processing, so Theorem 2 still applies."""
     qa = _as_vector(q, "q", min_n=2)
-    kk = _check_int(k, "k", low=1, high=qa.size - 1)
+    kk = check_int(k, "k", low=1, high=qa.size - 1, error=InvalidKError)
     b = top_k_noise_scale(kk, epsilon, monotone=monotone)
     rng = check_rng(rng)
-    m = _check_size(size)
+    m = check_size(size)
     grid = _check_snap(snap)
     eta = rng.laplace(0.0, b, size=(m, qa.size))
     out = np.empty((m, 2 * kk), dtype=np.float64)
@@ -362,7 +345,7 @@ def sparse_vector_core(q: Any, T: float, eta: float, nu: Any, c: int) -> list[bo
     t = as_scalar(T, "T")
     e = as_scalar(eta, "eta")
     nv = _as_noise(nu, qa.size, "nu")
-    cc = _check_int(c, "c", low=1)
+    cc = check_int(c, "c", low=1, error=InvalidKError)
     out: list[bool] = []
     count = 0
     for i in range(qa.size):
@@ -379,7 +362,7 @@ def recommended_theta(k: int, *, monotone: bool = False) -> float:
     """Threshold share theta of the budget for the ratio 1 : (2k)^(2/3) (1 : k^(2/3) for
     monotone queries) between threshold and query budgets (Lyu et al. 2017, quoted in
     Section 6.2 and used in Section 7.3 as theta = 1/(1 + k^(2/3)))."""
-    kk = _check_int(k, "k", low=1)
+    kk = check_int(k, "k", low=1, error=InvalidKError)
     r = (kk if monotone else 2.0 * kk) ** (2.0 / 3.0)
     return 1.0 / (1.0 + r)
 
@@ -391,9 +374,9 @@ def _svt_prep(
     qa = _as_vector(q, "q")
     t = as_scalar(T, "T")
     eps = check_epsilon(epsilon)
-    cc = _check_int(count, count_name, low=1)
+    cc = check_int(count, count_name, low=1, error=InvalidKError)
     th = recommended_theta(cc, monotone=monotone) if theta is None else _check_theta(theta)
-    return qa, t, eps, cc, check_rng(rng), _check_size(size), th
+    return qa, t, eps, cc, check_rng(rng), check_size(size), th
 
 
 def sample_sparse_vector(
@@ -459,7 +442,7 @@ def adaptive_budgets(
     footnote 5's rule (two standard deviations of the top-branch noise) to the noise actually
     used: 2 sqrt(2)/eps2."""
     eps = check_epsilon(epsilon)
-    kk = _check_int(k, "k", low=1)
+    kk = check_int(k, "k", low=1, error=InvalidKError)
     th = _check_theta(theta)
     eps0 = th * eps
     eps1 = (1.0 - th) * eps / kk
@@ -752,7 +735,7 @@ def blue_top_k_printed(k: int, lam: float) -> tuple[np.ndarray, np.ndarray]:
     """Theorem 3's matrices as printed: ``beta = (X alpha + Y g) / ((1 + lam) k)`` with
     X = J + lam k I (k x k) and Y_{ij} = (k - j) - k [j < i] (k x (k-1)).  Returned unscaled
     (the caller divides by (1 + lam) k)."""
-    kk = _check_int(k, "k", low=1)
+    kk = check_int(k, "k", low=1, error=InvalidKError)
     lm = as_scalar(lam, "lam")
     x = np.ones((kk, kk)) + lm * kk * np.eye(kk)
     i = np.arange(1, kk + 1)[:, None]
@@ -764,7 +747,7 @@ def blue_top_k_printed(k: int, lam: float) -> tuple[np.ndarray, np.ndarray]:
 def blue_variance_ratio(k: int, lam: float) -> float:
     """Corollary 1: ``E|beta_i - q_i|^2 / E|alpha_i - q_i|^2 = (1 + lam k)/(k + lam k)``
     (re-derived: Var(x_i) = (k + 2 k lam + k^2 lam^2) s^2, Var(y_i) = (k^2 - k) lam s^2)."""
-    kk = _check_int(k, "k", low=1)
+    kk = check_int(k, "k", low=1, error=InvalidKError)
     lm = as_scalar(lam, "lam")
     return (1.0 + lm * kk) / (kk + lm * kk)
 
@@ -779,7 +762,7 @@ def svt_gap_variance(
     2 (1 + r)^3 / eps^2, r = (2k)^(2/3) (k^(2/3) monotone) - Section 6.2's
     8 (1 + r)^3 / eps_total^2 at eps = eps_total/2 (re-derived)."""
     eps = check_epsilon(epsilon)
-    kk = _check_int(k, "k", low=1)
+    kk = check_int(k, "k", low=1, error=InvalidKError)
     th = recommended_theta(kk, monotone=monotone) if theta is None else _check_theta(theta)
     eps0 = th * eps
     eps1 = (1.0 - th) * eps / kk
@@ -790,7 +773,7 @@ def svt_gap_variance(
 def svt_measure_ratio_printed(k: int, *, monotone: bool = False) -> float:
     """Section 6.2: Var(beta_i)/Var(alpha_i) = (1 + r)^3 / ((1 + r)^3 + k^2) with
     r = cbrt(4 k^2) = (2k)^(2/3) (general; limit 4/5) or cbrt(k^2) (monotone; limit 1/2)."""
-    kk = _check_int(k, "k", low=1)
+    kk = check_int(k, "k", low=1, error=InvalidKError)
     r = (kk * kk if monotone else 4.0 * kk * kk) ** (1.0 / 3.0)
     return (1.0 + r) ** 3 / ((1.0 + r) ** 3 + kk * kk)
 

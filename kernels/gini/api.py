@@ -17,7 +17,8 @@ from kernels.gini import neighbour as _nb
 from kernels.gini import noise as _noise
 from kernels.gini import release as _rel
 from kernels.gini import sensitivity as _sens
-from kernels.validate import as_incomes, check_k
+from kernels.gini.validate import as_incomes
+from kernels.validate import check_k
 
 DPAUDIT_NAME = "dpaudit kernels (float64/numpy)"
 #: the (alpha, beta) rule this module claims to follow (checked by ``constants.rule``)

@@ -46,7 +46,8 @@ from typing import Any
 
 import numpy as np
 
-from kernels.errors import NegativeIncomeError, ZeroMeanError
+from kernels.errors import ZeroMeanError
+from kernels.gini.errors import NegativeIncomeError
 from kernels.validate import as_data
 
 __all__ = [

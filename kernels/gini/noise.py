@@ -84,7 +84,9 @@ import numpy as np
 from scipy import special
 
 from kernels.errors import InvalidParameterError, NonFiniteError, NotNumericError
-from kernels.validate import _describe, check_gamma, check_positive, check_rng
+from kernels.gini.validate import check_gamma
+from kernels.validate import check_positive, check_rng, check_size
+from kernels.validate import describe as _describe
 
 __all__ = [
     "NoiseDistribution",
@@ -163,20 +165,9 @@ def _as_q(q: Any, name: str = "q") -> np.ndarray:
 
 
 def _check_size(size: Any) -> tuple[int, ...]:
-    def one(v: Any) -> int:
-        if isinstance(v, bool) or not isinstance(v, (numbers.Integral, np.integer)):
-            raise NotNumericError(
-                f"size must be a non-negative int or a tuple of them, got {_describe(size)}"
-            )
-        if int(v) < 0:
-            raise InvalidParameterError(
-                f"size must be a non-negative int or a tuple of them, got {size!r}"
-            )
-        return int(v)
-
-    if isinstance(size, tuple):
-        return tuple(one(v) for v in size)
-    return (one(size),)
+    """A numpy-style size: a non-negative int or a tuple of them, as a shape tuple."""
+    out = check_size(size, low=0, tuple_ok=True, type_error=NotNumericError)
+    return out if isinstance(out, tuple) else (out,)
 
 
 def _out(arr: np.ndarray) -> FloatOrArray:

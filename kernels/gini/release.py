@@ -50,12 +50,11 @@ from kernels.errors import InvalidParameterError
 from kernels.gini.index import gini_sorted
 from kernels.gini.noise import NoiseDistribution, powerlaw
 from kernels.gini.sensitivity import BoundName, smooth_sensitivity
+from kernels.gini.validate import as_incomes, check_gamma
 from kernels.validate import (
     as_data,
-    as_incomes,
     as_scalar,
     check_epsilon,
-    check_gamma,
     check_positive,
     check_rng,
 )

@@ -51,7 +51,8 @@ import numpy as np
 from kernels.gini import tight
 from kernels.gini.extremes import ExtremesTable, extremes_sorted
 from kernels.gini.index import prefix_tables
-from kernels.validate import as_incomes, check_k, check_positive
+from kernels.gini.validate import as_incomes
+from kernels.validate import check_k, check_positive
 
 __all__ = [
     "bound_thm43",

@@ -98,7 +98,8 @@ import numpy as np
 
 from kernels.gini.extremes import ExtremesTable, extremes_sorted
 from kernels.gini.index import ExtendedView, PrefixTables, prefix_tables
-from kernels.validate import as_incomes, check_k
+from kernels.gini.validate import as_incomes
+from kernels.validate import check_k
 
 __all__ = [
     "TightData",

@@ -19,27 +19,33 @@ them):
   an output pattern of exact probability 0 (one answer past the halt) refutes at once.
 
 Every Finding is about *our own correct mechanism* (``evidence["must_hold"]``): a refutation
-is a failure of the kernels, and ``dpaudit regress`` exits non-zero.
+is a failure of the kernels, and ``dpaudit regress`` exits non-zero.  The checks run on the
+engine runner (:mod:`audit.checks.kernel`, every listed case evaluated).
 """
 
 from __future__ import annotations
 
 import hashlib
-import json
 import math
-import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
 import numpy as np
 from scipy import stats
 
-from audit.findings import Finding, Method, Verdict, counterexample_document, from_jsonable
+from audit.checks.kernel import KernelCheck, KernelSuite, Listed, Outcome
+from audit.findings import Method
 from kernels.freegap.protocol import PROTOCOL
+from proofs.freegap.mechanisms import (
+    Condition,
+    SVTLaw,
+    noisy_max_value_probability,
+    svt_event_probability,
+    top1_gap_probability,
+)
 
-__all__ = ["SUITE", "FreegapRegress", "CHECKS"]
+__all__ = ["CHECKS", "SUITE"]
 
 REF = "Ding, Wang, Zhang & Kifer (free gap)"
 LEVEL = 1e-6
@@ -112,16 +118,13 @@ def recommended_theta(c: int) -> float:
 
 
 # ------------------------------------------------------------------------ the checks
-@dataclass(frozen=True)
-class Check:
-    id: str
-    claim: str
-    reference: str
-    method: Method
-    needs: tuple[str, ...]
-    cases: Callable[[int, str], list[dict]]
-    evaluate: Callable[[Any, dict], tuple[bool, Any, Any, str]]
-    scope: str
+def _check(id: str, claim: str, reference: str, method: Method, needs: tuple[str, ...],
+          cases: Callable[[int, str], list[dict]], evaluate: Callable[[Any, dict], Outcome],
+          scope: str) -> KernelCheck:
+    """A free-gap check on the engine runner: every listed case evaluated (random cases and
+    binomial tests: a pass is ``not-refuted``), about our own kernels (``must_hold``)."""
+    return KernelCheck(id, claim, reference, method, needs, evaluate, Listed(cases),
+                       scope=scope, must_hold=True)
 
 
 def _rng_cases(seed: int, key: str, count: int, make: Callable[[np.random.Generator], dict]
@@ -135,25 +138,26 @@ def _q(g: np.random.Generator, n: int) -> list[float]:
     return [float(v) for v in g.integers(0, 6, n)]
 
 
-def _ev_nm_core(mod: Any, c: dict) -> tuple[bool, Any, Any, str]:
+def _ev_nm_core(mod: Any, c: dict) -> Outcome:
     exp = ref_noisy_max(c["q"], c["eta"])
     act = int(mod.noisy_max_core(c["q"], c["eta"]))
-    return act == exp, exp, act, "argmax index"
+    return Outcome(act == exp, exp, act, "argmax index")
 
 
-def _ev_topk_core(mod: Any, c: dict) -> tuple[bool, Any, Any, str]:
+def _ev_topk_core(mod: Any, c: dict) -> Outcome:
     ei, eg = ref_top_k(c["q"], c["eta"], c["k"])
     ai, ag = mod.top_k_with_gap_core(c["q"], c["eta"], c["k"])
     ai, ag = [int(v) for v in ai], [float(v) for v in ag]
     ok = ai == ei and len(ag) == len(eg) and all(abs(a - b) <= 1e-12 * (1 + abs(b))
                                                  for a, b in zip(ag, eg, strict=True))
-    return ok, {"indices": ei, "gaps": eg}, {"indices": ai, "gaps": ag}, "indices and gaps"
+    return Outcome(ok, {"indices": ei, "gaps": eg}, {"indices": ai, "gaps": ag},
+                   "indices and gaps")
 
 
-def _ev_svt_core(mod: Any, c: dict) -> tuple[bool, Any, Any, str]:
+def _ev_svt_core(mod: Any, c: dict) -> Outcome:
     exp = ref_svt(c["q"], c["T"], c["eta"], c["nu"], c["c"])
     act = [bool(v) for v in mod.sparse_vector_core(c["q"], c["T"], c["eta"], c["nu"], c["c"])]
-    return act == exp, exp, act, "answers until the c-th TRUE (halting)"
+    return Outcome(act == exp, exp, act, "answers until the c-th TRUE (halting)")
 
 
 def _norm_adaptive(rows: list) -> list[tuple[str, Any]]:
@@ -164,13 +168,13 @@ def _norm_adaptive(rows: list) -> list[tuple[str, Any]]:
     return out
 
 
-def _ev_adaptive_core(mod: Any, c: dict) -> tuple[bool, Any, Any, str]:
+def _ev_adaptive_core(mod: Any, c: dict) -> Outcome:
     exp = _norm_adaptive(ref_adaptive(c["q"], c["T"], c["eta"], c["xi"], c["eta_q"], c["eps"],
                                       c["k"], c["theta"], c["adaptive"]))
     act = _norm_adaptive(mod.adaptive_svt_with_gap_core(
         c["q"], c["T"], c["eta"], c["xi"], c["eta_q"], c["eps"], c["k"], c["theta"],
         c["adaptive"]))
-    return act == exp, exp, act, "branches and gaps until the exact stopping rule"
+    return Outcome(act == exp, exp, act, "branches and gaps until the exact stopping rule")
 
 
 def _core_cases(kind: str) -> Callable[[int, str], list[dict]]:
@@ -203,7 +207,7 @@ def _core_cases(kind: str) -> Callable[[int, str], list[dict]]:
 ROWS = 400
 
 
-def _ev_nm_replay(mod: Any, c: dict) -> tuple[bool, Any, Any, str]:
+def _ev_nm_replay(mod: Any, c: dict) -> Outcome:
     out = np.asarray(mod.sample_noisy_max(c["q"], c["eps"], np.random.default_rng(c["seed"]),
                                           ROWS))
     eta = np.random.default_rng(c["seed"]).laplace(0.0, 2.0 / c["eps"], (ROWS, len(c["q"])))
@@ -211,7 +215,7 @@ def _ev_nm_replay(mod: Any, c: dict) -> tuple[bool, Any, Any, str]:
     return _cmp_rows(out.reshape(ROWS, -1)[:, :1], np.array(exp).reshape(ROWS, 1))
 
 
-def _ev_topk_replay(mod: Any, c: dict) -> tuple[bool, Any, Any, str]:
+def _ev_topk_replay(mod: Any, c: dict) -> Outcome:
     k, q = c["k"], c["q"]
     out = np.asarray(mod.sample_top_k_with_gap(q, k, c["eps"], np.random.default_rng(c["seed"]),
                                                ROWS))
@@ -223,7 +227,7 @@ def _ev_topk_replay(mod: Any, c: dict) -> tuple[bool, Any, Any, str]:
     return _cmp_rows(out, np.array(exp), rtol=1e-12)
 
 
-def _ev_svt_replay(mod: Any, c: dict) -> tuple[bool, Any, Any, str]:
+def _ev_svt_replay(mod: Any, c: dict) -> Outcome:
     q, cc, eps = c["q"], c["c"], c["eps"]
     th = recommended_theta(cc) if c.get("theta") is None else c["theta"]
     kw = {} if c.get("theta") is None else {"theta": c["theta"]}  # default and explicit theta
@@ -239,7 +243,7 @@ def _ev_svt_replay(mod: Any, c: dict) -> tuple[bool, Any, Any, str]:
     return _cmp_rows(out, exp)
 
 
-def _ev_adaptive_replay(mod: Any, c: dict) -> tuple[bool, Any, Any, str]:
+def _ev_adaptive_replay(mod: Any, c: dict) -> Outcome:
     q, k, eps = c["q"], c["k"], c["eps"]
     th = recommended_theta(k) if c.get("theta") is None else c["theta"]
     kw = {} if c.get("theta") is None else {"theta": c["theta"]}
@@ -263,16 +267,16 @@ def _ev_adaptive_replay(mod: Any, c: dict) -> tuple[bool, Any, Any, str]:
 
 
 def _cmp_rows(out: np.ndarray, exp: np.ndarray, rtol: float = 0.0
-              ) -> tuple[bool, Any, Any, str]:
+              ) -> Outcome:
     if out.shape != exp.shape:
-        return False, f"shape {exp.shape}", f"shape {out.shape}", "output shape"
+        return Outcome(False, f"shape {exp.shape}", f"shape {out.shape}", "output shape")
     same = np.isclose(out, exp, rtol=rtol, atol=rtol, equal_nan=True)
     bad = np.flatnonzero(~same.all(axis=1))
     if bad.size == 0:
-        return True, "all rows equal", "all rows equal", f"{out.shape[0]} runs replayed"
+        return Outcome(True, "all rows equal", "all rows equal", f"{out.shape[0]} runs replayed")
     r = int(bad[0])
-    return (False, exp[r].tolist(), out[r].tolist(),
-            f"{bad.size} of {out.shape[0]} runs differ from the replay (first: run {r})")
+    return Outcome(False, exp[r].tolist(), out[r].tolist(),
+                   f"{bad.size} of {out.shape[0]} runs differ from the replay (first: run {r})")
 
 
 def _replay_cases(kind: str) -> Callable[[int, str], list[dict]]:
@@ -348,16 +352,16 @@ def ref_blue(alpha: list[float], gaps: list[float], lam: float) -> list[Fraction
     return _solve_exact(lhs, rhs)
 
 
-def _ev_blue(mod: Any, c: dict) -> tuple[bool, Any, Any, str]:
+def _ev_blue(mod: Any, c: dict) -> Outcome:
     out = np.asarray(mod.blue_top_k(c["alpha"], c["gaps"], c["lam"]), dtype=np.float64)
     exp = ref_blue(c["alpha"], c["gaps"], c["lam"])
     if out.shape != (len(exp),):
-        return False, f"shape ({len(exp)},)", f"shape {out.shape}", "output shape"
+        return Outcome(False, f"shape ({len(exp)},)", f"shape {out.shape}", "output shape")
     scale = max(1.0, max(abs(float(v)) for v in exp))
     err = max(abs(float(Fraction(float(o)) - e)) for o, e in zip(out, exp, strict=True))
     ok = err <= 1e-12 * scale
-    return (ok, [float(v) for v in exp], out.tolist(),
-            f"max |BLUE - exact GLS| = {err:.3g} (tolerance 1e-12 x {scale:.3g})")
+    return Outcome(ok, [float(v) for v in exp], out.tolist(),
+                   f"max |BLUE - exact GLS| = {err:.3g} (tolerance 1e-12 x {scale:.3g})")
 
 
 def _blue_cases(seed: int, mode: str) -> list[dict]:
@@ -373,13 +377,13 @@ def _blue_cases(seed: int, mode: str) -> list[dict]:
 
 
 # --- exact event probabilities vs sampler frequencies
-def _binomial_gof(freq: dict, exact: dict, N: int) -> tuple[bool, Any, Any, str]:
+def _binomial_gof(freq: dict, exact: dict, N: int) -> Outcome:
     impossible = [k for k in freq if k not in exact or exact[k] == 0]
     if impossible:
         k = impossible[0]
-        return (False, {"pattern": list(k), "probability": 0.0},
-                {"pattern": list(k), "count": freq[k]},
-                "an output of exact probability 0 occurred (e.g. an answer past the halt)")
+        return Outcome(False, {"pattern": list(k), "probability": 0.0},
+                       {"pattern": list(k), "count": freq[k]},
+                       "an output of exact probability 0 occurred (e.g. an answer past the halt)")
     level = LEVEL / max(1, len(exact))
     worst = (1.0, None)
     for k, p in exact.items():
@@ -389,11 +393,12 @@ def _binomial_gof(freq: dict, exact: dict, N: int) -> tuple[bool, Any, Any, str]
             worst = (pv, (k, cnt, float(p)))
     if worst[0] < level:
         k, cnt, p = worst[1]
-        return (False, {"pattern": list(k), "probability": p},
-                {"pattern": list(k), "frequency": cnt / N},
-                f"frequency differs from the exact probability (binomial p = {worst[0]:.3g} "
-                f"< {level:.3g})")
-    return True, "frequencies match", f"min binomial p {worst[0]:.3g}", f"{len(exact)} outputs"
+        return Outcome(False, {"pattern": list(k), "probability": p},
+                       {"pattern": list(k), "frequency": cnt / N},
+                       f"frequency differs from the exact probability (binomial p = "
+                       f"{worst[0]:.3g} < {level:.3g})")
+    return Outcome(True, "frequencies match", f"min binomial p {worst[0]:.3g}",
+                   f"{len(exact)} outputs")
 
 
 def _svt_patterns(n: int, c: int) -> list[tuple]:
@@ -410,9 +415,7 @@ def _svt_patterns(n: int, c: int) -> list[tuple]:
     return out
 
 
-def _ev_svt_exact(mod: Any, c: dict) -> tuple[bool, Any, Any, str]:
-    from proofs.freegap.mechanisms import Condition, SVTLaw, svt_event_probability
-
+def _ev_svt_exact(mod: Any, c: dict) -> Outcome:
     q, cc, eps, N = c["q"], c["c"], c["eps"], c["N"]
     th = recommended_theta(cc)
     law = SVTLaw(threshold_scale=1 / (th * eps), query_scale=2 * cc / ((1 - th) * eps),
@@ -443,9 +446,7 @@ def _adaptive_patterns(n: int, k: int, adaptive: bool) -> list[tuple]:
     return out
 
 
-def _ev_adaptive_exact(mod: Any, c: dict) -> tuple[bool, Any, Any, str]:
-    from proofs.freegap.mechanisms import Condition, SVTLaw, svt_event_probability
-
+def _ev_adaptive_exact(mod: Any, c: dict) -> Outcome:
     q, k, eps, N = c["q"], c["k"], c["eps"], c["N"]
     th = recommended_theta(k)
     eps0, eps1, eps2, sigma = spec_budgets(eps, k, th)
@@ -465,9 +466,7 @@ def _ev_adaptive_exact(mod: Any, c: dict) -> tuple[bool, Any, Any, str]:
     return _binomial_gof(freq, exact, N)
 
 
-def _ev_nm_exact(mod: Any, c: dict) -> tuple[bool, Any, Any, str]:
-    from proofs.freegap.mechanisms import noisy_max_value_probability
-
+def _ev_nm_exact(mod: Any, c: dict) -> Outcome:
     q, eps, N = c["q"], c["eps"], c["N"]
     exact = {(j,): noisy_max_value_probability(q, 2 / eps, -math.inf, math.inf, index=j, dps=20)
              for j in range(len(q))}
@@ -476,10 +475,8 @@ def _ev_nm_exact(mod: Any, c: dict) -> tuple[bool, Any, Any, str]:
     return _binomial_gof({(int(i),): int(n) for i, n in zip(idx, cnt, strict=True)}, exact, N)
 
 
-def _ev_topk_exact(mod: Any, c: dict) -> tuple[bool, Any, Any, str]:
+def _ev_topk_exact(mod: Any, c: dict) -> Outcome:
     """Top-1 with gap: P(j_1 = j and g_1 >= gap_lo) for every j and two gap levels."""
-    from proofs.freegap.mechanisms import top1_gap_probability
-
     q, eps, N = c["q"], c["eps"], c["N"]
     b = 2.0 / eps
     levels = (0.0, c["gap"])
@@ -513,8 +510,8 @@ def _exact_cases(kind: str) -> Callable[[int, str], list[dict]]:
     return make
 
 
-def _build() -> list[Check]:
-    C = []
+def _build() -> list[KernelCheck]:
+    C: list[KernelCheck] = []
     core = "our independent step-by-step transcription (proofs/freegap/regress.py)"
     for kind, name, needs, ev, what in (
         ("nm", "noisy-max", "noisy_max_core", _ev_nm_core, "Report Noisy Max (Alg. 1, k = 1)"),
@@ -524,7 +521,7 @@ def _build() -> list[Check]:
         ("adaptive", "adaptive", "adaptive_svt_with_gap_core", _ev_adaptive_core,
          "Adaptive-SVT-with-Gap (Alg. 2) with the exact stopping rule (units > 2k - 2)"),
     ):
-        C.append(Check(f"freegap.{name}.core", f"the step-by-step core computes {what}",
+        C.append(_check(f"freegap.{name}.core", f"the step-by-step core computes {what}",
                        f"{REF}, Algorithms 1-2", Method.CROSSCHECK, (needs,), _core_cases(kind),
                        ev, f"random answers (n 2..8) and Laplace noise vs {core}"))
     for kind, name, needs, ev, what in (
@@ -537,7 +534,7 @@ def _build() -> list[Check]:
          "Lap(1/eps0), Lap(2/eps2), Lap(2/eps1); eps0 = theta eps, eps1 = (1-theta) eps/k, "
          "eps2 = eps1/2, sigma = 4 sqrt(2)/eps2"),
     ):
-        C.append(Check(f"freegap.{name}.replay",
+        C.append(_check(f"freegap.{name}.replay",
                        f"the vectorised sampler's runs equal the step-by-step rule on the same "
                        f"draws regenerated with the paper's scales ({what})",
                        f"{REF}, Algorithms 1-2, Theorems 2, 4", Method.CROSSCHECK, (needs,),
@@ -549,14 +546,14 @@ def _build() -> list[Check]:
         ("svt", "svt", "sample_sparse_vector", _ev_svt_exact),
         ("adaptive", "adaptive", "sample_adaptive_svt_with_gap", _ev_adaptive_exact),
     ):
-        C.append(Check(f"freegap.{name}.exact",
+        C.append(_check(f"freegap.{name}.exact",
                        "the sampler's output-pattern frequencies match the exact probabilities "
                        "of the paper's law (and no output of probability 0 occurs)",
                        f"{REF}, Algorithms 1-2; exact probabilities proofs/freegap/mechanisms.py",
                        Method.EMPIRICAL, (needs,), _exact_cases(kind), ev,
                        "100,000 runs (400,000 full) per case; exact binomial tests, Bonferroni, "
                        f"family false-alarm rate {LEVEL:g}; mpmath quadrature at 20 digits"))
-    C.append(Check("freegap.blue.vs-exact",
+    C.append(_check("freegap.blue.vs-exact",
                    "blue_top_k(alpha, gaps, lam) is the best linear unbiased estimate of the k "
                    "selected queries from fresh measurements and the free gaps (Theorem 3)",
                    f"{REF}, Theorem 3; exact generalised least squares in Fractions "
@@ -567,81 +564,9 @@ def _build() -> list[Check]:
     return C
 
 
-CHECKS: list[Check] = _build()
+CHECKS: list[KernelCheck] = _build()
 
 
-def _run_check(chk: Check, mod: Any, subject: str, seed: int, mode: str) -> list[Finding]:
-    t0 = time.perf_counter()
-    missing = [n for n in chk.needs if not callable(getattr(mod, n, None))]
-    base = dict(id=chk.id, claim=chk.claim, reference=chk.reference, method=chk.method,
-                seed=seed, subject=subject)
-    if missing:
-        return [Finding(**base, verdict=Verdict.INCONCLUSIVE,
-                        scope=f"not applicable: subject does not provide {', '.join(missing)}",
-                        evidence={"missing": missing, "must_hold": True})]
-    cases = chk.cases(seed, mode)
-    fails: dict[str, tuple] = {}
-    for c in cases:
-        try:
-            ok, exp, act, detail = chk.evaluate(mod, c)
-            cls = "mismatch"
-        except Exception as exc:  # a crash on valid input is a failure, not an abort
-            ok, exp, act, detail = False, "a value", f"{type(exc).__name__}: {exc}", "raised"
-            cls = f"raised-{type(exc).__name__.lower()}"
-        if not ok and cls not in fails:
-            fails[cls] = (c, exp, act, detail)
-    ev: dict[str, Any] = {"cases": len(cases), "must_hold": True}
-    scope = f"{len(cases)} cases, seed {seed}, {mode}: {chk.scope}"
-    if not fails:
-        # sampled cases (and binomial tests for .exact): "not-refuted", never "verified"
-        return [Finding(**base, verdict=Verdict.NOT_REFUTED, scope=scope, evidence=ev,
-                        duration_s=time.perf_counter() - t0)]
-    out = []
-    for j, (cls, (c, exp, act, detail)) in enumerate(fails.items()):
-        cx = counterexample_document(chk.id, subject, c, exp, act, None,
-                                     f"failure class {cls}; {detail}")
-        f = Finding(**base, verdict=Verdict.REFUTED, scope=scope,
-                    evidence={**ev, "failure_class": cls, "detail": detail},
-                    counterexample=cx, duration_s=time.perf_counter() - t0)
-        if j:
-            f.id = f"{chk.id}.{cls}"
-        out.append(f)
-    return out
-
-
-@dataclass(frozen=True)
-class FreegapRegress:
-    protocol: dict[str, str]
-    default_kernels: str = "kernels.freegap.api"
-
-    def run(self, mod: Any, subject: str, seed: int, mode: str, only: str | None,
-            on_finding: Callable[[int, int, Finding], None]) -> None:
-        sel = [c for c in CHECKS if only is None or only in c.id]
-        for i, c in enumerate(sel, 1):
-            for f in _run_check(c, mod, subject, seed, mode):
-                on_finding(i, len(sel), f)
-
-    def parameters(self, mod: Any, mode: str) -> dict[str, Any]:
-        return {"rows_per_replay": ROWS, "exact_level": LEVEL}
-
-    def replay(self, doc: dict, mod: Any) -> tuple[bool, list[str]] | None:
-        chk = next((c for c in CHECKS if c.id == doc["check"]), None)
-        if chk is None:
-            return None
-        case = from_jsonable(doc["inputs"])
-        try:
-            ok, exp, act, detail = chk.evaluate(mod, case)
-        except Exception as exc:
-            ok, exp, act, detail = False, "a value", f"{type(exc).__name__}: {exc}", "raised"
-        shown = json.dumps(doc["inputs"])
-        return (not ok), [
-            f"replay {chk.id} on {getattr(mod, '__name__', mod)}",
-            f"  claim     {chk.claim}",
-            f"  input     {shown[:300]}{'...' if len(shown) > 300 else ''}",
-            f"  expected  {str(exp)[:300]}",
-            f"  actual    {str(act)[:300]}",
-            f"  detail    {detail}",
-        ]
-
-
-SUITE = FreegapRegress(protocol=PROTOCOL)
+SUITE = KernelSuite(protocol=PROTOCOL, default_kernels="kernels.freegap.api", checks=CHECKS,
+                    extra_parameters=lambda mod, mode: {"rows_per_replay": ROWS,
+                                                        "exact_level": LEVEL})

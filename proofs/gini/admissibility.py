@@ -96,7 +96,8 @@ from audit.findings import Finding, Method, Verdict, counterexample_document
 from audit.privacy.exact_loss import check_dps
 from kernels.errors import InvalidParameterError
 from kernels.gini.release import loss_bound, noise_constants
-from kernels.validate import check_epsilon, check_gamma
+from kernels.gini.validate import check_gamma
+from kernels.validate import check_epsilon
 from proofs.gini.noise_law import ZSup, sup_loss_fixed, sup_z
 
 __all__ = [

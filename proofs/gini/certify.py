@@ -20,214 +20,71 @@ The certificate is a chain; every link is one (or more) :class:`audit.findings.F
 7. ``certify.posterior`` — the Bayesian post-processing (eq. 11) is consistent: the closed
    form and the grid posterior agree, and credible intervals have their nominal coverage.
 
-Verdict: CERTIFIED iff every finding is verified; the scope says what that covers: links
-1-4 make the privacy argument for *every* neighbour (the proof of kernels/release.py plus
-Definition 2.1 for S), links 5-6 corroborate it on the neighbours searched, link 7 checks
-the published post-processing.  NOT CERTIFIED names the failing link, with a replayable
-counterexample that refers to the data by SHA-256 (never by its records).
+The links run as one :class:`audit.checks.chain.Chain` (:data:`CHAIN`; the privacy links
+come from :mod:`proofs.gini.certify_links`, the shared context from
+:mod:`proofs.gini.certify_context`).  Verdict (:func:`audit.checks.chain.certification`):
+CERTIFIED when nothing is refuted, inconclusive or an error; the scope says what that
+covers: links 1-4 make the privacy argument for *every* neighbour (the proof of
+kernels/release.py plus Definition 2.1 for S), links 5-6 corroborate it on the neighbours
+searched, link 7 checks the published post-processing.  NOT CERTIFIED names the failing
+link, with a replayable counterexample that refers to the data by source and keyed
+fingerprint (never by its records or a plain hash).
 
-Nothing here prints or writes files (``audit.cli`` does); progress goes through a callback.
-Confidential figures (the true Gini, S(X), LS, the records) are kept out of findings unless
-``show_confidential`` is set; relative errors and verdicts are not disclosive.
+Nothing here prints or writes files (the command module does); progress goes through a
+callback and says only what public inputs determine.  Every value a link computes from the
+data goes to its Finding's ``confidential`` part (the confidential report); a Finding's
+``evidence``, ``scope`` and ``claim`` hold only what n and the public parameters determine
+(checked by the neighbour test, ``tests/engine/test_report_privacy.py``).
 """
 
 from __future__ import annotations
 
 import contextlib
-import functools
-import hashlib
-import importlib
 import math
-import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
 import numpy as np
 
+from audit.checks.chain import Chain, Link, certification
 from audit.findings import Finding, Method, Verdict, counterexample_document
 from audit.registry import replayer
-from kernels.errors import InvalidParameterError
 from kernels.gini.index import gini_sorted
 from kernels.gini.noise import powerlaw
-from kernels.gini.release import (
-    CONSTANT_CHOICES,
-    NoiseConstants,
-    noise_constants,
-    posterior_exact,
-    posterior_grid,
-)
-from kernels.gini.sensitivity import BOUNDS, SmoothSensitivity, smooth_sensitivity
+from kernels.gini.release import posterior_exact, posterior_grid
+from kernels.gini.sensitivity import smooth_sensitivity
 from kernels.gini.tight import bound_A_tight
-from kernels.validate import as_incomes, check_epsilon, check_gamma, is_sorted
-from proofs.gini import oracles, reference
+from proofs.gini import certify_links, oracles, reference
+from proofs.gini.certify_context import (
+    PUBLIC_SUBJECT,
+    REF,
+    RTOL,
+    CertifyConfig,
+    CertifyContext,
+    CertifyResult,
+    Progress,
+    data_ref,
+    gini_exact,
+    reload_data,
+    run_fingerprint,
+    smooth_exact,
+    validate,
+)
 
 __all__ = [
+    "CHAIN",
     "CertifyConfig",
+    "CertifyContext",
     "CertifyResult",
     "REF",
-    "STEPS",
-    "canonical_sha256",
     "certify",
+    "public_parameters",
     "reload_data",
 ]
 
-REF = "Lan & Reiter 2025"
-#: relative tolerance of kernel vs exact reference on the data
-RTOL = 1e-9
 
-Progress = Callable[[str], None]
-
-
-def canonical_sha256(xs: np.ndarray) -> str:
-    """SHA-256 of the data's canonical form: the sorted values as little-endian float64.
-
-    Order-independent (the Gini release depends on the multiset only), so two files holding
-    the same records in another order have the same digest."""
-    arr = np.asarray(xs, dtype="<f8")
-    if not is_sorted(arr):  # certify hashes its validated, sorted data: no second sort
-        arr = np.sort(arr)
-    return hashlib.sha256(np.ascontiguousarray(arr).data).hexdigest()
-
-
-@dataclass(frozen=True)
-class CertifyConfig:
-    """Everything ``certify`` needs.  ``data`` is validated by :func:`certify`."""
-
-    data: np.ndarray
-    source: dict[str, Any]  # how to reload the data: {"sample": name} or {"file": path, ...}
-    lower: float
-    upper: float
-    epsilon: float
-    gamma: float = 2.0
-    constants: str = "alg3"
-    bound: str = "thm43"
-    seed: int = 0
-    quick: bool = False
-    show_confidential: bool = False
-    snap: bool = True  # audit the snapped release (kernels.gini.release.snap), as released
-    #: the release function under audit (default kernels.gini.release.release_gini, what
-    #: ``dpaudit release`` runs); a third party's callable with the same signature + ``size``
-    release: Any = None
-    #: past one process (issue 16): a LocalCluster of this many workers, or the address of a
-    #: running Dask scheduler (exclusive); the black-box certification counts and the exact
-    #: Gini run there, with the same figures as the single-process default (None, None)
-    workers: int | None = None
-    scheduler: str | None = None
-
-
-@dataclass
-class CertifyResult:
-    """Findings and figures so far; ``certification`` is None until every link has run."""
-
-    findings: list[Finding]
-    figures: list[dict[str, Any]]
-    certification: dict[str, Any] | None
-    parameters: dict[str, Any]
-    subject: str
-
-
-@dataclass
-class _Ctx:
-    cfg: CertifyConfig
-    xs: np.ndarray  # sorted, validated
-    sha: str
-    subject: str
-    rng: np.random.Generator
-    figures: list[dict[str, Any]] = field(default_factory=list)
-    shared: dict[str, Any] = field(default_factory=dict)  # results one link hands to the next
-
-    @property
-    def n(self) -> int:
-        return int(self.xs.size)
-
-    @functools.cached_property
-    def constants(self) -> NoiseConstants:
-        """(alpha, beta) of the configured rule (validated by :func:`_validate`)."""
-        cfg = self.cfg
-        return noise_constants(cfg.epsilon, cfg.gamma, cfg.constants)  # type: ignore[arg-type]
-
-    @functools.cached_property
-    def smooth(self) -> SmoothSensitivity:
-        """The kernel's beta-smooth sensitivity of this data (computed once)."""
-        cfg = self.cfg
-        return smooth_sensitivity(self.xs, cfg.lower, cfg.upper, self.constants.beta,
-                                  bound=cfg.bound)  # type: ignore[arg-type]
-
-    @property
-    def noise_scale(self) -> float:
-        """S(X)/alpha, the release's noise scale on this data (confidential)."""
-        return self.smooth.value / self.constants.alpha
-
-
-def _validate(cfg: CertifyConfig) -> np.ndarray:
-    xs, _, _ = as_incomes(cfg.data, cfg.lower, cfg.upper, name="data", copy=False)
-    check_epsilon(cfg.epsilon)
-    check_gamma(cfg.gamma)
-    if cfg.constants not in CONSTANT_CHOICES:
-        raise InvalidParameterError(
-            f"constants must be one of {CONSTANT_CHOICES}, got {cfg.constants!r}"
-        )
-    if cfg.bound not in BOUNDS:
-        raise InvalidParameterError(f"bound must be one of {BOUNDS}, got {cfg.bound!r}")
-    if isinstance(cfg.seed, bool) or not isinstance(cfg.seed, int) or cfg.seed < 0:
-        raise InvalidParameterError(f"seed must be a non-negative int, got {cfg.seed!r}")
-    if cfg.workers is not None and cfg.scheduler is not None:
-        raise InvalidParameterError("give either --scheduler or --workers, not both")
-    if cfg.workers is not None and (isinstance(cfg.workers, bool)
-                                    or not isinstance(cfg.workers, int) or cfg.workers < 1):
-        raise InvalidParameterError(f"--workers must be an integer >= 1, got {cfg.workers!r}")
-    if cfg.scheduler is not None and (not isinstance(cfg.scheduler, str)
-                                      or not cfg.scheduler.strip()):
-        raise InvalidParameterError(
-            f"--scheduler must be an address such as tcp://host:8786, got {cfg.scheduler!r}")
-    return xs
-
-
-def _gini_exact(ctx: _Ctx) -> Fraction:
-    """Eq. (2) of the data exactly (Fraction), once per run: partitioned on the Dask cluster
-    when there is one (:func:`proofs.gini.distributed.gini_eq2_partitioned`, the same
-    Fraction), else with the smooth sensitivity in one exact pass (:func:`_both_exact`)."""
-    if "gini_exact" not in ctx.shared:
-        c = ctx.shared.get("dask_client")
-        if c is not None and ctx.shared.get("dask_partitions") is not None:
-            from proofs.gini.distributed import gini_eq2_from_partitions
-
-            ctx.shared["gini_exact"] = gini_eq2_from_partitions(ctx.shared["dask_partitions"],
-                                                                c)
-        elif c is not None:
-            from proofs.gini.distributed import gini_eq2_partitioned
-
-            parts = max(2, 2 * len(c.scheduler_info().get("workers", {})) or 2)
-            ctx.shared["gini_exact"] = gini_eq2_partitioned(ctx.xs, parts, dask_client=c)
-        else:
-            _both_exact(ctx)
-    return ctx.shared["gini_exact"]
-
-
-def _both_exact(ctx: _Ctx) -> None:
-    """Exact g(X) and S(X) of the configured bound from one exact pass over the records
-    (:func:`proofs.gini.reference.gini_and_smooth`), cached for the run."""
-    cfg = ctx.cfg
-    g, ss = reference.gini_and_smooth(ctx.xs, cfg.lower, cfg.upper, ctx.constants.beta,
-                                      bound=cfg.bound)  # type: ignore[arg-type]
-    known = ctx.shared.setdefault("gini_exact", g)
-    if known != g:  # the cluster's partitions combined to another Gini: not these data
-        raise RuntimeError("the exact Gini combined from the Dask partitions differs from "
-                           "this process's exact Gini of the same data (partitions stale?)")
-    ctx.shared["smooth_exact"] = ss
-
-
-def _smooth_exact(ctx: _Ctx) -> Any:
-    """The exact reference smooth sensitivity of the configured bound, once per run."""
-    if "smooth_exact" not in ctx.shared:
-        _both_exact(ctx)
-    return ctx.shared["smooth_exact"]
-
-
-# --------------------------------------------------------------------------- the links
-def _input_finding(ctx: _Ctx) -> list[Finding]:
+def _input_finding(ctx: CertifyContext) -> list[Finding]:
     c = ctx.constants
     ev = {
         "n": ctx.n,
@@ -239,12 +96,6 @@ def _input_finding(ctx: _Ctx) -> list[Finding]:
         "alpha": c.alpha,
         "beta": c.beta,
         "proved_loss_bound_rounded_up": c.proved_loss_bound,
-        # exact counts of records at the bounds describe records: confidential
-        "confidential": {
-            "records_at_lower": int(np.count_nonzero(ctx.xs == ctx.cfg.lower)),
-            "records_at_upper": int(np.count_nonzero(ctx.xs == ctx.cfg.upper)),
-        },
-        "data_sha256": ctx.sha,
     }
     return [
         Finding(
@@ -255,23 +106,25 @@ def _input_finding(ctx: _Ctx) -> list[Finding]:
             verdict=Verdict.VERIFIED,
             scope=f"all {ctx.n:,} records checked: finite, in [L, U], positive total",
             evidence=ev,
+            # counts of records at the bounds describe records; the fingerprint names them
+            confidential={
+                "records_at_lower": int(np.count_nonzero(ctx.xs == ctx.cfg.lower)),
+                "records_at_upper": int(np.count_nonzero(ctx.xs == ctx.cfg.upper)),
+                "data_fingerprint": ctx.fingerprint,
+            },
             seed=ctx.cfg.seed,
             subject=ctx.subject,
         )
     ]
 
 
-def _data_ref(ctx: _Ctx) -> dict[str, Any]:
-    return {"source": ctx.cfg.source, "data_sha256": ctx.sha}
-
-
-def _kernel_reference(ctx: _Ctx) -> list[Finding]:
+def _kernel_reference(ctx: CertifyContext) -> list[Finding]:
     cfg = ctx.cfg
     c = ctx.constants
     g_kernel = gini_sorted(ctx.xs)
-    g_exact = _gini_exact(ctx)
+    g_exact = gini_exact(ctx)
     ss = ctx.smooth
-    sref = _smooth_exact(ctx)
+    sref = smooth_exact(ctx)
     s_exact = float(sref.value)
     rel_g = abs(g_kernel - float(g_exact)) / max(float(g_exact), 1e-300)
     rel_s = (ss.value - s_exact) / s_exact
@@ -280,7 +133,9 @@ def _kernel_reference(ctx: _Ctx) -> list[Finding]:
 
     below = bool(mpmath.mpf(ss.value) < sref.value)
     ok = rel_g <= RTOL and rel_s <= RTOL and not below
-    ev: dict[str, Any] = {
+    # every figure below is a function of the data (the scan lengths pin S(X) within e^beta
+    # and, through A^(0), the mean): confidential
+    secret: dict[str, Any] = {
         "gini_relative_error": rel_g,
         "smooth_sensitivity_relative_error": rel_s,
         "smooth_sensitivity_direction": "kernel >= exact" if rel_s >= 0 else "kernel < exact",
@@ -291,16 +146,17 @@ def _kernel_reference(ctx: _Ctx) -> list[Finding]:
         "k_scanned_kernel": ss.k_evaluated,
         "k_scanned_reference": sref.k_evaluated,
         "reference_precision_digits": sref.dps_used,
+        "gini_exact": g_exact, "smooth_sensitivity_exact": s_exact, "gini_kernel": g_kernel,
+        "smooth_sensitivity_kernel": ss.value,
     }
-    if cfg.show_confidential:
-        ev.update(gini_exact=g_exact, smooth_sensitivity_exact=s_exact, gini_kernel=g_kernel,
-                  smooth_sensitivity_kernel=ss.value)
+    ev: dict[str, Any] = {"rtol": RTOL, "smooth_sensitivity_comparison": "one-sided: the "
+                          "kernel's S(X) must never be below the exact value"}
     cx = None
     if not ok:
         cx = counterexample_document(
             "certify.kernel-vs-reference",
             ctx.subject,
-            {**_data_ref(ctx), "lower": cfg.lower, "upper": cfg.upper, "beta": c.beta,
+            {**data_ref(ctx), "lower": cfg.lower, "upper": cfg.upper, "beta": c.beta,
              "bound": cfg.bound},
             {"gini_relative_error_max": RTOL},
             {"gini_relative_error": rel_g, "smooth_sensitivity_relative_error": rel_s},
@@ -318,6 +174,7 @@ def _kernel_reference(ctx: _Ctx) -> list[Finding]:
             scope=f"this data set (n = {ctx.n:,}), beta = {c.beta:.6g}, bound {cfg.bound}; "
             f"exact Fractions + mpmath certified to 30 digits; rtol {RTOL:g}",
             evidence=ev,
+            confidential=secret,
             counterexample=cx,
             seed=cfg.seed,
             subject=ctx.subject,
@@ -326,7 +183,7 @@ def _kernel_reference(ctx: _Ctx) -> list[Finding]:
     ]
 
 
-def _release_link(ctx: _Ctx) -> list[Finding]:
+def _release_link(ctx: CertifyContext) -> list[Finding]:
     """The shipped release on this data: its declared scale is never below the exact
     S(X)/alpha (one-sided, exact comparison; rtol 1e-9 above), its declared gini is eq. (2),
     the reference-side re-implementation (GiniRelease) agrees with it, and its draws,
@@ -342,12 +199,12 @@ def _release_link(ctx: _Ctx) -> list[Finding]:
     n_draws = 100_000 if cfg.quick else 400_000
     r = fn(ctx.xs, cfg.lower, cfg.upper, cfg.epsilon, ctx.rng, gamma=cfg.gamma,
            constants=cfg.constants, bound=cfg.bound, snap_output=cfg.snap, size=n_draws)
-    sref = _smooth_exact(ctx)  # the configured bound's exact reference (tight included)
+    sref = smooth_exact(ctx)  # the configured bound's exact reference (tight included)
     with mpmath.workdps(60):
         exact_scale = sref.value / mpmath.mpf(c.alpha)
         below = mpmath.mpf(float(r.scale)) < exact_scale
         gap = float((mpmath.mpf(float(r.scale)) - exact_scale) / exact_scale)
-    g_exact = float(_gini_exact(ctx))
+    g_exact = float(gini_exact(ctx))
     rel_g = abs(float(r.gini) - g_exact) / max(g_exact, 1e-300)
     reimpl = GiniRelease(cfg.lower, cfg.upper, cfg.epsilon, cfg.gamma, cfg.constants,
                          cfg.bound, snap=cfg.snap).location_scale(ctx.xs)
@@ -360,7 +217,7 @@ def _release_link(ctx: _Ctx) -> list[Finding]:
     pts = np.quantile(z, np.linspace(0.005, 0.995, 199))
     exact_cdf = np.array([float(reference.powerlaw_cdf(float(t), cfg.gamma)) for t in pts])
     dev = float(np.max(np.abs(np.searchsorted(z, pts, side="right") / z.size - exact_cdf)))
-    band = math.sqrt(math.log(2 / 1e-6) / (2 * z.size))
+    band = math.sqrt(math.log(2 / 1e-6) / (2 * n_draws))
     problems = []
     if below:
         problems.append("declared noise scale BELOW the exact S(X)/alpha (unsafe side)")
@@ -374,21 +231,24 @@ def _release_link(ctx: _Ctx) -> list[Finding]:
         problems.append("the released values do not carry the declared noise law")
     ok = not problems
     ev = {
+        "noise_law_dkw_band": band,
+        "draws": n_draws,
+        "release_function": f"{getattr(fn, '__module__', '?')}.{getattr(fn, '__name__', '?')}",
+    }
+    secret = {
         "scale_check": f"never below the exact value: {int(below)} of 1 below; gap "
         f"{gap:.3g} (relative; tolerance above {RTOL:g})",
         "gini_relative_error": rel_g,
         "reimplementation_relative_difference": rel_re,
         "noise_law_max_cdf_deviation": dev,
-        "noise_law_dkw_band": band,
-        "draws": int(z.size),
-        "release_function": f"{getattr(fn, '__module__', '?')}.{getattr(fn, '__name__', '?')}",
+        "draws_returned": int(z.size),
         "problems": problems,
     }
     cx = None
     if not ok:
         cx = counterexample_document(
             "certify.release", ctx.subject,
-            {**_data_ref(ctx), "lower": cfg.lower, "upper": cfg.upper,
+            {**data_ref(ctx), "lower": cfg.lower, "upper": cfg.upper,
              "epsilon": cfg.epsilon, "gamma": cfg.gamma, "constants": cfg.constants,
              "bound": cfg.bound, "seed": cfg.seed},
             {"scale_relative_gap": ">= 0", "noise_law_deviation_at_most": band},
@@ -402,14 +262,15 @@ def _release_link(ctx: _Ctx) -> list[Finding]:
         method=Method.CROSSCHECK,
         # the scale and gini checks are exact, the noise-law part is a DKW test: not-refuted
         verdict=Verdict.NOT_REFUTED if ok else Verdict.REFUTED,
-        scope=f"this data set (n = {ctx.n:,}); {z.size:,} draws of the release function; scale "
+        scope=f"this data set (n = {ctx.n:,}); {n_draws:,} draws of the release function; scale "
         "one-sided vs the exact reference (mpmath 30 digits); DKW band at level 1e-6",
-        evidence=ev, counterexample=cx, seed=cfg.seed, subject=ctx.subject,
+        evidence=ev, confidential=secret, counterexample=cx, seed=cfg.seed,
+        subject=ctx.subject,
         tolerance={"below_exact_allowed": 0, "rtol_above": RTOL, "dkw_level": 1e-6},
     )]
 
 
-def _subsample_cases(ctx: _Ctx, count: int) -> list[list[Fraction]]:
+def _subsample_cases(ctx: CertifyContext, count: int) -> list[list[Fraction]]:
     out = []
     for _ in range(count):
         m = min(int(ctx.rng.integers(3, 6)), ctx.n)
@@ -421,7 +282,7 @@ def _subsample_cases(ctx: _Ctx, count: int) -> list[list[Fraction]]:
     return out
 
 
-def _bounds_subsamples(ctx: _Ctx) -> list[Finding]:
+def _bounds_subsamples(ctx: CertifyContext) -> list[Finding]:
     from kernels.gini import api
 
     cfg = ctx.cfg
@@ -460,7 +321,7 @@ def _bounds_subsamples(ctx: _Ctx) -> list[Finding]:
                     "kernel A^(k) below the brute-force lower bound on the true A^(k)",
                 )
                 return [_bounds_finding(ctx, Verdict.REFUTED, checked, len(cases),
-                                        worst_margin, cx)]
+                                        worst_margin, cx, count)]
         s = smooth_sensitivity(xf, cfg.lower, cfg.upper, c.beta, bound=cfg.bound).value  # type: ignore[arg-type]
         checked += 1
         if s < float(ls) * (1 - 1e-12):
@@ -473,21 +334,23 @@ def _bounds_subsamples(ctx: _Ctx) -> list[Finding]:
                 {"rtol": 1e-12},
                 "smooth sensitivity below the exact local sensitivity",
             )
-            return [_bounds_finding(ctx, Verdict.REFUTED, checked, len(cases), worst_margin, cx)]
+            return [_bounds_finding(ctx, Verdict.REFUTED, checked, len(cases), worst_margin, cx,
+                                    count)]
     # random subsamples, not every subset: not-refuted
-    return [_bounds_finding(ctx, Verdict.NOT_REFUTED, checked, len(cases), worst_margin, None)]
+    return [_bounds_finding(ctx, Verdict.NOT_REFUTED, checked, len(cases), worst_margin, None,
+                            count)]
 
 
-def _subsample_ref(ctx: _Ctx, ys: list[Fraction]) -> dict[str, Any]:
+def _subsample_ref(ctx: CertifyContext, ys: list[Fraction]) -> dict[str, Any]:
     """A subsample in a counterexample: its records with --show-confidential, otherwise
     their ranks in the sorted data plus the data reference (the replayer reloads them)."""
     if ctx.cfg.show_confidential:
         return {"x": ys}
     ranks = [int(np.searchsorted(ctx.xs, float(v))) for v in ys]
-    return {"ranks": ranks, **_data_ref(ctx)}
+    return {"ranks": ranks, **data_ref(ctx)}
 
 
-def _shown(ctx: _Ctx, truth: Any, got: Any) -> tuple[Any, Any]:
+def _shown(ctx: CertifyContext, truth: Any, got: Any) -> tuple[Any, Any]:
     """(expected, actual) of a subsample counterexample: exact values derived from records
     only with --show-confidential, else the relative shortfall (the replay recomputes)."""
     if ctx.cfg.show_confidential:
@@ -497,8 +360,8 @@ def _shown(ctx: _Ctx, truth: Any, got: Any) -> tuple[Any, Any]:
         "relative_shortfall": rel}
 
 
-def _bounds_finding(ctx: _Ctx, verdict: Verdict, checked: int, cases: int, margin: float,
-                    cx: dict | None) -> Finding:
+def _bounds_finding(ctx: CertifyContext, verdict: Verdict, checked: int, cases: int,
+                    margin: float, cx: dict | None, drawn: int) -> Finding:
     return Finding(
         id="certify.bounds-subsamples",
         claim="A^(k) (the local-sensitivity bound the smooth sensitivity is built from) is "
@@ -506,13 +369,14 @@ def _bounds_finding(ctx: _Ctx, verdict: Verdict, checked: int, cases: int, margi
         reference=f"{REF}, Theorem 4.3 (eq. 23) / Theorem 4.4, Definition 2.1",
         method=Method.ORACLE,
         verdict=verdict,
-        scope=f"{cases} random subsamples of 3-5 records of this data with its L, U; k = 0, 1, 2 "
-        "against exact brute force (audit/oracles.py); "
-        f"{checked} comparisons",
-        evidence={"comparisons": checked, "subsamples": cases,
-                  "all_margins_nonnegative": margin >= 0,
-                  # a margin on a 3-5-record subsample is a function of records
-                  "confidential": {"smallest_margin_kernel_minus_truth": margin}},
+        scope=f"{drawn} random subsamples of 3-5 records of this data drawn (those with a "
+        "positive total checked) with its L, U; k = 0, 1, 2 against exact brute force "
+        "(audit/oracles.py) and S >= LS",
+        evidence={"subsamples_drawn": drawn, "ks": [0, 1, 2]},
+        # how many subsamples had a positive total, and the margins, are functions of records
+        confidential={"comparisons": checked, "subsamples": cases,
+                      "all_margins_nonnegative": margin >= 0,
+                      "smallest_margin_kernel_minus_truth": margin},
         counterexample=cx,
         seed=ctx.cfg.seed,
         subject=ctx.subject,
@@ -558,7 +422,7 @@ def _coverage_hits(gs: np.ndarray, gts: np.ndarray, scale: float, noise: Any,
     return hits, len(picks), disagree
 
 
-def _posterior(ctx: _Ctx) -> list[Finding]:
+def _posterior(ctx: CertifyContext) -> list[Finding]:
     """Closed form vs grid posterior, and frequentist coverage of credible intervals when
     g is drawn from the prior (exact Bayesian calibration: coverage = level)."""
     from scipy import stats
@@ -599,7 +463,7 @@ def _posterior(ctx: _Ctx) -> list[Finding]:
     if not ok:
         cx = counterexample_document(
             "certify.posterior", ctx.subject,
-            {**_data_ref(ctx), "level": level, "draws": m, "seed": cfg.seed,
+            {**data_ref(ctx), "level": level, "draws": m, "seed": cfg.seed,
              "lower": cfg.lower, "upper": cfg.upper, "epsilon": cfg.epsilon,
              "gamma": cfg.gamma, "constants": cfg.constants, "bound": cfg.bound,
              "quick": cfg.quick},
@@ -618,14 +482,16 @@ def _posterior(ctx: _Ctx) -> list[Finding]:
             scope=f"one release draw (closed form vs 20,001-point grid, tolerance 2e-3); "
             f"{m} draws g ~ U(0,1) with this data's noise scale; binomial test, "
             "false-alarm rate 1e-3",
-            evidence={"max_difference_exact_vs_grid": diff,
-                      "coverage_method": "posterior cdf of eq. (11) at the true g, all draws "
+            evidence={"coverage_method": "posterior cdf of eq. (11) at the true g, all draws "
                       "at once (g in the central interval <=> cdf(g) in [(1-level)/2, "
-                      "(1+level)/2]); the interval of posterior_exact recomputed on "
-                      f"{spot} draws agrees on every one ({spot_disagree} disagree)",
-                      "coverage_hits": hits,
-                      "coverage_draws": m, "coverage": hits / m, "nominal": level,
-                      "binomial_p_value": p_value},
+                      "(1+level)/2]); the interval of posterior_exact recomputed on up to "
+                      "8 draws must agree",
+                      "coverage_draws": m, "nominal": level, "max_difference_allowed": 2e-3},
+            # every result below depends on the noise scale of this data
+            confidential={"max_difference_exact_vs_grid": diff,
+                          "spot_draws": spot, "spot_disagree": spot_disagree,
+                          "coverage_hits": hits, "coverage": hits / m,
+                          "binomial_p_value": p_value},
             counterexample=cx,
             seed=cfg.seed,
             subject=ctx.subject,
@@ -633,26 +499,40 @@ def _posterior(ctx: _Ctx) -> list[Finding]:
     ]
 
 
-#: (key, title, function); the privacy links (admissibility, exact loss, black box) are
-#: registered by :mod:`proofs.gini.certify_links` when it is importable.
-STEPS: list[tuple[str, str, Callable[[_Ctx], list[Finding]]]] = [
-    ("input", "input validation", _input_finding),
-    ("kernel", "kernel vs exact reference on this data", _kernel_reference),
-    ("release", "the shipped release vs the exact reference on this data", _release_link),
-    ("bounds", "bound validity on small subsamples (oracles)", _bounds_subsamples),
-]
-POST_STEPS: list[tuple[str, str, Callable[[_Ctx], list[Finding]]]] = [
-    ("posterior", "Bayesian post-processing sanity check", _posterior),
-]
+#: the chain (module docstring): data links, the privacy links of
+#: :mod:`proofs.gini.certify_links`, the post-processing link
+CHAIN: Chain[CertifyContext] = Chain(REF, (
+    Link("input", "input validation", _input_finding),
+    Link("kernel", "kernel vs exact reference on this data", _kernel_reference),
+    Link("release", "the shipped release vs the exact reference on this data", _release_link),
+    Link("bounds", "bound validity on small subsamples (oracles)", _bounds_subsamples),
+    *certify_links.LINKS,
+    Link("posterior", "Bayesian post-processing sanity check", _posterior),
+))
 
 
-def _verdict(findings: list[Finding], ctx: _Ctx) -> dict[str, Any]:
-    bad = [f for f in findings if f.verdict is Verdict.REFUTED]
-    # a crashed check proves nothing either way: the run is inconclusive, not a refutation
-    unsure = [f for f in findings if f.verdict in (Verdict.INCONCLUSIVE, Verdict.ERROR)]
+def public_parameters(cfg: CertifyConfig, n: int) -> dict[str, Any]:
+    """The run's parameters: public ones (what the public report shows) and a
+    ``confidential`` part (the data's source, which names a file and its byte digest)."""
+    src = cfg.source if isinstance(cfg.source, dict) else {}
+    data = (f"built-in sample {src['sample']!r}" if "sample" in src else
+            "the data holder's file (source and fingerprint in the confidential report)")
+    return {
+        "data": data, "n": n, "lower": cfg.lower, "upper": cfg.upper,
+        "epsilon": cfg.epsilon, "gamma": cfg.gamma, "constants": cfg.constants,
+        "bound": cfg.bound, "quick": cfg.quick, "relation": "replace-one",
+        "snapped_output": cfg.snap, "show_confidential": cfg.show_confidential,
+        "seed_policy": "the audit's own randomness is seeded by --seed (reproducible); the "
+        "release it audits is not",
+        "confidential": {"source": cfg.source},
+    }
+
+
+def _scope(ctx: CertifyContext) -> str:
     cfg = ctx.cfg
-    scope = (
-        f"data sha256 {ctx.sha[:16]}... (n = {ctx.n:,}), L = {cfg.lower:g}, U = {cfg.upper:g}, "
+    return (
+        f"the data holder's data (n = {ctx.n:,}; identified by a keyed fingerprint in the "
+        f"confidential report), L = {cfg.lower:g}, U = {cfg.upper:g}, "
         f"epsilon = {cfg.epsilon:g}, gamma = {cfg.gamma:g}, constants {cfg.constants}, bound "
         f"{cfg.bound}, {'snapped' if cfg.snap else 'UNSNAPPED'} float64 output; neighbour "
         "relation replace-one; the privacy proof (admissibility + "
@@ -660,18 +540,6 @@ def _verdict(findings: list[Finding], ctx: _Ctx) -> dict[str, Any]:
         "and the oracles on subsamples) covers every neighbour; the exact-loss search and the "
         "black-box tester corroborate it on the neighbours they searched"
     )
-    if bad:
-        first = bad[0]
-        cx = f"counterexamples/{first.id}.json" if first.counterexample else None
-        return {"verdict": "NOT CERTIFIED", "scope": scope,
-                "reasons": [f"{f.id}: {f.verdict.value} — {f.claim}" for f in bad],
-                "counterexample": cx, "data_sha256": ctx.sha}
-    if unsure:
-        return {"verdict": "INCONCLUSIVE", "scope": scope,
-                "reasons": [f"{f.id}: {f.verdict.value} — {f.scope}" for f in unsure],
-                "data_sha256": ctx.sha}
-    return {"verdict": "CERTIFIED", "scope": scope,
-            "reasons": [f"{f.id}: {f.verdict.value}" for f in findings], "data_sha256": ctx.sha}
 
 
 def certify(
@@ -692,31 +560,23 @@ def certify(
     the data on it; then ``cfg.workers``/``cfg.scheduler`` open nothing more), and
     ``partitions``: the futures of the data's sorted value-range partitions on it
     (:attr:`audit.distributed.SortedColumn.partitions`), from which the exact Gini is
-    combined where the data are."""
-    xs = _validate(cfg)
-    sha = canonical_sha256(xs)
-    subject = f"data:sha256:{sha}"
-    ctx = _Ctx(cfg, xs, sha, subject, np.random.default_rng(cfg.seed))
-    params = {
-        "source": cfg.source, "n": ctx.n, "lower": cfg.lower, "upper": cfg.upper,
-        "epsilon": cfg.epsilon, "gamma": cfg.gamma, "constants": cfg.constants,
-        "bound": cfg.bound, "quick": cfg.quick, "relation": "replace-one",
-        "snapped_output": cfg.snap,
-        "show_confidential": cfg.show_confidential, "data_sha256": sha,
-    }
+    combined where the data are.  Progress says only what public inputs determine (n, the
+    parameters, link titles and verdicts)."""
+    xs = validate(cfg)
+    fingerprint = run_fingerprint(cfg, xs)
+    subject = PUBLIC_SUBJECT
+    ctx = CertifyContext(cfg, xs, fingerprint, subject, np.random.default_rng(cfg.seed))
+    params = public_parameters(cfg, ctx.n)
     say = progress or (lambda _s: None)
-    say(f"dpaudit certify: n = {ctx.n:,} (sha256 {sha[:16]}...), L = {cfg.lower:g}, "
+    say(f"dpaudit certify: n = {ctx.n:,}, L = {cfg.lower:g}, "
         f"U = {cfg.upper:g}, epsilon = {cfg.epsilon:g}, gamma = {cfg.gamma:g}, "
         f"{cfg.constants}/{cfg.bound}" + (", quick" if cfg.quick else "")
         + ("" if cfg.snap else ", UNSNAPPED output"))
-    try:
-        links = importlib.import_module("proofs.gini.certify_links")
-        privacy_steps = links.steps()
-    except ModuleNotFoundError as exc:
-        if exc.name != "proofs.gini.certify_links":
-            raise
-        privacy_steps = []
-    steps = STEPS + privacy_steps + POST_STEPS
+
+    def partial(findings: list[Finding]) -> None:
+        if on_finding is not None:
+            on_finding(CertifyResult(findings, ctx.figures, None, params, subject))
+
     with contextlib.ExitStack() as stack:
         if dask_client is not None:
             ctx.shared["dask_client"] = dask_client
@@ -732,55 +592,13 @@ def certify(
                 f" with {len(ctx.shared['dask_client'].scheduler_info()['workers'])} workers"
                 + (f"; data read and sorted there in {len(partitions)} partitions"
                    if partitions is not None else ""))
-        findings = _run_steps(ctx, steps, params, say, on_finding)
-    return CertifyResult(findings, ctx.figures, _verdict(findings, ctx), params, subject)
-
-
-def _run_steps(ctx: _Ctx, steps: list, params: dict[str, Any], say: Progress,
-               on_finding: Callable[[CertifyResult], None] | None) -> list[Finding]:
-    cfg, subject = ctx.cfg, ctx.subject
-    findings: list[Finding] = []
-    for i, (key, title, fn) in enumerate(steps, 1):
-        say(f"  [{i}/{len(steps)}] {title} ...")
-        t0 = time.perf_counter()
-        try:
-            got = fn(ctx)
-        except Exception as exc:  # a crashing link is reported, never hidden
-            got = [Finding(
-                id=f"certify.{key}.crashed", claim=title, reference=REF,
-                method=Method.CROSSCHECK, verdict=Verdict.ERROR,
-                scope="check raised before finishing",
-                evidence={"exception": f"{type(exc).__name__}: {exc}"},
-                seed=cfg.seed, subject=subject,
-            )]
-        dt = time.perf_counter() - t0
-        for f in got:
-            if f.duration_s == 0.0:
-                f.duration_s = dt / len(got)
-        findings.extend(got)
-        say(f"        {', '.join(f'{f.id} {f.verdict.value}' for f in got)}  ({dt:.1f} s)")
-        if on_finding is not None:
-            on_finding(CertifyResult(findings, ctx.figures, None, params, subject))
-    return findings
+        findings = CHAIN.run(ctx, subject=subject, seed=cfg.seed, progress=say,
+                             on_finding=partial)
+    cert = certification(findings, _scope(ctx), fingerprint).to_dict()
+    return CertifyResult(findings, ctx.figures, cert, params, subject)
 
 
 # --------------------------------------------------------------------------- replayers
-def reload_data(inp: dict) -> np.ndarray:
-    """The data a certify counterexample refers to (``inp["source"]``: a built-in sample or
-    a CSV file and column), sorted, checked against ``inp["data_sha256"]``."""
-    from audit import datasets
-
-    src = inp["source"]
-    if "sample" in src:
-        x = datasets.load_sample(src["sample"])
-    else:
-        x = datasets.load_csv_column(src["file"], src.get("column"))
-    xs = np.sort(np.asarray(x, dtype=np.float64))
-    if canonical_sha256(xs) != inp["data_sha256"]:
-        raise ValueError("the data at the recorded source no longer has the recorded SHA-256")
-    return xs
-
-
 @replayer("certify.kernel-vs-reference")
 def _replay_kernel(inp: dict) -> tuple[bool, Any, Any, str]:
     """Reload the data (digest checked) and recompute both relative errors now."""
@@ -830,8 +648,9 @@ def _replay_posterior(inp: dict) -> tuple[bool, Any, Any, str]:
     cfg = CertifyConfig(xs, inp["source"], inp["lower"], inp["upper"], inp["epsilon"],
                         inp["gamma"], inp["constants"], inp["bound"], int(inp["seed"]),
                         bool(inp["quick"]))
-    ctx = _Ctx(cfg, xs, inp["data_sha256"], "replay", np.random.default_rng(cfg.seed))
+    ctx = CertifyContext(cfg, xs, inp["fingerprint"]["value"], "replay",
+                         np.random.default_rng(cfg.seed))
     (f,) = _posterior(ctx)
     return (f.verdict is Verdict.REFUTED, "consistent posterior with nominal coverage",
-            {k: f.evidence[k] for k in ("max_difference_exact_vs_grid", "coverage",
-                                        "binomial_p_value")}, "re-run with the stored seed")
+            {k: f.confidential[k] for k in ("max_difference_exact_vs_grid", "coverage",
+                                            "binomial_p_value")}, "re-run with the stored seed")

@@ -24,6 +24,7 @@ from typing import Any
 import mpmath
 import numpy as np
 
+from audit.checks.chain import Link
 from audit.findings import Finding, Method, Verdict, counterexample_document
 from audit.privacy.blackbox import BlackBoxTester
 from audit.privacy.exact_loss import worst_neighbour
@@ -32,16 +33,16 @@ from audit.protocols import REPLACE_ONE, NeighbourPair
 from audit.registry import replayer
 from proofs.gini import reference
 from proofs.gini.admissibility import admissible, loss_at
-from proofs.gini.certify import _gini_exact, _smooth_exact, reload_data
+from proofs.gini.certify_context import data_ref, gini_exact, reload_data, smooth_exact
 from proofs.gini.mechanisms import GiniRelease, ShippedRelease
 
 __all__ = [
     "FLOAT_DELTA_NEGLIGIBLE",
+    "LINKS",
     "admissibility",
     "blackbox",
     "exact_loss",
     "float_sampler",
-    "steps",
 ]
 
 REF = "Lan & Reiter 2025"
@@ -90,17 +91,18 @@ def float_sampler(ctx: Any) -> list[Finding]:
             scope=f"gamma = {cfg.gamma:g}, noise scale of this data; masses from the mpmath "
             "survival function (two precisions), rounded up; threshold 2^-64",
             evidence={
-                "delta_at_most_threshold": ok,
                 "sampler": "|Z| = exp((log G1 - log G2)/gamma), G1 ~ Gamma(1/gamma), "
                 "G2 ~ Gamma(1-1/gamma), uniform sign; non-finite magnitudes and G2 == 0 "
                 "redrawn (conditions on |Z| <= DBL_MAX)",
                 "release_arithmetic": "fl(g + fl(scale * Z)) in IEEE-754 binary64, "
                 "round-to-nearest-even",
                 "mass_redrawn_P(|Z|>DBL_MAX)_rounded_up": redraw,
-                # the overflow mass is a function of the noise scale: confidential
-                "confidential": {"mass_overflow_P(|scale*Z|>DBL_MAX)_rounded_up": overflow,
-                                 "delta_equivalent": delta},
                 "negligible_threshold": FLOAT_DELTA_NEGLIGIBLE,
+            },
+            # the overflow mass is a function of the noise scale: confidential
+            confidential={
+                "mass_overflow_P(|scale*Z|>DBL_MAX)_rounded_up": overflow,
+                "delta_equivalent": delta,
                 "consequence": "pure epsilon-DP holds for the float release up to a failure "
                 f"probability delta <= {delta:.3g}" if not ok else "negligible",
             },
@@ -194,11 +196,6 @@ def admissibility(ctx: Any) -> list[Finding]:
     ]
 
 
-def _public_change(change: dict[str, Any], show: bool) -> dict[str, Any]:
-    """The neighbour's edit without the replaced record's value (confidential)."""
-    return dict(change) if show else {k: v for k, v in change.items() if k != "old"}
-
-
 #: x label of a figure drawn relative to an unstated centre (see audit/report/confidentiality.py)
 _REL_X = "released value, (y - c)/s: units of the noise scale s relative to an unstated centre c"
 
@@ -261,24 +258,30 @@ def exact_loss(ctx: Any) -> list[Finding]:
         reference=True,
         screen=_fast_screen(ctx),
         # the data set's own exact (g, S/alpha): computed once per run by the earlier links
-        reference_first=mech.location_scale_from_exact(_gini_exact(ctx), _smooth_exact(ctx)),
+        reference_first=mech.location_scale_from_exact(gini_exact(ctx), smooth_exact(ctx)),
     )
     ctx.shared["worst_pairs"] = [t.change for t in res.top]
     worst = res.worst
-    ev: dict[str, Any] = {
+    public = {
         "relation": res.relation,
-        "epsilon_up_worst": res.epsilon_up,
         "claimed_epsilon": res.claimed_epsilon,
+        "search_budget": {"max_evals": 40 if quick else 160, "refine": 2 if quick else 4,
+                          "certify_top": 2 if quick else 3},
+        "rounding": "up (the reported loss is never below the real value at y*)",
+    }
+    # every figure of the search (losses, pairs, where the replaced value landed: it can
+    # land on a record) is a function of the data: confidential
+    ev: dict[str, Any] = {
+        "epsilon_up_worst": res.epsilon_up,
         "pairs_evaluated": res.n_pairs,
         "location_scale_calls": res.n_location_scale,
         "skipped": res.skipped,
         "truncated": res.truncated,
         "search_scope": res.scope,
-        "rounding": "up (the reported loss is never below the real value at y*)",
     }
     if worst is not None and worst.certified is not None:
         k = worst.certified.kernel
-        ev["worst_change"] = _public_change(worst.change, cfg.show_confidential)
+        ev["worst_change"] = dict(worst.change)
         ev["worst_y_star_relative"] = (
             k.y_star if isinstance(k.y_star, str) else "interior")
         ev["worst_certified"] = k.certified
@@ -287,8 +290,7 @@ def exact_loss(ctx: Any) -> list[Finding]:
         ev["reference_epsilon_up"] = (
             worst.certified.reference.epsilon_up if worst.certified.reference else None)
         ev["top"] = [
-            {"change": _public_change(t.change, cfg.show_confidential),
-             "epsilon_up": t.epsilon_up} for t in res.top
+            {"change": dict(t.change), "epsilon_up": t.epsilon_up} for t in res.top
         ]
         if k.curve:
             ys = [p[0] for p in k.curve]
@@ -320,7 +322,7 @@ def exact_loss(ctx: Any) -> list[Finding]:
         cx = counterexample_document(
             "certify.exact-loss",
             ctx.subject,
-            {"source": cfg.source, "data_sha256": ctx.sha, "lower": cfg.lower,
+            {**data_ref(ctx), "lower": cfg.lower,
              "upper": cfg.upper, "epsilon": cfg.epsilon, "gamma": cfg.gamma,
              "constants": cfg.constants, "bound": cfg.bound,
              "rank": worst.change.get("rank"), "new": worst.change.get("new")},
@@ -338,8 +340,11 @@ def exact_loss(ctx: Any) -> list[Finding]:
             reference=f"{REF}, eqs. (9)-(10); Definition of epsilon-DP",
             method=Method.EXACT_LOSS,
             verdict=verdict,
-            scope=res.scope,
-            evidence=ev,
+            scope="replace-one neighbours of this data found by a screened search (budget in "
+            "the evidence; the neighbours searched are in the confidential report); the loss "
+            "of each pair certified with mpmath, rounded up",
+            evidence=public,
+            confidential=ev,
             counterexample=cx,
             seed=cfg.seed,
             subject=ctx.subject,
@@ -513,20 +518,25 @@ def _bb_finding(ctx: Any, fid: str, float_grid: bool, claim: str, what: str,
         # the event's bounds are output values next to g(X): stated relative instead
         witness["event"] = _relative_event(w["event_spec"], *_centre_scale(ctx))
     det = res.details
-    ev = {
-        "epsilon_lower": res.epsilon_lower,
+    tester = _tester(cfg.quick, float_grid)
+    public = {
         "confidence": res.confidence,
         "claimed_epsilon": res.claimed_epsilon,
+        "samples_per_dataset": {"selection": tester.n_select,
+                                "certification": tester.n_certify},
+        "tester_seed": seed,
+        "float_grid_events": float_grid,
+    }
+    # the estimate, the witness, the pairs (records' ranks and replacement values) and the
+    # events tried are functions of the data: confidential
+    ev = {
+        "epsilon_lower": res.epsilon_lower,
         "epsilon_point_estimate": res.epsilon_estimate,
         "witness": witness,
         "pairs": [p.change for p in pairs],
         "guarantee": det.get("guarantee"),
-        "samples_per_dataset": {"selection": det.get("n_select"),
-                                "certification": det.get("n_certify")},
         "events_tried_in_selection": det.get("events_tried_in_selection"),
         "bonferroni_factor": det.get("bonferroni_factor"),
-        "tester_seed": seed,
-        "float_grid_events": float_grid,
         "sampling": "the shipped release; per data set its first draws replayed bit for bit "
         "as declared (gini, scale) + reference noise sampler, then reused: "
         f"{sum(sampler.verified)} of {len(sampler.verified)} data sets decomposed; "
@@ -536,7 +546,7 @@ def _bb_finding(ctx: Any, fid: str, float_grid: bool, claim: str, what: str,
     if res.violates:
         cx = counterexample_document(
             fid, ctx.subject,
-            {"source": cfg.source, "data_sha256": ctx.sha, "lower": cfg.lower,
+            {**data_ref(ctx), "lower": cfg.lower,
              "upper": cfg.upper, "epsilon": cfg.epsilon, "gamma": cfg.gamma,
              "constants": cfg.constants, "bound": cfg.bound, "quick": cfg.quick,
              "float_grid": float_grid, "snap": cfg.snap, "pairs": [p.change for p in pairs],
@@ -554,12 +564,12 @@ def _bb_finding(ctx: Any, fid: str, float_grid: bool, claim: str, what: str,
         + ("Mironov 2012; " if float_grid else "") + f"{REF}, eq. (9)",
         method=Method.EMPIRICAL,
         verdict=Verdict.REFUTED if res.violates else Verdict.NOT_REFUTED,  # sampled
-        scope=f"{len(pairs)} replace-one pairs (the worst of the exact search), "
-        f"{det.get('n_select'):,} selection + {det.get('n_certify'):,} certification "
-        f"draws per data set, {what}, Clopper-Pearson at 90% with Bonferroni factor "
-        f"{det.get('bonferroni_factor')}; false-alarm rate <= 10% per run; not a proof of "
-        "privacy",
-        evidence=ev,
+        scope=f"up to 3 replace-one pairs (the worst of the exact search), "
+        f"{tester.n_select:,} selection + {tester.n_certify:,} certification "
+        f"draws per data set, {what}, Clopper-Pearson at 90% with a Bonferroni factor over "
+        "the events tried; false-alarm rate <= 10% per run; not a proof of privacy",
+        evidence=public,
+        confidential=ev,
         counterexample=cx,
         seed=cfg.seed,
         subject=ctx.subject,
@@ -642,11 +652,10 @@ def _replay_admissibility(inp: dict) -> tuple[bool, Any, Any, str]:
             f"|lambda| <= beta = {c.beta:.6g}, |delta| <= alpha = {c.alpha:.6g}: {inside}")
 
 
-def steps() -> list[tuple[str, str, Callable[[Any], list[Finding]]]]:
-    """The privacy links, in order."""
-    return [
-        ("admissibility", "admissibility of the noise constants (density (10))", admissibility),
-        ("exact-loss", "exact privacy loss on the worst neighbours found", exact_loss),
-        ("float", "float64 sampler: departures from density (10)", float_sampler),
-        ("blackbox", "black-box statistical tester on the release", blackbox),
-    ]
+#: the privacy links, in order (:mod:`proofs.gini.certify` puts them into its chain)
+LINKS: tuple[Link[Any], ...] = (
+    Link("admissibility", "admissibility of the noise constants (density (10))", admissibility),
+    Link("exact-loss", "exact privacy loss on the worst neighbours found", exact_loss),
+    Link("float", "float64 sampler: departures from density (10)", float_sampler),
+    Link("blackbox", "black-box statistical tester on the release", blackbox),
+)

@@ -7,6 +7,7 @@ report (through :mod:`audit.report`); the checks themselves are in
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import sys
 import warnings
 from dataclasses import dataclass
@@ -15,12 +16,14 @@ from pathlib import Path
 
 import numpy as np
 
-from audit import datasets
+from audit import datasets, fingerprint
+from audit.argtypes import integer, real
+from audit.argtypes import run_id as run_id_type
+from audit.argtypes import seed as seed_type
 from audit.cli_common import (
     LinkTicker,
     add_data_arguments,
     data_choice,
-    finite_float,
     outcome,
 )
 from audit.cli_common import progress as _progress
@@ -52,29 +55,15 @@ GAMMA_MAX = 100.0  # |z|^gamma in density (10) overflows float64 for larger shap
 MAGNITUDE_MAX = 1e100  # |L|, |U| and records: float64 sums over n records must not overflow
 
 
-def _seed_type(text: str) -> int:
-    try:
-        v = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
-    if v < 0 or v >= 2**63:
-        raise argparse.ArgumentTypeError(f"must be in 0..2^63-1, got {text!r}")
-    return v
+#: argparse types of the door limits (the rule and the text as typed in one line)
+_EPSILON = real(low=0.0, low_open=True, high=EPSILON_MAX)
+_GAMMA = real(low=1.0, low_open=True, high=GAMMA_MAX)
+_MAGNITUDE = real(low=-MAGNITUDE_MAX, high=MAGNITUDE_MAX)
 
 
 def _check_door(a: argparse.Namespace) -> None:
-    """Parameter ranges in CLI terms (before any data is read or anything written)."""
-    for flag, attr in (("--epsilon", "epsilon"), ("--epsilon-upper", "epsilon_upper")):
-        v = getattr(a, attr, None)
-        if v is not None and not 0 < v <= EPSILON_MAX:
-            raise InputError(f"{flag} must be > 0 and at most {EPSILON_MAX:g}, got {v:g}")
-    if not 1 < a.gamma <= GAMMA_MAX:
-        raise InputError(f"--gamma must be > 1 and at most {GAMMA_MAX:g} (density (10) is "
-                         f"improper at 1 and overflows beyond), got {a.gamma:g}")
-    for flag, v in (("--lower", a.lower), ("--upper", a.upper)):
-        if v is not None and abs(v) > MAGNITUDE_MAX:
-            raise InputError(f"{flag} must be at most {MAGNITUDE_MAX:g} in absolute value "
-                             f"(float64 sums overflow beyond), got {v:g}")
+    """The checks that involve two flags, in CLI terms (single-flag ranges are the argparse
+    types above), before any data is read or anything written."""
     if a.lower is not None and a.lower < 0:
         raise InputError(f"--lower must be >= 0 (incomes), got {a.lower:g}")
     if a.lower is not None and a.upper is not None and not a.upper > a.lower:
@@ -98,29 +87,35 @@ def _check_records(x: np.ndarray, what: str, lower: float | None,
 
 def _release_arguments(p: argparse.ArgumentParser) -> None:
     add_data_arguments(p, datasets.DEFAULT_SAMPLE)
-    p.add_argument("--lower", type=finite_float, default=0.0,
+    p.add_argument("--lower", type=_MAGNITUDE, default=0.0,
                    help="public lower bound L (default 0)")
     p.add_argument(
-        "--upper", type=finite_float, default=None,
+        "--upper", type=_MAGNITUDE, default=None,
         help="public upper bound U (default: DP estimate)"
     )
-    p.add_argument("--epsilon", type=finite_float, default=1.0, help="budget of the Gini release")
+    p.add_argument("--epsilon", type=_EPSILON, default=1.0, help="budget of the Gini release")
     p.add_argument(
         "--epsilon-upper",
-        type=finite_float,
+        type=_EPSILON,
         default=0.15,
         help="budget of the DP upper bound, split evenly between count and threshold (0.15)",
     )
-    p.add_argument("--gamma", type=finite_float, default=2.0,
+    p.add_argument("--gamma", type=_GAMMA, default=2.0,
                    help="shape of density (10), > 1")
     p.add_argument("--constants", choices=CONSTANT_CHOICES, default="alg3")
     p.add_argument("--bound", choices=BOUNDS, default="thm43")
     p.add_argument("--clip", action="store_true", help="clip records outside [L, U]")
     p.add_argument(
         "--seed",
-        type=_seed_type,
+        type=seed_type,
         default=None,
         help="seed the noise (TESTING ONLY: a seeded release is reproducible, not private)",
+    )
+    p.add_argument(
+        "--show-confidential",
+        action="store_true",
+        help="also print diagnostics computed from the data (true Gini, S(X), noise scale, "
+        "posterior with the true scale): NOT for publication",
     )
 
 
@@ -130,7 +125,6 @@ def _cmd_release(a: argparse.Namespace) -> int:
     if file is not None:
         x = datasets.load_csv_column(file, a.column)
         origin = f"file {file!r}" + (f", column {a.column!r}" if a.column else "")
-        digest = datasets.file_sha256(file)
         _check_records(x, f"data file {file!r}", None if a.clip else a.lower,
                        None if (a.clip or a.upper is None) else a.upper,
                        "pass --clip to clip them, or widen the bound")
@@ -141,7 +135,6 @@ def _cmd_release(a: argparse.Namespace) -> int:
                        None if (a.clip or a.upper is None) else a.upper,
                        "pass --clip to clip them, or widen the bound")
         origin = f"built-in sample {name!r} ({datasets.BUILTIN_SAMPLES[name].description})"
-        digest = datasets.sample_sha256(name)
     rng = np.random.default_rng(a.seed)
     ub = None
     if a.upper is None:
@@ -169,13 +162,15 @@ def _cmd_release(a: argparse.Namespace) -> int:
             clip=a.clip,
         )
         eps_total = r.epsilon
-    post = posterior_exact(r.value, r.scale, powerlaw(r.gamma))
     c = r.constants
     out = sys.stdout
     w = out.write
+    # only the DP value, what it was computed from in public terms (n is public under
+    # replace-one), and DP-released bounds; anything else computed from the data is printed
+    # only with --show-confidential
     w("dpaudit release: differentially private Gini index (Lan & Reiter 2025, eq. 2)\n")
     w(f"  data            {origin}\n")
-    w(f"                  n = {r.n:,}, sha256 {digest[:16]}...\n")
+    w(f"                  n = {r.n:,}\n")
     w("  neighbours      replace one record\n")
     if ub is not None:
         w(
@@ -186,7 +181,7 @@ def _cmd_release(a: argparse.Namespace) -> int:
         w(f"  bounds          L = {r.lower:g}, U = {r.upper:g} (public)\n")
     w(
         f"  mechanism       g~ = g + (S/alpha) Z, Z ~ 1/(1+|z|^{r.gamma:g}); constants "
-        f"'{c.name}': alpha = {c.alpha:.6g}, beta = {c.beta:.6g}\n"
+        f"'{c.name}': alpha = {c.alpha:.6g}, beta = {c.beta:.6g}, bound {r.bound}\n"
     )
     w(
         f"                  proved loss bound {c.proved_loss_bound:.6g} "
@@ -197,23 +192,26 @@ def _cmd_release(a: argparse.Namespace) -> int:
         w(f" + upper bound {ub.epsilon:g} = {eps_total:g} total (sequential composition)")
     w("\n")
     if r.snapped is not None:
-        w(
+        w(  # B and the grid depend on alpha only (kernels.gini.release.snap_grid): public
             f"  output          clamped to [-{r.snapped.clamp:g}, {r.snapped.clamp:g}] and "
             f"snapped to a grid of {r.snapped.step:.3g} (float safety, Mironov 2012)\n"
         )
     w(f"\n  DP Gini index   {r.value:.6f}\n\n")
-    w("  confidential diagnostics (computed from the data; do NOT publish):\n")
-    w(
-        f"    smooth sensitivity S(X)  {r.smooth_sensitivity:.6g}  (bound {r.bound}, "
-        f"max at k = {r.k_argmax}, k scanned 0..{r.k_evaluated})\n"
-    )
-    w(f"    noise scale S(X)/alpha   {r.scale:.6g}\n")
-    w(f"    true Gini g(X)           {r.gini:.6f}\n")
-    lo, hi = post.interval
-    w(
-        f"    posterior (eq. 11, U(0,1) prior, true scale): mean {post.mean:.4f}, "
-        f"95% interval [{lo:.4f}, {hi:.4f}]\n"
-    )
+    if a.show_confidential:
+        post = posterior_exact(r.value, r.scale, powerlaw(r.gamma))
+        w("  CONFIDENTIAL diagnostics (--show-confidential; computed from the data, do NOT "
+          "publish):\n")
+        w(
+            f"    smooth sensitivity S(X)  {r.smooth_sensitivity:.6g}  (bound {r.bound}, "
+            f"max at k = {r.k_argmax}, k scanned 0..{r.k_evaluated})\n"
+        )
+        w(f"    noise scale S(X)/alpha   {r.scale:.6g}\n")
+        w(f"    true Gini g(X)           {r.gini:.6f}\n")
+        lo, hi = post.interval
+        w(
+            f"    posterior (eq. 11, U(0,1) prior, true scale): mean {post.mean:.4f}, "
+            f"95% interval [{lo:.4f}, {hi:.4f}]\n"
+        )
     if a.seed is not None:
         w("  WARNING: --seed was given; this output is reproducible and NOT private.\n")
     return outcome("released").code
@@ -243,15 +241,15 @@ _CERTIFY_DESCRIPTION = (
 
 def _certify_arguments(p: argparse.ArgumentParser) -> None:
     add_data_arguments(p, datasets.DEFAULT_SAMPLE)
-    p.add_argument("--lower", type=finite_float, default=None, help="public lower bound L")
-    p.add_argument("--upper", type=finite_float, default=None, help="public upper bound U")
-    p.add_argument("--epsilon", type=finite_float, default=1.0,
+    p.add_argument("--lower", type=_MAGNITUDE, default=None, help="public lower bound L")
+    p.add_argument("--upper", type=_MAGNITUDE, default=None, help="public upper bound U")
+    p.add_argument("--epsilon", type=_EPSILON, default=1.0,
                    help=f"claimed epsilon, in (0, {EPSILON_MAX:g}] (default 1)")
-    p.add_argument("--gamma", type=finite_float, default=2.0,
+    p.add_argument("--gamma", type=_GAMMA, default=2.0,
                    help=f"shape of density (10), in (1, {GAMMA_MAX:g}] (default 2)")
     p.add_argument("--constants", choices=CONSTANT_CHOICES, default="alg3")
     p.add_argument("--bound", choices=BOUNDS, default="thm43")
-    p.add_argument("--seed", type=_seed_type, default=0,
+    p.add_argument("--seed", type=seed_type, default=0,
                    help="seed of the audit's own randomness")
     p.add_argument("--quick", action="store_true", help="smaller searches and sample sizes")
     p.add_argument(
@@ -268,7 +266,7 @@ def _certify_arguments(p: argparse.ArgumentParser) -> None:
         "centre in units of the noise scale)",
     )
     dist = p.add_mutually_exclusive_group()
-    dist.add_argument("--workers", type=int, default=None, metavar="N",
+    dist.add_argument("--workers", type=integer(low=1), default=None, metavar="N",
                       help="read and sort a data file in partitions, and run the exact "
                       "Gini and the black-box counts, on a local Dask cluster of N worker "
                       "processes (same figures as without)")
@@ -276,7 +274,9 @@ def _certify_arguments(p: argparse.ArgumentParser) -> None:
                       help="the same on a running Dask scheduler, e.g. tcp://host:8786 (the "
                       "data file must be readable at the same path on every worker)")
     p.add_argument("--out", default="reports", help="report folder root (default reports)")
-    p.add_argument("--run-id", default=None, help="report folder name inside --out")
+    p.add_argument("--run-id", type=run_id_type, default=None,
+                   help="report folder name inside --out")
+    fingerprint.add_key_argument(p)
 
 
 def _certify_source(a: argparse.Namespace, out_dir: Path, dask_client: object = None,
@@ -298,7 +298,9 @@ def _certify_source(a: argparse.Namespace, out_dir: Path, dask_client: object = 
             x = datasets.load_csv_column(file, a.column)
         _check_records(x, f"data file {file!r}", a.lower, a.upper,
                        "widen --lower/--upper (certify audits the data as given)")
-        return x, datasets.file_reference(file, a.column, out_dir), a.lower, a.upper, parts
+        # relative to the confidential report, where the counterexamples live
+        return (x, datasets.file_reference(file, a.column, out_dir / "confidential"), a.lower,
+                a.upper, parts)
     name = sample or datasets.DEFAULT_SAMPLE
     x = datasets.load_sample(name)
     lo, hi = SAMPLE_BOUNDS.get(name, (None, None))
@@ -330,7 +332,7 @@ def _cmd_certify(a: argparse.Namespace) -> int:
     from audit.cli_common import report_dir
 
     _check_door(a)
-    run_id = a.run_id or f"certify-seed{a.seed}"
+    run_id = a.run_id if a.run_id is not None else f"certify-seed{a.seed}"
     out_dir = report_dir(a.out, run_id)  # --out / --run-id checked before anything is read
     workers, scheduler = getattr(a, "workers", None), getattr(a, "scheduler", None)
     if workers is None and scheduler is None:
@@ -344,9 +346,10 @@ def _cmd_certify(a: argparse.Namespace) -> int:
 def _certify_run(a: argparse.Namespace, run_id: str, out_dir: Path, dask_client: object,
                  ) -> int:
     from audit.cli import finish, start_report, write
-    from audit.report import build_report, render_summary_table
+    from audit.report import build_report, public_view, render_summary_table
     from kernels.validate import is_sorted
-    from proofs.gini.certify import CertifyConfig, _validate, canonical_sha256, certify
+    from proofs.gini.certify import CertifyConfig, certify, public_parameters
+    from proofs.gini.certify_context import PUBLIC_SUBJECT, validate
 
     x, src, lo, hi, parts = _certify_source(a, out_dir, dask_client)
     # the release depends on the multiset only: sorted in place (the array is ours), so the
@@ -359,11 +362,14 @@ def _certify_run(a: argparse.Namespace, run_id: str, out_dir: Path, dask_client:
         show_confidential=a.show_confidential, snap=not a.no_snap,
         workers=getattr(a, "workers", None), scheduler=getattr(a, "scheduler", None),
     )
-    xs = _validate(cfg)  # bad input ends here: nothing written yet
+    xs = validate(cfg)  # bad input ends here: nothing written yet
+    key, key_ref = fingerprint.holder_key(a.key_file, out_dir)
+    cfg = dataclasses.replace(cfg, key=key, key_ref=key_ref,
+                              source=fingerprint.keyed_source(cfg.source, key))
     started = datetime.now(UTC).isoformat(timespec="seconds")
     conf = {"confidential_data": True, "show_confidential": a.show_confidential}
-    out_dir = start_report(a.out, run_id, "certify", f"data:sha256:{canonical_sha256(xs)}",
-                           a.seed, {"source": src, "n": int(xs.size), "status": "started"},
+    out_dir = start_report(a.out, run_id, "certify", PUBLIC_SUBJECT, a.seed,
+                           {**public_parameters(cfg, int(xs.size)), "status": "started"},
                            started, **conf)
     ticker = LinkTicker()
     state = {"seen": 0}
@@ -394,7 +400,7 @@ def _certify_run(a: argparse.Namespace, run_id: str, out_dir: Path, dask_client:
             ticker.stop()
         _attach_warnings(caught, res.findings, state["seen"])
     cert = res.certification
-    key = {"CERTIFIED": "certified", "NOT CERTIFIED": "not-certified"}.get(
+    outcome_key = {"CERTIFIED": "certified", "NOT CERTIFIED": "not-certified"}.get(
         cert["verdict"], "inconclusive")
 
     def final(oc: dict | None) -> dict:
@@ -402,16 +408,20 @@ def _certify_run(a: argparse.Namespace, run_id: str, out_dir: Path, dask_client:
                             started, True, figures=res.figures, certification=cert,
                             outcome=oc, **conf)
 
-    rep, code = finish(out_dir, final, key)
-    print(render_summary_table(rep))
-    print(f"\nVERDICT: {outcome(key).word}")
-    for r in cert["reasons"]:
-        if cert["verdict"] != "CERTIFIED":
+    rep, code = finish(out_dir, final, outcome_key)
+    pub = public_view(rep)  # stdout follows the public report's rule
+    pcert = pub["certification"]
+    print(render_summary_table(pub))
+    print(f"\nVERDICT: {outcome(outcome_key).word}")
+    for r in pcert["reasons"]:
+        if pcert["verdict"] != "CERTIFIED":
             print(f"  - {r}")
-    if cert.get("counterexample"):
-        print(f"  counterexample: {out_dir / cert['counterexample']}")
-    print(f"scope: {cert['scope']}")
-    print(f"report: {out_dir / 'report.json'}  {out_dir / 'report.md'}  {out_dir / 'report.html'}")
+    if pcert.get("counterexample"):
+        print(f"  counterexample: {out_dir / pcert['counterexample']}")
+    print(f"scope: {pcert['scope']}")
+    print(f"report (public, shareable): {out_dir / 'report.json'}  {out_dir / 'report.md'}  "
+          f"{out_dir / 'report.html'}")
+    print(f"confidential report (keep with the data): {out_dir / 'confidential'}")
     return code
 
 

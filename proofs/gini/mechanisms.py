@@ -42,7 +42,8 @@ from kernels.gini.index import gini_sorted
 from kernels.gini.noise import laplace_logpdf, powerlaw, powerlaw_logpdf, sample_laplace
 from kernels.gini.release import NoiseConstants, noise_constants, snap, snap_grid
 from kernels.gini.sensitivity import local_sensitivity_bound, smooth_sensitivity
-from kernels.validate import as_incomes, check_positive, check_rng
+from kernels.gini.validate import as_incomes
+from kernels.validate import check_positive, check_rng
 from proofs.gini.noise_law import PowerLaw, powerlaw_logpdf_mp
 
 __all__ = ["GINI_VARIANTS", "GiniRelease", "powerlaw_logpdf_mp"]

@@ -23,7 +23,7 @@ from scipy.optimize import brentq
 
 from audit.privacy.noise_laws import NoiseLaw
 from kernels.errors import InvalidParameterError
-from kernels.validate import check_gamma
+from kernels.gini.validate import check_gamma
 
 __all__ = ["PowerLaw", "ZSup", "powerlaw_logpdf_mp", "sup_loss_fixed", "sup_z"]
 

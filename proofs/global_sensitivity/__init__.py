@@ -35,4 +35,5 @@ SUBJECT = Subject(
         "proofs.global_sensitivity.claims_text",
     ),
     mechanisms="proofs.global_sensitivity.mechanisms:catalogue",
+    regress="proofs.global_sensitivity.regress:SUITE",
 )

@@ -1,76 +1,303 @@
-"""Certify Algorithm 3 (Dick et al.) on one data set: exact per-step privacy loss of its two
-Algorithm 2 calls on add/remove neighbours of the data (the composition in Theorem 1's proof
-charges eps to each step).  Pure: returns a dict; :mod:`.cli` prints it.
+"""Certify Algorithm 3 (Dick et al.) on one data set: a certify chain
+(:class:`audit.checks.chain.Chain`) whose links compute the exact per-step privacy loss of
+its two Algorithm 2 calls on add/remove neighbours of the data (the composition in Theorem
+1's proof charges eps to each step).
 
-Verdict rules (same words and exit codes as the Gini chain):
-* NOT CERTIFIED - some tested neighbour gives a step an exact loss above eps (the printed
-  accounting eps + eps + eps = 3 eps fails on this data set; the joint release
-  (l-hat, u-hat, mu-hat) then loses more than 3 eps whenever the two step losses together
-  exceed 2 eps, reported as ``joint_lower``).
-* CERTIFIED - only with a public size (``n_public``): then alpha, zeta, beta are public, each
-  step's loss has add/remove sensitivity <= 1 for *every* neighbour (t_l moves by
-  (2/eps) ln((n+1)/n) <= 1, t_u by 1 minus that, compensated by the count), so every step is
-  eps-DP; the exact figures on the tested neighbours must agree (<= eps).
-* INCONCLUSIVE - printed algorithm (alpha = gamma/|D|) and no tested neighbour exceeded eps:
-  no proof covers all neighbours.
+Links (each one Finding):
+
+1. ``subset.input`` — the records are finite and inside [-R, R]; R, eps, gamma > 0.
+2. ``subset.step-l-hat`` / ``subset.step-u-hat`` — the exact loss (mpmath, rounded up) of
+   the step on six neighbours: add -R, add R, add the median record; remove the minimum,
+   the maximum, the median record.  Refuted when a neighbour's loss (rounded down) exceeds
+   eps, with a replayable counterexample naming the neighbour by its rank in the sorted
+   data and the data by source + keyed fingerprint.
+3. ``subset.every-neighbour`` — with a public size (``n_public``) alpha, zeta, beta are
+   public, each step's score has add/remove sensitivity <= 1 for *every* neighbour (t_l
+   moves by (2/eps) ln((n+1)/n) <= 1, t_u by 1 minus that, compensated by the count), so
+   every step is eps-DP (Theorem 2 of the paper: verified exhaustively on a small scope
+   by the subject's claims); the printed algorithm (alpha = gamma/|D|) has data-dependent
+   constants and no proof covers all neighbours: inconclusive.
+
+Verdicts (the chain rule): NOT CERTIFIED when a step is refuted (the printed accounting
+eps + eps + eps = 3 eps fails on this data set), CERTIFIED only with ``n_public`` and every
+tested loss <= eps, INCONCLUSIVE otherwise.
+
+Neighbour relation add/remove one: the size n is *not* public (it differs between
+neighbours), so n goes to the confidential part unless given as ``n_public``.  Nothing here
+prints or writes.
 """
 
 from __future__ import annotations
 
-import time
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
 import numpy as np
 
+from audit import fingerprint as fp
+from audit.checks.chain import Chain, Link, certification
+from audit.findings import Finding, Method, Verdict, counterexample_document
+from audit.registry import replayer
+from kernels.errors import InputError
 from proofs.subset_optimal.privacy import alg2_loss, alg3_params_exact
 
+__all__ = [
+    "CHAIN",
+    "NEIGHBOURS",
+    "SubsetCertifyConfig",
+    "SubsetCertifyResult",
+    "certify_alg3",
+    "validate",
+]
 
-def certify_alg3(data: np.ndarray, R: float, epsilon: float, gamma: float,
-                 n_public: int | None = None) -> dict[str, Any]:
-    t0 = time.perf_counter()
-    xs = sorted(Fraction(float(v)) for v in np.asarray(data, dtype=np.float64))
+REF = "Dick, Kulesza, Sun & Suresh, Algorithm 3, Theorem 1"
+PUBLIC_SUBJECT = "data:confidential"
+#: the neighbours searched, in public terms (which record: by its rank in the sorted data)
+NEIGHBOURS = ("add -R", "add R", "add the median record", "remove the minimum record",
+              "remove the maximum record", "remove the median record")
+_STEPS = (("t_l", "subset.step-l-hat", "l-hat"), ("t_u", "subset.step-u-hat", "u-hat"))
+
+
+@dataclass(frozen=True)
+class SubsetCertifyConfig:
+    """Everything the chain needs; ``data`` is validated by :func:`validate`."""
+
+    data: np.ndarray
+    source: dict[str, Any]  # {"sample": name} or a file reference (audit.datasets)
+    R: float
+    epsilon: float
+    gamma: float = 1.0
+    n_public: int | None = None
+    key: bytes | None = field(default=None, repr=False)
+    key_ref: dict[str, str] | None = None
+
+
+@dataclass
+class SubsetCertifyResult:
+    findings: list[Finding]
+    certification: dict[str, Any]
+    parameters: dict[str, Any]
+    subject: str
+
+
+@dataclass
+class _Context:
+    cfg: SubsetCertifyConfig
+    xs: list[Fraction]  # sorted
+    fingerprint: str | None
+    subject: str = PUBLIC_SUBJECT
+    shared: dict[str, Any] = field(default_factory=dict)
+
+
+def validate(cfg: SubsetCertifyConfig) -> np.ndarray:
+    """The data as sorted float64; raises :class:`InputError` naming the flag (never a
+    record's value: the data are confidential)."""
+    for name, v in (("--R", cfg.R), ("--epsilon", cfg.epsilon), ("--gamma", cfg.gamma)):
+        if not (isinstance(v, (int, float)) and np.isfinite(v) and v > 0):
+            raise InputError(f"{name} must be a finite number > 0, got {v!r}")
+    if cfg.n_public is not None and (isinstance(cfg.n_public, bool) or cfg.n_public < 1):
+        raise InputError(f"--n-public must be >= 1, got {cfg.n_public}")
+    x = np.asarray(cfg.data, dtype=np.float64).reshape(-1)
+    if x.size == 0:
+        raise InputError("the data column is empty")
+    if not np.all(np.isfinite(x)):
+        raise InputError("the data column holds a non-finite value")
+    if np.any(x < -cfg.R) or np.any(x > cfg.R):
+        raise InputError(f"some records lie outside [-R, R] with --R {cfg.R:g} (certify "
+                         "audits the data as given: widen --R)")
+    return np.sort(x)
+
+
+def _neighbour(xs: list[Fraction], which: int, R: Fraction) -> tuple[list[Fraction], dict]:
+    """Neighbour ``which`` (index into :data:`NEIGHBOURS`) and its confidential description
+    (op, and the rank of the record added or removed)."""
     n = len(xs)
-    Rf, eps, g = Fraction(R), Fraction(epsilon), Fraction(gamma)
-    med = xs[n // 2]
-    neighbours = [("add", -Rf), ("add", Rf), ("add", med), ("remove", xs[0]),
-                  ("remove", xs[-1]), ("remove", med)]
-    rows = []
-    for op, v in neighbours:
-        if op == "add":
-            d2 = sorted(xs + [v])
+    med = n // 2
+    if which in (0, 1):
+        v = -R if which == 0 else R
+        return sorted([*xs, v]), {"op": "add", "value": "-R" if which == 0 else "R"}
+    if which == 2:
+        return sorted([*xs, xs[med]]), {"op": "add", "rank": med}
+    rank = {3: 0, 4: n - 1, 5: med}[which]
+    d2 = list(xs)
+    del d2[rank]
+    return d2, {"op": "remove", "rank": rank}
+
+
+def _step_loss(xs: list[Fraction], d2: list[Fraction], key: str, cfg: SubsetCertifyConfig
+               ) -> dict[str, Any]:
+    n, n2 = len(xs), len(d2)
+    Rf, eps, g = Fraction(cfg.R), Fraction(cfg.epsilon), Fraction(cfg.gamma)
+    a1 = alg3_params_exact(n, Rf, eps, g, cfg.n_public)["alpha"]
+    a2 = alg3_params_exact(n2, Rf, eps, g, cfg.n_public)["alpha"]
+
+    def r1() -> Any:
+        return alg3_params_exact(n, Rf, eps, g, cfg.n_public)[key]
+
+    def r2() -> Any:
+        return alg3_params_exact(n2, Rf, eps, g, cfg.n_public)[key]
+
+    return alg2_loss(xs, r1, a1, d2, r2, a2, -Rf, Rf, eps).as_dict()
+
+
+def _data_ref(ctx: _Context) -> dict[str, Any]:
+    return {"source": ctx.cfg.source,
+            "fingerprint": {"value": ctx.fingerprint or fp.UNKEYED, **(ctx.cfg.key_ref or {})}}
+
+
+def _input(ctx: _Context) -> list[Finding]:
+    cfg = ctx.cfg
+    return [Finding(
+        id="subset.input",
+        claim="the records are finite and inside [-R, R]; R, eps and gamma are valid",
+        reference=f"{REF}; DESIGN.md 'Bad input'",
+        method=Method.EXHAUSTIVE,
+        verdict=Verdict.VERIFIED,
+        scope="every record checked: finite, in [-R, R]",
+        evidence={"R": cfg.R, "epsilon": cfg.epsilon, "gamma": cfg.gamma,
+                  "n_public": cfg.n_public},
+        # add/remove one: the true size differs between neighbours, it is not public
+        confidential={"n": len(ctx.xs), "data_fingerprint": ctx.fingerprint},
+        subject=ctx.subject,
+    )]
+
+
+def _step_link(key: str, fid: str, name: str) -> Link[_Context]:
+    def run(ctx: _Context) -> list[Finding]:
+        cfg = ctx.cfg
+        eps = float(cfg.epsilon)
+        rows = []
+        for which in range(len(NEIGHBOURS)):
+            d2, change = _neighbour(ctx.xs, which, Fraction(cfg.R))
+            loss = _step_loss(ctx.xs, d2, key, cfg)
+            rows.append({"neighbour": NEIGHBOURS[which], "change": change,
+                         "loss_up": loss["epsilon_up"], "loss_down": loss["value_down"],
+                         "event": [float(e) for e in loss["event"]]})
+        worst = max(rows, key=lambda r: r["loss_down"])
+        worst_up = max(r["loss_up"] for r in rows)
+        if worst["loss_down"] > eps:
+            verdict = Verdict.REFUTED
+        elif worst_up <= eps:
+            verdict = Verdict.NOT_REFUTED  # six neighbours, not every one
         else:
-            d2 = list(xs)
-            d2.remove(v)
-        n2 = len(d2)
-        losses = {}
-        for key in ("t_l", "t_u"):
-            a1 = alg3_params_exact(n, Rf, eps, g, n_public)["alpha"]
-            a2 = alg3_params_exact(n2, Rf, eps, g, n_public)["alpha"]
-            def r1(k: str = key) -> Any:
-                return alg3_params_exact(n, Rf, eps, g, n_public)[k]
+            verdict = Verdict.INCONCLUSIVE
+        cx = None
+        if verdict is Verdict.REFUTED:
+            cx = counterexample_document(
+                fid, ctx.subject,
+                {**_data_ref(ctx), "R": cfg.R, "epsilon": cfg.epsilon, "gamma": cfg.gamma,
+                 "n_public": cfg.n_public, "step": key, "change": worst["change"]},
+                {"max_loss": eps}, {"loss_down": worst["loss_down"],
+                                    "loss_up": worst["loss_up"]}, None,
+                f"the {name} step of Algorithm 3 (an Algorithm 2 call charged eps) loses more "
+                "than eps between the data and this add/remove neighbour (rank in the sorted "
+                "data, 0-based)")
+        return [Finding(
+            id=fid,
+            claim=f"the {name} step of Algorithm 3 (an Algorithm 2 call) is eps-DP on "
+            "add/remove neighbours of this data (Theorem 1's accounting charges eps to it)",
+            reference=f"{REF}; Algorithm 2, Theorem 2",
+            method=Method.EXACT_LOSS,
+            verdict=verdict,
+            scope=f"{len(NEIGHBOURS)} add/remove neighbours of this data ("
+            + "; ".join(NEIGHBOURS) + "); exact loss with mpmath at 30 and 60 digits, "
+            "rounded up",
+            evidence={"claimed_per_step": eps, "claimed_total": 3 * eps,
+                      "relation": "add-remove-one", "neighbours": list(NEIGHBOURS)},
+            # the losses, the witness events (output values next to the records) and the
+            # ranks of the records added or removed are functions of the data
+            confidential={"worst_loss_down": worst["loss_down"], "worst_loss_up": worst_up,
+                          "rows": rows},
+            counterexample=cx,
+            subject=ctx.subject,
+        )]
 
-            def r2(k: str = key, m: int = n2) -> Any:
-                return alg3_params_exact(m, Rf, eps, g, n_public)[k]
+    return Link(key, f"exact loss of the {name} step on six neighbours", run)
 
-            res = alg2_loss(xs, r1, a1, d2, r2, a2, -Rf, Rf, eps)
-            losses[key] = res.as_dict()
-        rows.append({"op": op, "value": float(v), "l_hat_loss": losses["t_l"]["epsilon_up"],
-                     "u_hat_loss": losses["t_u"]["epsilon_up"],
-                     "l_hat_loss_down": losses["t_l"]["value_down"],
-                     "u_hat_loss_down": losses["t_u"]["value_down"],
-                     "l_hat_event": [float(e) for e in losses["t_l"]["event"]],
-                     "u_hat_event": [float(e) for e in losses["t_u"]["event"]]})
-    worst_step = max(max(r["l_hat_loss_down"], r["u_hat_loss_down"]) for r in rows)
-    worst_up = max(max(r["l_hat_loss"], r["u_hat_loss"]) for r in rows)
-    if worst_step > float(eps):
-        verdict = "NOT CERTIFIED"
-    elif n_public is not None and worst_up <= float(eps):
-        verdict = "CERTIFIED"
+
+def _every_neighbour(ctx: _Context) -> list[Finding]:
+    cfg = ctx.cfg
+    public = cfg.n_public is not None
+    return [Finding(
+        id="subset.every-neighbour",
+        claim="every add/remove neighbour (not only the six tested) keeps each step eps-DP",
+        reference=f"{REF}; Theorem 2 (Algorithm 2 with public r and alpha)",
+        method=Method.SYMBOLIC,
+        verdict=Verdict.VERIFIED if public else Verdict.INCONCLUSIVE,
+        scope=("public size n_public: alpha, zeta, beta public, each step's score has "
+               "add/remove sensitivity <= 1 for every neighbour, so Theorem 2 applies "
+               "(module docstring of proofs/subset_optimal/certify.py)" if public else
+               "the printed algorithm sets alpha = gamma/|D| from the data: no proof covers "
+               "every neighbour"),
+        evidence={"n_public": cfg.n_public},
+        subject=ctx.subject,
+    )]
+
+
+#: the chain (module docstring)
+CHAIN: Chain[_Context] = Chain(REF, (
+    Link("input", "input validation", _input),
+    *(_step_link(k, fid, name) for k, fid, name in _STEPS),
+    Link("every-neighbour", "a proof for every neighbour (public size)", _every_neighbour),
+))
+
+
+def public_parameters(cfg: SubsetCertifyConfig) -> dict[str, Any]:
+    src = cfg.source if isinstance(cfg.source, dict) else {}
+    return {
+        "data": (f"built-in sample {src['sample']!r}" if "sample" in src else
+                 "the data holder's file (source and fingerprint in the confidential report)"),
+        "R": cfg.R, "epsilon": cfg.epsilon, "gamma": cfg.gamma, "n_public": cfg.n_public,
+        "relation": "add-remove-one", "claimed_total": 3 * float(cfg.epsilon),
+        "claimed_per_step": float(cfg.epsilon),
+        "confidential": {"source": cfg.source},
+    }
+
+
+def certify_alg3(cfg: SubsetCertifyConfig, progress: Any = None,
+                 on_finding: Any = None) -> SubsetCertifyResult:
+    """Run the chain on ``cfg`` (validated first: :class:`InputError` before any check)."""
+    x = validate(cfg)
+    fpr = fp.data_fingerprint(cfg.key, x) if cfg.key is not None else None
+    ctx = _Context(cfg, [Fraction(float(v)) for v in x], fpr)
+    findings = CHAIN.run(ctx, subject=ctx.subject, seed=None, progress=progress,
+                         on_finding=on_finding, id_prefix="subset")
+    scope = (f"the data holder's data (identified by a keyed fingerprint in the confidential "
+             f"report), R = {cfg.R:g}, eps = {cfg.epsilon:g} per step, gamma = {cfg.gamma:g}, "
+             + (f"public size {cfg.n_public}" if cfg.n_public is not None else
+                "size from the data (as printed)")
+             + "; neighbour relation add/remove one; six neighbours tested exactly")
+    cert = certification(findings, scope, fpr).to_dict()
+    return SubsetCertifyResult(findings, cert, public_parameters(cfg), ctx.subject)
+
+
+def _replay_step(inp: dict) -> tuple[bool, Any, Any, str]:
+    """Reload the data (keyed fingerprint checked), rebuild the neighbour and recompute the
+    step's exact loss now."""
+    from audit import datasets
+
+    src = inp["source"]
+    x = (datasets.load_sample(src["sample"]) if "sample" in src else
+         datasets.load_csv_column(src["file"], src.get("column")))
+    xs = np.sort(np.asarray(x, dtype=np.float64))
+    fp.check_reference(inp["fingerprint"], xs)
+    cfg = SubsetCertifyConfig(xs, src, float(inp["R"]), float(inp["epsilon"]),
+                              float(inp["gamma"]), inp.get("n_public"))
+    fx = [Fraction(float(v)) for v in xs]
+    c = inp["change"]
+    if c["op"] == "add":
+        v = ({"-R": -Fraction(cfg.R), "R": Fraction(cfg.R)}[c["value"]] if "value" in c
+             else fx[int(c["rank"])])
+        d2 = sorted([*fx, v])
     else:
-        verdict = "INCONCLUSIVE"
-    return {"verdict": verdict, "n": n, "R": float(R), "epsilon": float(epsilon),
-            "gamma": float(gamma), "n_public": n_public, "claimed_total": 3 * float(epsilon),
-            "claimed_per_step": float(epsilon), "worst_step_loss": worst_step,
-            "relation": "add-remove-one", "neighbours": rows,
-            "duration_s": time.perf_counter() - t0}
+        d2 = list(fx)
+        del d2[int(c["rank"])]
+    loss = _step_loss(fx, d2, inp["step"], cfg)
+    eps = float(inp["epsilon"])
+    return (loss["value_down"] > eps, f"step loss <= {eps:g}", loss["epsilon_up"],
+            "exact loss recomputed now (rounded up)")
+
+
+replayer("subset.step-l-hat")(_replay_step)
+replayer("subset.step-u-hat")(_replay_step)

@@ -1,27 +1,31 @@
 """``dpaudit certify --subject dick-et-al-subset-optimal``: Algorithm 3 on a CSV column or
-the built-in CPS sample, with public R and epsilon (see :mod:`.certify` for the rules)."""
+the built-in CPS sample, with public R and epsilon (see :mod:`.certify` for the chain and the
+verdict rules).  Command module: it prints and writes the report (public report in the
+report folder, the confidential one in ``confidential/``) through :mod:`audit.report`."""
 
 from __future__ import annotations
 
 import argparse
-import json
-import math
+import dataclasses
 from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
 
-from audit.cli_common import (
-    EXIT_BAD_INPUT,
-    EXIT_INCONCLUSIVE,
-    EXIT_NOT_CERTIFIED,
-    EXIT_OK,
-    progress,
-)
+from audit import fingerprint
+from audit.argtypes import integer, real
+from audit.argtypes import run_id as run_id_type
+from audit.cli_common import outcome, progress
+from kernels.errors import InputError
+
+_POSITIVE = real(low=0.0, low_open=True)
 
 _HELP = "certify Algorithm 3 (Dick et al. subset-optimal mean) on a data column"
 _DESCRIPTION = (
     "Exact privacy loss (add/remove one) of the two Algorithm 2 steps of Algorithm 3 on "
-    "neighbours of the data (add -R, R, the median; remove min, max, median).  Verdicts: "
-    "CERTIFIED (exit 0, only with --n-public), NOT CERTIFIED (exit 1), bad input (exit 2), "
-    "INCONCLUSIVE (exit 3).")
+    "neighbours of the data (add -R, R, the median; remove min, max, median).  Writes a "
+    "public report (report.json, .md, .html) and a confidential one (confidential/, kept by "
+    "the data holder, with replayable counterexamples).  Verdicts: CERTIFIED (exit 0, only "
+    "with --n-public), NOT CERTIFIED (exit 1), bad input (exit 2), INCONCLUSIVE (exit 3).")
 
 
 def _arguments(p: argparse.ArgumentParser) -> None:
@@ -29,57 +33,92 @@ def _arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--column", default=None, help="column of DATA to use")
     p.add_argument("--sample", default=None,
                    help="built-in sample instead of DATA (default cpssw8_earnings)")
-    p.add_argument("--R", dest="R", type=float, default=100.0,
+    p.add_argument("--R", dest="R", type=_POSITIVE, default=100.0,
                    help="public range: data must lie in [-R, R] (default 100)")
-    p.add_argument("--epsilon", type=float, default=1.0, help="eps of each step (default 1)")
-    p.add_argument("--gamma", type=float, default=1.0, help="Algorithm 3's gamma (default 1)")
-    p.add_argument("--n-public", type=int, default=None,
+    p.add_argument("--epsilon", type=_POSITIVE, default=1.0, help="eps of each step (default 1)")
+    p.add_argument("--gamma", type=_POSITIVE, default=1.0,
+                   help="Algorithm 3's gamma (default 1)")
+    p.add_argument("--n-public", type=integer(low=1), default=None,
                    help="public size used for alpha, zeta, beta (a twin; default: |D| as "
                         "printed)")
-    p.add_argument("--json", action="store_true", help="print the full result as JSON")
+    p.add_argument("--show-confidential", action="store_true",
+                   help="do not strip the public report (it then carries values computed "
+                   "from the data: NOT shareable)")
+    p.add_argument("--out", default="reports", help="report folder root (default reports)")
+    p.add_argument("--run-id", type=run_id_type, default=None,
+                   help="report folder name inside --out")
+    fingerprint.add_key_argument(p)
 
 
 def _run(a: argparse.Namespace) -> int:
     from audit import datasets
-    from proofs.subset_optimal.certify import certify_alg3
+    from audit.cli import finish, start_report, write
+    from audit.cli_common import report_dir
+    from audit.report import build_report, public_view, render_summary_table
+    from proofs.subset_optimal import NAME
+    from proofs.subset_optimal.certify import (
+        PUBLIC_SUBJECT,
+        SubsetCertifyConfig,
+        certify_alg3,
+        public_parameters,
+        validate,
+    )
 
-    for name, v in (("--R", a.R), ("--epsilon", a.epsilon), ("--gamma", a.gamma)):
-        if not (math.isfinite(v) and v > 0):
-            progress(f"error: {name} must be a finite number > 0, got {v!r}")
-            return EXIT_BAD_INPUT
-    if a.n_public is not None and a.n_public < 1:
-        progress(f"error: --n-public must be >= 1, got {a.n_public}")
-        return EXIT_BAD_INPUT
-    try:
-        if a.data is not None:
-            x = datasets.load_csv_column(a.data, a.column)
-            src = f"{a.data}:{a.column or '(single column)'}"
-        else:
-            x = datasets.load_sample(a.sample or datasets.DEFAULT_SAMPLE)
-            src = f"built-in sample {a.sample or datasets.DEFAULT_SAMPLE}"
-    except (ValueError, OSError) as exc:
-        progress(f"error: {exc}")
-        return EXIT_BAD_INPUT
-    if x.size == 0:
-        progress("error: the data column is empty")
-        return EXIT_BAD_INPUT
-    if x.min() < -a.R or x.max() > a.R:
-        progress(f"error: data lie in [{x.min()}, {x.max()}], outside [-R, R] with --R {a.R}")
-        return EXIT_BAD_INPUT
-    progress(f"certify Algorithm 3 on {src} (n = {x.size}), R = {a.R}, eps = {a.epsilon}")
-    res = certify_alg3(x, a.R, a.epsilon, a.gamma, a.n_public)
-    if a.json:
-        print(json.dumps(res, indent=2, default=float))
+    # bad input raises InputError: the dpaudit command line prints one line and exits 2
+    if a.data is not None and a.sample is not None:
+        raise InputError("give either DATA or --sample, not both")
+    if a.data is None and a.column is not None:
+        raise InputError("--column needs a data file (DATA)")
+    run_id = a.run_id or f"certify-{NAME}"
+    out_dir = report_dir(a.out, run_id)  # --out / --run-id checked before anything is read
+    if a.data is not None:
+        x = datasets.load_csv_column(a.data, a.column)
+        src = datasets.file_reference(a.data, a.column, out_dir / "confidential")
     else:
-        print(f"data: {src}, n = {res['n']}, relation: add/remove one")
-        for r in res["neighbours"]:
-            print(f"  {r['op']:6s} {r['value']:>10g}: l-hat step loss {r['l_hat_loss']:.6g}, "
-                  f"u-hat step loss {r['u_hat_loss']:.6g} (claimed <= {a.epsilon:g} each)")
-        print(f"worst step loss {res['worst_step_loss']:.6g}; printed accounting 3 x eps = "
-              f"{res['claimed_total']:g}")
-        print(res["verdict"])
-    return {"CERTIFIED": EXIT_OK, "NOT CERTIFIED": EXIT_NOT_CERTIFIED}.get(res["verdict"],
-                                                                           EXIT_INCONCLUSIVE)
+        name = a.sample or datasets.DEFAULT_SAMPLE
+        x = datasets.load_sample(name)
+        src = {"sample": name}
+    cfg = SubsetCertifyConfig(x, src, a.R, a.epsilon, a.gamma, a.n_public)
+    validate(cfg)  # bad input ends here: nothing written yet
+    key, key_ref = fingerprint.holder_key(a.key_file, out_dir)
+    cfg = dataclasses.replace(cfg, key=key, key_ref=key_ref,
+                              source=fingerprint.keyed_source(cfg.source, key))
+    started = datetime.now(UTC).isoformat(timespec="seconds")
+    conf = {"confidential_data": True, "show_confidential": a.show_confidential}
+    params = public_parameters(cfg)
+    out_dir = start_report(a.out, run_id, "certify", PUBLIC_SUBJECT, None,
+                           {**params, "status": "started"}, started, **conf)
+    progress(f"certify Algorithm 3, R = {a.R:g}, eps = {a.epsilon:g} per step, "
+             f"gamma = {a.gamma:g}" + (f", n_public = {a.n_public}" if a.n_public else ""))
+
+    def partial(findings: list) -> None:
+        write(out_dir, build_report("certify", PUBLIC_SUBJECT, None, findings, params,
+                                    started, False, **conf))
+
+    res = certify_alg3(cfg, progress=progress, on_finding=partial)
+    cert = res.certification
+    key_word = {"CERTIFIED": "certified", "NOT CERTIFIED": "not-certified"}.get(
+        cert["verdict"], "inconclusive")
+
+    def final(oc: dict | None) -> dict:
+        return build_report("certify", res.subject, None, res.findings, res.parameters,
+                            started, True, certification=cert, outcome=oc, **conf)
+
+    rep, code = finish(out_dir, final, key_word)
+    pub = public_view(rep)  # stdout follows the public report's rule: no records, no losses
+    pcert = pub["certification"]
+    print(render_summary_table(pub))
+    print(f"\nVERDICT: {outcome(key_word).word}")
+    if pcert["verdict"] != "CERTIFIED":
+        for r in pcert["reasons"]:
+            print(f"  - {r}")
+    if pcert.get("counterexample"):
+        print(f"  counterexample: {out_dir / pcert['counterexample']}")
+    print(f"scope: {pcert['scope']}")
+    print(f"report (public, shareable): {out_dir / 'report.json'}  {out_dir / 'report.md'}  "
+          f"{out_dir / 'report.html'}")
+    print(f"confidential report (keep with the data): {Path(out_dir) / 'confidential'}")
+    return code
 
 
 @dataclass(frozen=True)

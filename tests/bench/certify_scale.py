@@ -4,7 +4,7 @@ per-record cost (fast float path vs the general Fraction path, same process).
 
     python tests/bench/certify_scale.py                 # n = 1e5, 1e6
     python tests/bench/certify_scale.py 1e5 1e6 1e7     # any sizes
-    python tests/bench/certify_scale.py --workers 2 1e6 # also certify on a LocalCluster(2), and time
+    python tests/bench/certify_scale.py --workers 2 1e6  # also on a LocalCluster(2), timing
                                                   # its partitioned read + sort and exact Gini
     python tests/bench/certify_scale.py --before 2a62a60 1e5 1e6 1e7
         # also run certify from an earlier commit (git archive into a temporary tree) on the

@@ -19,7 +19,7 @@ def _run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str,
 
 
 def test_release_default_builtin_sample(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, err = _run(["release", "--seed", "3"], capsys)
+    code, out, err = _run(["release", "--seed", "3", "--show-confidential"], capsys)
     assert code == EXIT_OK, err
     m = re.search(r"DP Gini index\s+(-?\d+\.\d+)", out)
     assert m is not None
@@ -33,7 +33,8 @@ def test_release_public_bounds_csv(tmp_path: Path, capsys: pytest.CaptureFixture
     f = tmp_path / "inc.csv"
     f.write_text("id,income\n1,3\n2,6\n3,7\n4,7.5\n")
     code, out, err = _run(
-        ["release", "--data", str(f), "--column", "income", "--upper", "10", "--seed", "1"],
+        ["release", "--data", str(f), "--column", "income", "--upper", "10", "--seed", "1",
+         "--show-confidential"],
         capsys,
     )
     assert code == EXIT_OK, err

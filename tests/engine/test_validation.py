@@ -99,8 +99,8 @@ def test_k_out_of_range(k, text: str) -> None:
         ({"epsilon": 0.0}, E.InvalidEpsilonError, "0.0"),
         ({"epsilon": -2}, E.InvalidEpsilonError, "-2"),
         ({"epsilon": float("inf")}, E.NonFiniteError, "inf"),
-        ({"gamma": 1.0}, E.InvalidGammaError, "1.0"),
-        ({"gamma": 0.5}, E.InvalidGammaError, "0.5"),
+        ({"gamma": 1.0}, E.InvalidShapeError, "1.0"),
+        ({"gamma": 0.5}, E.InvalidShapeError, "0.5"),
     ],
 )
 def test_privacy_parameters(kwargs: dict, exc: type[Exception], text: str) -> None:

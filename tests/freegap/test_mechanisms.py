@@ -385,9 +385,9 @@ def test_validation_errors_name_the_value():
         fg.noisy_max_core([1, 2, 3], [0, 0])
     with pytest.raises(InvalidParameterError, match=r"theta .* got 1.5"):
         fg.sample_sparse_vector([1, 2], 0, 1.0, 1, rng, 5, theta=1.5)
-    with pytest.raises(InvalidKError, match=r"c must be in >= 1, got 0"):
+    with pytest.raises(InvalidKError, match=r"c must be >= 1, got 0"):
         fg.sparse_vector_core([1], 0, 0, [0], 0)
-    with pytest.raises(InvalidParameterError, match=r"size must be a positive integer, got 0"):
+    with pytest.raises(InvalidParameterError, match=r"size must be >= 1, got 0"):
         fg.sample_noisy_max([1, 2], 1.0, rng, 0)
     with pytest.raises(TypeError, match="rng must be a numpy.random.Generator"):
         fg.sample_noisy_max([1, 2], 1.0, 42, 5)

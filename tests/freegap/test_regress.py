@@ -10,6 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from audit.checks.kernel import Context, run_check
 from audit.cli import EXIT_FINDINGS, EXIT_OK, main
 from kernels.freegap import api
 from kernels.freegap import mechanisms as fg
@@ -20,7 +21,7 @@ def _refuted(mod: types.ModuleType, only: str) -> list[str]:
     out = []
     for c in fr.CHECKS:
         if only in c.id:
-            out += [f.id for f in fr._run_check(c, mod, "t", 0, "quick")
+            out += [f.id for f in run_check(c, mod, "t", Context())
                     if f.verdict.value == "refuted"]
     return out
 
@@ -38,7 +39,7 @@ def test_ours_verified_with_must_hold_marker() -> None:
     for c in fr.CHECKS:
         if c.id.endswith(".exact"):
             continue  # covered by the CLI run below
-        (f,) = fr._run_check(c, api, "t", 0, "quick")
+        (f,) = run_check(c, api, "t", Context())
         assert f.verdict.value == "not-refuted", (f.id, f.evidence)
         assert f.evidence["must_hold"] is True
 

@@ -14,7 +14,8 @@ import numpy as np
 import pytest
 
 from audit.findings import Finding, Verdict
-from kernels.errors import InputError, InvalidEpsilonError, InvalidGammaError
+from kernels.errors import InputError, InvalidEpsilonError
+from kernels.gini.errors import InvalidGammaError
 from kernels.gini.release import loss_bound
 from proofs.gini.admissibility import (
     CHOICES,

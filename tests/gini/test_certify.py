@@ -1,5 +1,5 @@
 """proofs.gini.certify: the certificate chain on small data (exact answers known), the float
-sampler link against the closed-form tail asymptotics, and canonical data identity."""
+sampler link against the closed-form tail asymptotics, and keyed data identity."""
 
 from __future__ import annotations
 
@@ -9,20 +9,26 @@ import sys
 import numpy as np
 import pytest
 
-from proofs.gini.certify import CertifyConfig, _Ctx, canonical_sha256
+from audit.fingerprint import data_fingerprint
+from proofs.gini.certify_context import CertifyConfig, CertifyContext
 from proofs.gini.certify_links import FLOAT_DELTA_NEGLIGIBLE, float_sampler
 
+_KEY = bytes(range(32))
 
-def _ctx(x: np.ndarray, **kw: object) -> _Ctx:
+
+def _ctx(x: np.ndarray, **kw: object) -> CertifyContext:
     cfg = CertifyConfig(np.asarray(x, float), {"test": True}, **kw)  # type: ignore[arg-type]
     xs = np.sort(np.asarray(x, float))
-    return _Ctx(cfg, xs, canonical_sha256(xs), "data:test", np.random.default_rng(0))
+    return CertifyContext(cfg, xs, data_fingerprint(_KEY, xs), "data:test",
+                          np.random.default_rng(0))
 
 
-def test_canonical_sha_is_order_independent_and_value_sensitive() -> None:
+def test_keyed_fingerprint_is_order_independent_value_and_key_sensitive() -> None:
     x = np.array([3.0, 1.0, 2.0])
-    assert canonical_sha256(x) == canonical_sha256(np.array([1.0, 2.0, 3.0]))
-    assert canonical_sha256(x) != canonical_sha256(np.array([1.0, 2.0, np.nextafter(3.0, 4)]))
+    fp = data_fingerprint(_KEY, x)
+    assert fp == data_fingerprint(_KEY, np.array([1.0, 2.0, 3.0]))
+    assert fp != data_fingerprint(_KEY, np.array([1.0, 2.0, np.nextafter(3.0, 4)]))
+    assert fp != data_fingerprint(bytes(32), x)
 
 
 @pytest.mark.parametrize("gamma", [1.01, 1.02, 1.05])
@@ -47,7 +53,7 @@ def test_float_sampler_negligible_at_gamma_2() -> None:
     assert f.verdict.value == "verified"
     # Cauchy: P(|Z| > t) = 1 - 2 atan(t)/pi ~ 2/(pi t); overflow at t = DBL_MAX / 8
     expect = 2 / (math.pi * (sys.float_info.max / 8))
-    got = f.evidence["confidential"]["mass_overflow_P(|scale*Z|>DBL_MAX)_rounded_up"]
+    got = f.confidential["mass_overflow_P(|scale*Z|>DBL_MAX)_rounded_up"]
     assert 0 < got <= FLOAT_DELTA_NEGLIGIBLE
     assert abs(got / expect - 1) < 1e-9
 
@@ -85,14 +91,14 @@ def test_release_link_audits_the_shipped_release_and_catches_half_noise() -> Non
     import math
 
     from kernels.gini.release import release_gini
-    from proofs.gini.certify import CertifyConfig, _Ctx, _release_link, canonical_sha256
+    from proofs.gini.certify import _release_link
 
     xs = np.sort(np.random.default_rng(4).lognormal(3, 1, 200))
     cfg = CertifyConfig(xs, {"sample": "test"}, 0.0, float(3 * xs.max()), 1.0, quick=True)
 
     def run(fn):
-        c = _Ctx(dataclasses.replace(cfg, release=fn), xs, canonical_sha256(xs), "t",
-                 np.random.default_rng(0))
+        c = CertifyContext(dataclasses.replace(cfg, release=fn), xs,
+                           data_fingerprint(_KEY, xs), "t", np.random.default_rng(0))
         return _release_link(c)[0]
 
     assert run(None).verdict.value == "not-refuted"
@@ -118,7 +124,7 @@ def test_release_link_audits_the_shipped_release_and_catches_half_noise() -> Non
 
     bad = run(half_noise)
     assert bad.verdict.value == "refuted" and bad.counterexample is not None
-    assert any("noise law" in p for p in bad.evidence["problems"])
+    assert any("noise law" in p for p in bad.confidential["problems"])
     below = run(ulp_below)
     assert below.verdict.value == "refuted"
-    assert any("BELOW" in p for p in below.evidence["problems"])
+    assert any("BELOW" in p for p in below.confidential["problems"])

@@ -75,7 +75,8 @@ def test_small_csv_certified_and_records_never_reported(
 ) -> None:
     """A CSV of 60 lognormal incomes with distinctive digits: CERTIFIED (exit 0), the three
     report files exist, and no record's text appears in any of them (records are
-    confidential: the report identifies the data by SHA-256 only)."""
+    confidential: the report identifies the data by a keyed fingerprint, in the confidential
+    report only)."""
     rng = np.random.default_rng(5)
     x = np.round(rng.lognormal(3.0, 0.6, 60), 7)
     f = _csv(tmp_path, x)
@@ -90,7 +91,9 @@ def test_small_csv_certified_and_records_never_reported(
     texts = {n: (run / n).read_text() for n in ("report.json", "report.md", "report.html")}
     rep = json.loads(texts["report.json"])
     assert rep["certification"]["verdict"] == "CERTIFIED"
-    assert rep["subject"].startswith("data:sha256:")
+    assert rep["subject"] == "data:confidential"
+    secret = json.loads((run / "confidential" / "report.json").read_text())
+    assert secret["certification"]["fingerprint"].startswith("hmac-sha256:")
     ids = {fd["id"] for fd in rep["findings"]}
     assert {"certify.input", "certify.kernel-vs-reference", "certify.bounds-subsamples",
             "certify.admissibility", "certify.exact-loss", "certify.posterior"} <= ids
@@ -145,7 +148,11 @@ def test_unsnapped_float_output_not_certified(
     assert code == 1 and "certify.float-bits" in out
     rep = _report(tmp_path / "a")
     fb = next(fd for fd in rep["findings"] if fd["id"] == "certify.float-bits")
-    assert fb["verdict"] == "refuted" and fb["evidence"]["epsilon_lower"] > 1.0
-    assert "mantissa bit" in fb["evidence"]["witness"]["event"]
+    assert fb["verdict"] == "refuted" and "confidential" not in fb
+    (run,) = list((tmp_path / "a").iterdir())
+    secret = json.loads((run / "confidential" / "report.json").read_text())
+    fb = next(fd for fd in secret["findings"] if fd["id"] == "certify.float-bits")
+    assert fb["confidential"]["epsilon_lower"] > 1.0
+    assert "mantissa bit" in fb["confidential"]["witness"]["event"]
     code, out, _ = _run([*base, "--out", str(tmp_path / "b")], capsys)
     assert code == EXIT_OK, out

@@ -156,7 +156,8 @@ def test_vectorised_coverage_equals_scalar_loop() -> None:
 
 
 def _as_json(r) -> tuple[str, str, str]:
-    return (json.dumps([(f.id, f.verdict.value, f.evidence) for f in r.findings],
+    return (json.dumps([(f.id, f.verdict.value, f.evidence, f.confidential)
+                        for f in r.findings],
                        sort_keys=True, default=str),
             json.dumps(r.figures, sort_keys=True, default=str),
             json.dumps(r.certification, sort_keys=True, default=str))

@@ -11,12 +11,12 @@ from hypothesis import strategies as st
 
 from exact import gini1_double_sum, gini2
 from kernels.errors import (
-    NegativeIncomeError,
     NonFiniteError,
     NotNumericError,
     TooFewRecordsError,
     ZeroMeanError,
 )
+from kernels.gini.errors import NegativeIncomeError
 from kernels.gini.index import gini, gini_mean_difference, prefix_tables
 
 RTOL = 1e-12  # float64 kernel vs exact value; n <= 200 here, values are small dyadics/ints

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from audit.findings import Verdict
-from proofs.gini.crosscheck import Context, run_checks
+from proofs.gini.regress import Context, run_checks
 
 KERNELS = Path(__file__).resolve().parents[2] / "kernels"
 

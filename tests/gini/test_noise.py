@@ -21,12 +21,12 @@ from hypothesis import strategies as st
 from scipy import special, stats
 
 from kernels.errors import (
-    InvalidGammaError,
     InvalidParameterError,
     NonFiniteError,
     NotNumericError,
 )
 from kernels.gini import noise as nz
+from kernels.gini.errors import InvalidGammaError
 
 EPS = np.finfo(float).eps
 GAMMAS = (1.05, 1.5, 2.0, 3.0, 5.0, 10.0, 20.0)

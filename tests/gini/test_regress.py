@@ -9,9 +9,12 @@ from pathlib import Path
 
 import pytest
 
+from audit.checks import kernel as engine
 from audit.cli import EXIT_BAD_INPUT, EXIT_FINDINGS, EXIT_OK, main
 from audit.report import strip_timings
-from proofs.gini import crosscheck, oracles
+from proofs.gini import oracles, regress
+from proofs.gini import reference as ref
+from proofs.gini.regress import evaluators
 
 
 def _report(path: Path) -> dict:
@@ -28,7 +31,7 @@ def test_ours_quick_regress_all_verified(tmp_path: Path, capsys: pytest.CaptureF
     assert code == EXIT_OK, bad
     assert bad == []
     assert rep["finished"] is True and rep["summary"]["pass"] is True
-    assert len(rep["findings"]) == len(crosscheck.CHECKS)
+    assert len(rep["findings"]) == len(regress.CHECKS)
     assert all(f["scope"] for f in rep["findings"])
     assert "PASS" in out and (tmp_path / "ours" / "report.md").exists()
 
@@ -92,15 +95,15 @@ def test_interrupted_run_keeps_last_complete_report(
     tmp_path: Path, capsys: pytest.CaptureFixture, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     calls = {"n": 0}
-    real = crosscheck.CaseCheck.run_all
+    real = engine.run_check
 
-    def flaky(self, mod, subject, ctx):
+    def flaky(chk, mod, subject, ctx):
         calls["n"] += 1
         if calls["n"] == 3:
             raise KeyboardInterrupt
-        return real(self, mod, subject, ctx)
+        return real(chk, mod, subject, ctx)
 
-    monkeypatch.setattr(crosscheck.CaseCheck, "run_all", flaky)
+    monkeypatch.setattr(engine, "run_check", flaky)
     code = main(["regress", "--subject", "lan-reiter-2025", "--out", str(tmp_path), "--run-id",
                  "cut", "--only", "extremes"])
     capsys.readouterr()
@@ -126,19 +129,19 @@ def test_one_ulp_below_is_refuted_one_sided(tmp_path: Path) -> None:
     def shifted(direction: float):
         m = types.ModuleType("shifted")
         m.bound_A = lambda x, k, L, U: math.nextafter(  # type: ignore[attr-defined]
-            math.nextafter(float(crosscheck.ref.bound_A(
-                len(x), crosscheck._fr(L), crosscheck._fr(U),
-                *(crosscheck._ref_ext({"x": x, "L": L, "U": U, "k": k})[f]
+            math.nextafter(float(ref.bound_A(
+                len(x), evaluators.fr(L), evaluators.fr(U),
+                *(evaluators.ref_ext({"x": x, "L": L, "U": U, "k": k})[f]
                   for f in ("min_gini", "max_gini", "min_mean", "max_mean")))), 0.0),
             direction) if direction < 0 else api.bound_A(x, k, L, U)
         return m
 
-    ctx = crosscheck.Context(seed=0)
-    chk = crosscheck.check_by_id("bound.thm43.vs-reference")
-    below = chk.run_all(shifted(-math.inf), "t", ctx)
+    ctx = engine.Context(seed=0)
+    chk = regress.check_by_id("bound.thm43.vs-reference")
+    below = engine.run_check(chk, shifted(-math.inf), "t", ctx)
     assert below[0].verdict.value == "refuted"
     assert below[0].evidence["failure_class"].startswith("below")
-    ok = chk.run_all(shifted(math.inf), "t", ctx)
+    ok = engine.run_check(chk, shifted(math.inf), "t", ctx)
     assert ok[0].verdict.value == "not-refuted"
     assert ok[0].evidence["one_sided"].startswith("never below the exact value: 0 of ")
 
@@ -158,8 +161,8 @@ def test_several_counterexamples_one_per_failure_class() -> None:
         return 0.5 * api.bound_A(x, k, L, U)
 
     m.bound_A = bound  # type: ignore[attr-defined]
-    fs = crosscheck.check_by_id("bound.thm43.vs-reference").run_all(
-        m, "t", crosscheck.Context(seed=0))
+    fs = engine.run_check(regress.check_by_id("bound.thm43.vs-reference"), m, "t",
+                          engine.Context(seed=0))
     classes = {f.evidence["failure_class"] for f in fs}
     assert any(c.startswith("raised-zerodivisionerror") for c in classes), classes
     assert any(c.startswith("below") for c in classes), classes

@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 
 from audit.datasets import load_sample
-from kernels.errors import InvalidEpsilonError, InvalidGammaError, InvalidParameterError
+from kernels.errors import InvalidEpsilonError, InvalidParameterError
+from kernels.gini.errors import InvalidGammaError
 from kernels.gini.noise import laplace, powerlaw
 from kernels.gini.release import (
     dp_upper_bound,
