@@ -10,7 +10,12 @@ The mechanism (a vectorised callable ``f(data, size, rng)``, a per-call callable
   neighbours;
 * ``--data FILE --column C --lower L --upper U``: neighbours of a CSV column's data set
   (records replaced by / added as L or U, removed);
-* ``--lower L --upper U`` alone: small generated data sets and their neighbours.
+* ``--lower L --upper U`` alone: small data sets at the bounds and the neighbour search's
+  floating-point bug families (:mod:`audit.privacy.neighbour_search`).
+
+With bounds, an object declaring ``query`` and ``sensitivity`` also gets the exact,
+sample-free sensitivity check on data sets of up to ``--n`` records (``user.sensitivity``).
+``--epsilon`` may be left out when the object declares its claim.
 
 Testers (:mod:`audit.privacy.user_audit`): the black-box select-then-certify tester with
 real-number and float64 bit-level events (sequential by default: it stops at the first look
@@ -160,8 +165,9 @@ class TestCommand:
     def add_arguments(self, p: argparse.ArgumentParser) -> None:
         p.add_argument("mechanism", metavar="MODULE:OBJECT",
                        help="the mechanism, e.g. audit.examples.opendp_laplace:laplace_sum")
-        p.add_argument("--epsilon", required=True, type=real(low=0.0, low_open=True),
-                       help="claimed epsilon (> 0)")
+        p.add_argument("--epsilon", default=None, type=real(low=0.0, low_open=True),
+                       help="claimed epsilon (> 0); default: the object's claimed_epsilon "
+                       "or epsilon attribute")
         p.add_argument("--delta", default=0.0, type=real(low=0.0, high=1.0, high_open=True),
                        help="claimed delta in [0, 1) (default 0)")
         p.add_argument("--relation", choices=("replace-one", "add-remove"),
@@ -176,6 +182,9 @@ class TestCommand:
                        help="public upper bound of a record")
         p.add_argument("--max-pairs", type=integer(low=1), default=12,
                        help="at most this many generated pairs (default 12)")
+        p.add_argument("--n", type=integer(low=1), default=1024,
+                       help="largest data set the neighbour search builds for the exact "
+                            "sensitivity check (default 1024; sampled pairs stay <= 16)")
         p.add_argument("--seed", type=seed_type, default=0, help="tester seed (default 0)")
         p.add_argument("--seed-bits", type=integer(low=1, high=64), default=SEED_BITS,
                        help="int seeds handed to a mechanism whose randomness is a seed are "
@@ -255,14 +264,14 @@ class TestCommand:
             data=data, lower=a.lower, upper=a.upper, seed=a.seed, confidence=a.confidence,
             sequential=not a.fixed, n_select=a.n_select, n_certify=a.max_samples,
             first_batch=a.first_batch, float_bits=not a.no_float_bits,
-            exact=not a.no_exact, max_pairs=a.max_pairs, max_seconds=a.max_seconds,
+            exact=not a.no_exact, max_pairs=a.max_pairs, n=a.n, max_seconds=a.max_seconds,
             chunk_size=a.chunk_size, style=a.style, randomness=a.randomness,
             seed_bits=a.seed_bits, ref=a.mechanism)
         return self._run(a, plan, run_id, data_id)
 
     def _run(self, a: argparse.Namespace, plan: Any, run_id: str,
              data_id: dict[str, Any]) -> int:
-        from audit.cli import finish, start_report
+        from audit.cli_common import finish, start_report
         from audit.privacy.user_audit import preflight, run_plan
         from audit.report import build_report, counterexample_relpath
 
@@ -285,7 +294,9 @@ class TestCommand:
                 # into it is refused
                 out_dir = start_report(a.out, run_id, "test", subject, a.seed, params0,
                                        started, **conf)
-                print(f"dpaudit test: {a.mechanism}, epsilon {a.epsilon:g}"
+                eps = plan.mech.claimed_epsilon
+                print(f"dpaudit test: {a.mechanism}, epsilon {eps:g}"
+                      f"{' (declared by the object)' if a.epsilon is None else ''}"
                       f"{f', delta {a.delta:g}' if a.delta else ''}, {a.relation}, "
                       f"seed {a.seed}{', fixed sizes' if a.fixed else ', sequential'}",
                       file=sys.stderr, flush=True)

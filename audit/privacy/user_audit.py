@@ -5,8 +5,9 @@ test_mechanism`` run:
 
 1. the mechanism is wrapped (:func:`audit.privacy.user_mechanism.wrap_mechanism`);
 2. neighbouring pairs come from the caller (``pairs``), from a data set and public bounds
-   (``data`` + ``lower``/``upper``: :mod:`audit.privacy.neighbours`), or are generated from
-   the bounds alone (small data sets of L, U and (L+U)/2 and their neighbours);
+   (``data`` + ``lower``/``upper``: :mod:`audit.privacy.neighbours`), or come from the
+   neighbour search over the bounds alone (:mod:`audit.privacy.neighbour_search`: the
+   floating-point bug families, each pair naming its family);
 3. the black-box tester (:class:`audit.privacy.blackbox.BlackBoxTester`, sequential by
    default) runs once with the real-number event families *and* the float-bit events
    (``float_bits``), at the stated confidence;
@@ -25,6 +26,9 @@ Findings (ids ``user.blackbox``, ``user.exact-loss``, ``user.crash.<n>``):
 * ``user.exact-loss`` — refuted when a certified loss (rounded down) exceeds the claim;
   verified with its scope (the tested pairs, mpmath precision, and the assumption that the
   declared density is the mechanism's output law) otherwise.
+* ``user.sensitivity`` — when the object declares ``query`` and ``sensitivity``: the exact,
+  sample-free sensitivity check (:mod:`audit.privacy.sensitivity_check`; a refutation has no
+  false alarm by construction).
 * ``user.crash.<n>`` — one refuted finding per distinct failure (exception type and data
   set) of the mechanism: a crash is a result, with the input that triggers it.
 
@@ -54,7 +58,12 @@ from audit.privacy.blackbox import (
     clopper_pearson_upper,
     log_ratio,
 )
+from audit.privacy.import_root import ensure_on_path, import_root
+from audit.privacy.neighbour_search import FAMILIES, SearchSpace, are_neighbours
 from audit.privacy.neighbours import AddRemoveOne, ReplaceOne
+from audit.privacy.randomness_probe import probe_randomness
+from audit.privacy.reach import power_words
+from audit.privacy.search_pairs import blackbox_pairs, sensitivity_check_finding
 from audit.privacy.user_mechanism import (
     SEED_BITS,
     MechanismOutputError,
@@ -66,7 +75,7 @@ from audit.privacy.user_mechanism import (
 from audit.protocols import ADD_REMOVE_ONE, REPLACE_ONE, NeighbourPair
 from audit.registry import replayer
 from kernels.errors import InputError, InvalidParameterError
-from kernels.validate import check_bounds, list_some, shorten
+from kernels.validate import check_bounds, check_int, list_some, shorten
 
 __all__ = [
     "CHECK_CRASH",
@@ -109,32 +118,6 @@ def _as_record_array(x: Any, label: str) -> np.ndarray:
     return arr
 
 
-def _neighbours(a: np.ndarray, b: np.ndarray, relation: str) -> bool:
-    sa, sb = np.sort(a), np.sort(b)
-    if relation == REPLACE_ONE:
-        if sa.size != sb.size:
-            return False
-        # multisets differing in at most one element
-        va, ca = np.unique(sa, return_counts=True)
-        vb, cb = np.unique(sb, return_counts=True)
-        da = dict(zip(va.tolist(), ca.tolist(), strict=True))
-        for v, c in zip(vb.tolist(), cb.tolist(), strict=True):
-            da[v] = da.get(v, 0) - c
-        return sum(abs(c) for c in da.values()) == 2  # identical data sets are not neighbours
-    big, small = (sa, sb) if sa.size > sb.size else (sb, sa)
-    if big.size != small.size + 1:
-        return False
-    i = j = misses = 0
-    while i < big.size:
-        if j < small.size and big[i] == small[j]:
-            i += 1
-            j += 1
-        else:
-            misses += 1
-            i += 1
-    return misses == 1 and j == small.size
-
-
 def _same_multiset(a: np.ndarray, b: np.ndarray) -> bool:
     return a.size == b.size and bool(np.array_equal(np.sort(a), np.sort(b)))
 
@@ -160,10 +143,13 @@ def pairs_from_list(items: Any, relation: str) -> list[NeighbourPair]:
                 f"{str(it)[:80]!r}")
         a = _as_record_array(first, f"pairs[{i}][0]")
         b = _as_record_array(second, f"pairs[{i}][1]")
-        if not _neighbours(a, b, rel):
-            what = ("differ in exactly one record, same size" if rel == REPLACE_ONE else
-                    "differ by adding or removing exactly one record")
-            same = " (the two data sets are identical)" if _same_multiset(a, b) else ""
+        identical = a.size == b.size and bool(np.array_equal(a, b))
+        if identical or not are_neighbours(a, b, rel, ordered=True):
+            what = ("differ in exactly one position, same size (records are compared in "
+                    "the order the mechanism sees them)" if rel == REPLACE_ONE else
+                    "differ by inserting or removing exactly one record")
+            same = (" (the two data sets are identical)" if identical else
+                    " (the same records in another order)" if _same_multiset(a, b) else "")
             raise InvalidParameterError(
                 f"pairs[{i}] are not neighbours under {relation}{same}: they must {what}; got "
                 f"[{list_some(a.tolist(), 8, quote=False)}] and "
@@ -308,6 +294,8 @@ class AuditPlan:
     ref: str | None
     seed: int
     exact: bool
+    space: SearchSpace | None = None  # the exact sensitivity check's (None: no bounds)
+    probe: bool = False  # probe a per-call mechanism without a randomness argument
 
 
 def plan_audit(
@@ -329,6 +317,8 @@ def plan_audit(
     float_bits: bool = True,
     exact: bool = True,
     max_pairs: int = 12,
+    n: int = 1024,
+    ordered: bool = True,
     max_seconds: float | None = None,
     chunk_size: int = 100_000,
     style: str = "auto",
@@ -337,10 +327,25 @@ def plan_audit(
     ref: str | None = None,
 ) -> AuditPlan:
     """Validate the arguments of :func:`test_mechanism` and build its plan (no mechanism
-    call yet)."""
+    call yet).
+
+    ``n``: the largest data set the neighbour search builds for the exact sensitivity check
+    (the sampling tester's search pairs stay <= 16 records); ``ordered``: the relation is
+    over sequences (False: multisets, so the search also presents records in the orders
+    that change a sum's rounding)."""
+    n = check_int(n, "n", low=1)
+    if not isinstance(ordered, bool):
+        raise InvalidParameterError(f"must be True or False, got {shorten(repr(ordered))}",
+                                    param="ordered")
     mech = wrap_mechanism(mechanism, epsilon=epsilon, relation=relation, delta=delta,
                           style=style, randomness=randomness, seed_bits=seed_bits)
     rel_name = "add-remove" if mech.relation == ADD_REMOVE_ONE else "replace-one"
+    # the neighbour search's space over the public bounds: the bounds-alone pairs and the
+    # exact sensitivity check (run by run_plan when the object declares query + sensitivity)
+    space = None
+    if lower is not None and upper is not None:
+        lo_b, hi_b = _bounds(lower, upper)
+        space = SearchSpace(lo_b, hi_b, mech.relation, n_max=n, ordered=ordered)
     if pairs is not None:
         plist = pairs_from_list(list(pairs), mech.relation)
         source = "given pairs"
@@ -350,9 +355,19 @@ def plan_audit(
                                         param="data", name="")
         plist = pairs_from_data(data, lower, upper, mech.relation, max_pairs)
         source = f"neighbours of the data set ({np.asarray(data).size} records)"
-    elif lower is not None and upper is not None:
-        plist = generated_pairs(lower, upper, mech.relation, max_pairs)
-        source = f"generated small data sets in [{float(lower):g}, {float(upper):g}]"
+    elif space is not None:
+        # half: small data sets at the bounds (largest real-number change); half: the
+        # floating-point bug families of the neighbour search
+        # (the largest changes of the records' total first: they carry the real-number signal)
+        gen = sorted(generated_pairs(space.lower, space.upper, mech.relation, 64),
+                     key=lambda p: -abs(float(np.sum(p.first)) - float(np.sum(p.second))))
+        plist = [NeighbourPair(p.first, p.second, p.relation, {**p.change, "family": "bounds"})
+                 for p in gen[:max(1, max_pairs // 2)]]
+        fams = tuple(f for f in FAMILIES if f != "bounds")
+        plist += blackbox_pairs(space, max_pairs - len(plist), max_records=16,
+                                families=fams)
+        source = (f"neighbour search in [{space.lower:g}, {space.upper:g}] (families: "
+                  f"{', '.join(sorted({str(p.change['family']) for p in plist}))})")
     else:
         raise InvalidParameterError(
             "no neighbouring pairs: give pairs (--pairs FILE), data with bounds (--data FILE "
@@ -384,9 +399,10 @@ def plan_audit(
             "reproducible from the seed" if mech.reproducible else
             "NOT reproducible: the mechanism draws randomness dpaudit cannot seed; a replay "
             "re-draws fresh outputs and re-checks the bound statistically"),
-        "testers": n_testers,
+        "testers": n_testers, "randomness_probe": None,
     }
-    return AuditPlan(mech, plist, tester, params, ref, int(seed), n_testers == 2)
+    return AuditPlan(mech, plist, tester, params, ref, int(seed), n_testers == 2, space,
+                     probe=randomness == "auto")
 
 
 def preflight(plan: AuditPlan, calls: int = 2) -> list[dict[str, Any]]:
@@ -437,10 +453,14 @@ def run_plan(plan: AuditPlan, progress: Callable[[str, int, int], None] | None =
     :func:`preflight` (the run then ends inconclusive without sampling)."""
     t0 = time.perf_counter()
     mech, plist, ref, seed, tester = plan.mech, plan.pairs, plan.ref, plan.seed, plan.tester
+    _probe_randomness(plan)
     if malformed:
         f = _outputs_finding(plan, "malformed", f"the mechanism's outputs are malformed: "
                              f"{malformed[0]['message']}", {"problems": malformed[:5]})
-        return UserAudit([f], "inconclusive", plan.params, None, [], 0.0)
+        # the sample-free sensitivity check needs no output of the mechanism
+        found = [f, *_sensitivity_findings(plan)]
+        return UserAudit(found, _overall(found), plan.params, None, [],
+                         time.perf_counter() - t0)
     findings: list[Finding] = []
     t1 = time.perf_counter()
     res = tester.run(mech, plist, np.random.default_rng(seed), progress=progress)
@@ -458,12 +478,50 @@ def run_plan(plan: AuditPlan, progress: Callable[[str, int, int], None] | None =
             f"{bad_out[0].get('message')}",
             {"problems": [{"dataset": c.get("dataset"), "message": c.get("message")}
                           for c in bad_out[:5]]}))
+    findings.extend(_sensitivity_findings(plan))
     exact_rows: list[dict[str, Any]] = []
     if plan.exact:
         f, exact_rows = _exact_finding(mech, plist, ref, seed)
         findings.append(f)
     return UserAudit(findings, _overall(findings), plan.params, res, exact_rows,
                      time.perf_counter() - t0)
+
+
+def _probe_randomness(plan: AuditPlan) -> None:
+    """A per-call mechanism without a randomness argument (randomness inferred, not given):
+    does it draw from :mod:`random` / numpy's global state?  Then dpaudit seeds those and the
+    run is reproducible (:mod:`audit.privacy.randomness_probe`); the plan's parameters
+    record the result."""
+    mech = plan.mech
+    if not (plan.probe and mech.randomness == "none" and mech.style == "per-call"):
+        return
+    try:
+        probed: str | None = probe_randomness(mech.call, plan.pairs[0].first)
+    except Exception:  # noqa: BLE001 - a crash is reported by the tester, not here
+        probed = None
+    if probed == "global":
+        mech.randomness = "global"
+    plan.params.update({
+        "randomness_probe": probed, "mechanism_adapter": mech.describe(),
+        "reproducible": mech.reproducible,
+        "reproducibility": (
+            "reproducible from the seed" if mech.reproducible else
+            "NOT reproducible: the mechanism draws randomness dpaudit cannot seed; a replay "
+            "re-draws fresh outputs and re-checks the bound statistically")})
+
+
+def _sensitivity_findings(plan: AuditPlan) -> list[Finding]:
+    """The exact ``user.sensitivity`` finding when the object declares ``query`` and
+    ``sensitivity`` and the plan has public bounds (else none)."""
+    if plan.space is None:
+        return []
+    sf = sensitivity_check_finding(plan.mech.target, plan.space, name=plan.mech.name,
+                                   ref=plan.ref, seed=plan.seed)
+    if sf is None:
+        return []
+    plan.params["sensitivity_check"] = {"n_max": plan.space.n_max,
+                                        "ordered": plan.space.ordered}
+    return [sf]
 
 
 def _overall(findings: list[Finding]) -> str:
@@ -506,10 +564,14 @@ def test_mechanism(mechanism: Any, *, progress: Callable[[str, int, int], None] 
     """Test a user's mechanism for (epsilon, delta)-DP under ``relation`` (module docstring).
 
     Keywords are those of :func:`plan_audit`: pairs from ``pairs`` (a list of [D, D'] or
-    NeighbourPair), else ``data`` with ``lower`` and ``upper``, else generated from
-    ``lower``/``upper``; ``seed=None`` draws a fresh seed and records it; ``ref``
-    (``"module:object"``) makes counterexamples replayable from the command line (inferred
-    for module-level functions and classes); ``seed_bits`` sets the range of int seeds.
+    NeighbourPair), else ``data`` with ``lower`` and ``upper``, else the neighbour search
+    over ``[lower, upper]`` (half small data sets at the bounds, half the floating-point bug
+    families); with bounds, an object declaring ``query`` and ``sensitivity`` also gets the
+    exact sensitivity check on sizes up to ``n``; ``seed=None`` draws a fresh seed and
+    records it; ``ref`` (``"module:object"``) makes counterexamples replayable from the
+    command line (inferred for module-level functions and classes); ``seed_bits`` sets the
+    range of int seeds; ``epsilon=None`` reads the object's declared claim.  A per-call
+    mechanism without a randomness argument is probed for global-RNG use (then seeded).
     A mechanism that raises on every data set is a harness error (:func:`preflight`:
     ``InputError``); malformed or all-non-finite outputs end the run inconclusive.
     """
@@ -562,7 +624,8 @@ def _blackbox_finding(res: Any, mech: UserMechanism, plist: list[NeighbourPair],
     if res.violates:
         pair = plist[int(w["pair_index"])]
         inputs = {
-            "mechanism": ref, "name": mech.name, "style": mech.style,
+            "mechanism": ref, "import_path": import_root(ref), "name": mech.name,
+            "style": mech.style,
             "randomness": mech.randomness, "reproducible": mech.reproducible,
             "seed_bits": mech.seed_bits,
             "epsilon": mech.claimed_epsilon, "delta": mech.delta, "relation": mech.relation,
@@ -598,6 +661,10 @@ def _blackbox_finding(res: Any, mech: UserMechanism, plist: list[NeighbourPair],
         "broken_twin": ("calibration: Laplace with half the noise scale (true epsilon 2x) is "
                         "flagged by the same tester (tests/engine/test_user_mechanism.py)"),
     }
+    evidence["power"]["in_words"] = power_words(
+        claimed=mech.claimed_epsilon, n=int(c["n"]), alpha=float(w["alpha_per_bound"]),
+        counts={"first": fav, "second": oth, "n": int(c["n"])}, detectable=power,
+        delta=mech.delta)
     stopped_early = d.get("stopped") == "time-budget"
     verdict = Verdict.INCONCLUSIVE if stopped_early else not_refuted_verdict()
     outcome = "time-budget" if stopped_early else "not-refuted"
@@ -619,7 +686,8 @@ def _crash_findings(crashes: list[dict[str, Any]], mech: UserMechanism, ref: str
         if key in seen:
             continue
         seen.add(key)
-        inputs = {"mechanism": ref, "name": mech.name, "style": mech.style,
+        inputs = {"mechanism": ref, "import_path": import_root(ref), "name": mech.name,
+                  "style": mech.style,
                   "randomness": mech.randomness, "seed_bits": mech.seed_bits,
                   "epsilon": mech.claimed_epsilon,
                   "relation": mech.relation, "dataset": c.get("dataset"),
@@ -676,7 +744,8 @@ def _exact_finding(mech: UserMechanism, plist: list[NeighbourPair], ref: str | N
         p = plist[worst["pair_index"]]
         cx = counterexample_document(
             CHECK_EXACT, subject,
-            {"mechanism": ref, "name": mech.name, "style": mech.style,
+            {"mechanism": ref, "import_path": import_root(ref), "name": mech.name,
+             "style": mech.style,
              "randomness": mech.randomness, "epsilon": mech.claimed_epsilon,
              "relation": mech.relation, "pair": _pair_doc(p)},
             expected=f"loss <= {mech.claimed_epsilon!r}", actual=worst["value_down"],
@@ -700,6 +769,7 @@ def _rewrap(inputs: dict[str, Any]) -> UserMechanism:
         raise InputError(
             "this counterexample names no importable MODULE:OBJECT (the mechanism was a "
             "local object); re-run test_mechanism with ref='module:object'")
+    ensure_on_path(inputs.get("import_path"))
     return wrap_mechanism(load_object(ref), epsilon=inputs["epsilon"],
                           relation=inputs["relation"], delta=inputs.get("delta", 0.0),
                           style=inputs.get("style", "auto"),

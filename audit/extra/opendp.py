@@ -1,0 +1,166 @@
+"""OpenDP adapter: transformations through the exact sensitivity check, measurements through
+``dpaudit test`` (extra ``opendp``).
+
+* :func:`audit_transformation` — the un-noised aggregate (an OpenDP ``Transformation``,
+  e.g. a clamped sum) is evaluated by OpenDP itself on the pairs of
+  :mod:`audit.privacy.neighbour_search`; the claimed sensitivity is OpenDP's own:
+  ``t.map(d_in)`` (current releases) or, for releases whose transformations only have
+  ``check(d_in, d_out)`` (before 0.5), the smallest float ``d_out`` that ``check`` accepts
+  (bisection on the float's bit pattern: the returned value is one ``check`` accepts, so
+  exceeding it refutes OpenDP's own statement).  The neighbour relation is read from the
+  input metric: ``SymmetricDistance`` (multisets: add/remove at ``d_in = 1``; on a sized
+  domain replace-one at ``d_in = 2``), ``InsertDeleteDistance`` (sequences: likewise,
+  ordered), ``ChangeOneDistance`` (replace-one, multisets) and ``HammingDistance``
+  (replace-one, ordered); releases without ``input_metric`` need ``metric=`` given.
+* :func:`measurement_mechanism` — a pure-DP ``Measurement`` as a mechanism for
+  :func:`audit.test_mechanism` with ``epsilon = m.map(d_in)``; OpenDP samples from its own
+  CSPRNG, so the run is not reproducible (``randomness="none"``).
+
+Nothing here prints or writes files.
+"""
+
+from __future__ import annotations
+
+import re
+import struct
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from audit.extra import require
+from audit.findings import Finding
+from audit.privacy.neighbour_search import FAMILIES, SearchSpace
+from audit.privacy.sensitivity_check import (
+    SensitivityResult,
+    check_sensitivity,
+    sensitivity_finding,
+)
+from audit.protocols import ADD_REMOVE_ONE, REPLACE_ONE
+from kernels.errors import InvalidParameterError
+
+__all__ = ["MetricInfo", "audit_transformation", "claim_from", "measurement_mechanism",
+           "metric_info"]
+
+
+@dataclass(frozen=True)
+class MetricInfo:
+    """What an OpenDP input metric means for the neighbour search."""
+
+    metric: str
+    relation: str
+    ordered: bool
+    d_in: int
+    size: int | None
+
+
+def _text(obj: Any, attr: str) -> str | None:
+    try:
+        return str(getattr(obj, attr))
+    except Exception:  # noqa: BLE001 - old releases lack the attribute or raise
+        return None
+
+
+def metric_info(t: Any, metric: str | None = None, size: int | None = None) -> MetricInfo:
+    """The relation, order, ``d_in`` and fixed size of ``t``'s input (module docstring)."""
+    name = metric or _text(t, "input_metric")
+    if not name:
+        raise InvalidParameterError(
+            "this OpenDP release does not expose the input metric: pass metric= "
+            "('SymmetricDistance', 'InsertDeleteDistance', 'ChangeOneDistance' or "
+            "'HammingDistance')")
+    dom = _text(t, "input_domain") or ""
+    if size is None:
+        m = re.search(r"size=(\d+)", dom)
+        size = int(m.group(1)) if m else None
+    if "SymmetricDistance" in name or "InsertDeleteDistance" in name:
+        ordered = "InsertDelete" in name
+        if size is not None:
+            return MetricInfo(name, REPLACE_ONE, ordered, 2, size)
+        return MetricInfo(name, ADD_REMOVE_ONE, ordered, 1, None)
+    if "ChangeOneDistance" in name or "HammingDistance" in name:
+        return MetricInfo(name, REPLACE_ONE, "Hamming" in name, 1, size)
+    raise InvalidParameterError(f"unsupported OpenDP input metric {name!r}")
+
+
+def _bits(x: float) -> int:
+    return struct.unpack("<q", struct.pack("<d", x))[0]
+
+
+def _float(b: int) -> float:
+    return struct.unpack("<d", struct.pack("<q", b))[0]
+
+
+def claim_from(t: Any, d_in: int) -> float:
+    """OpenDP's own claimed output distance for input distance ``d_in``: ``map`` when the
+    release has it, else the smallest non-negative float that ``check`` accepts."""
+    if hasattr(t, "map"):
+        return float(t.map(d_in))
+    if not t.check(d_in, 1e300):
+        raise InvalidParameterError("check(d_in, 1e300) is False: no finite claim")
+    if t.check(d_in, 0.0):
+        return 0.0
+    lo, hi = 0, _bits(1e300)  # check(lo) False, check(hi) True; floats >= 0 order as ints
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if t.check(d_in, _float(mid)):
+            hi = mid
+        else:
+            lo = mid
+    return _float(hi)
+
+
+def _bounds(t: Any, lower: float | None, upper: float | None) -> tuple[float, float]:
+    if lower is not None and upper is not None:
+        return float(lower), float(upper)
+    dom = _text(t, "input_domain") or ""
+    m = re.search(r"bounds=\[([^,\]]+),\s*([^\]]+)\]", dom)
+    if not m:
+        raise InvalidParameterError(
+            "the record bounds are not readable from this transformation's input domain: "
+            "pass lower= and upper=")
+    return float(m.group(1)), float(m.group(2))
+
+
+def audit_transformation(t: Any, *, lower: float | None = None, upper: float | None = None,
+                         n_max: int = 1024, metric: str | None = None,
+                         size: int | None = None, families: tuple[str, ...] = FAMILIES,
+                         clamps: bool = False, name: str | None = None,
+                         ref: str | None = None) -> tuple[Finding, SensitivityResult]:
+    """Exact sensitivity check of an OpenDP transformation against its own claim (module
+    docstring).  ``clamps=True`` when the transformation clamps its input (records outside
+    the bounds are then in its domain)."""
+    info = metric_info(t, metric, size)
+    lo, hi = _bounds(t, lower, upper)
+    claim = claim_from(t, info.d_in)
+    space = SearchSpace(lo, hi, info.relation, n_max=max(n_max, info.size or 1),
+                        ordered=info.ordered, clamps=clamps, size=info.size)
+
+    def query(x: np.ndarray) -> Any:
+        return t(x.tolist())
+
+    res = check_sensitivity(query, claim, space, families=families)
+    label = name or f"OpenDP transformation ({info.metric}, d_in={info.d_in})"
+    return sensitivity_finding(res, name=label, ref=ref, to_input="list"), res
+
+
+class _Measurement:
+    def __init__(self, m: Any, epsilon: float, name: str) -> None:
+        self.m, self.epsilon, self.name = m, epsilon, name
+
+    def __call__(self, data: np.ndarray) -> Any:
+        return self.m(data.tolist())
+
+
+def measurement_mechanism(m: Any, d_in: int | None = None, metric: str | None = None,
+                          name: str | None = None) -> Any:
+    """A pure-DP OpenDP measurement as a per-call mechanism ``f(data)`` with ``epsilon``
+    (``m.map(d_in)``, ``d_in`` from the input metric) and ``relation`` attributes."""
+    require("opendp", "opendp")
+    info = metric_info(m, metric)
+    d = info.d_in if d_in is None else int(d_in)
+    eps = float(m.map(d))
+    mech = _Measurement(m, eps, name or "OpenDP measurement")
+    mech.relation = "add-remove" if info.relation == ADD_REMOVE_ONE else "replace-one"
+    mech.ordered = info.ordered
+    return mech
