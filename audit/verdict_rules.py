@@ -33,10 +33,24 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
-if TYPE_CHECKING:  # the Finding module imports this one at run time, not the other way round
-    from audit.findings import Finding
+
+class Finding(Protocol):
+    """What the rules read of a :class:`audit.findings.Finding` (that module imports this
+    one, so the rules name the fields they read instead of importing the class)."""
+
+    id: str
+    claim: str
+    reference: str
+    method: Any
+    verdict: Any
+    scope: str
+    evidence: dict
+    counterexample: dict | None
+    subject: str
+    tolerance: dict | None
+    reading: str
 
 __all__ = [
     "BOUND_KEYS",

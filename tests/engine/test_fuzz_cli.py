@@ -112,7 +112,7 @@ def fast_chains(monkeypatch: pytest.MonkeyPatch) -> None:
                        verdict=Verdict.VERIFIED, scope="fuzz", evidence={"cases": 1})
 
     def fake_certify(cfg, progress=None, on_finding=None):
-        cert_mod._validate(cfg)
+        cert_mod.validate(cfg)
         res = cert_mod.CertifyResult([one("certify.input")], [], None, {"n": 1}, "data:x")
         if on_finding:
             on_finding(res)
