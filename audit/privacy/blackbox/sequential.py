@@ -22,7 +22,11 @@ Every round r >= 1 is a *look*:
    <= claimed ("cleared", see below);
 4. otherwise add the round's outputs (of the certified pair and of the other kept pairs) to
    the selection pool (at most ``n_select`` most recent outputs per data set) and select the
-   next event on the pool, scored for the next look's size and level.
+   next event on the pool (:mod:`~audit.privacy.blackbox.select`: generated on one half,
+   rescored on the other), scored for the next look's size and level.  A pair stays in play
+   until the evidence separates it from the leader (its optimistic held-out log-ratio is
+   below the leader's pessimistic score); once the next batch reaches ``seq_prune_at``
+   outputs only the ``seq_keep_pairs`` best pairs are sampled further.
 
 Why the error guarantee holds (alpha spending + union bound)
 ------------------------------------------------------------
@@ -63,16 +67,15 @@ from typing import Any
 
 import numpy as np
 
-from audit.privacy.blackbox.candidates import candidates
 from audit.privacy.blackbox.crashes import MechanismCrash, crash_entry
 from audit.privacy.blackbox.results import Pick, certify_pick, crashed_result, guarantee
 from audit.privacy.blackbox.sampling import rng_record
+from audit.privacy.blackbox.select import select_pair
 from audit.privacy.blackbox.settings import TesterSettings
 from audit.privacy.blackbox.statistics import (
     clopper_pearson_lower,
     clopper_pearson_upper,
     log_ratio,
-    predicted_bound,
 )
 from audit.protocols import Mechanism, NeighbourPair, TestResult
 from kernels.errors import InputError, InvalidParameterError
@@ -237,35 +240,32 @@ def run_sequential(t: TesterSettings, mechanism: Mechanism, pairs: list[Neighbou
         # select the next event, scored for the next look's size and level
         n_next = plan.batches[r + 1]
         scored: list[Pick] = []
+        optimistic: dict[int, float] = {}
         for idx in active:
             pa, pb = pools[idx]
-            cand = candidates(pa, pb, settings)
-            ka, kb = cand.counts()
-            events = cand.events[: t.max_events]
-            ka, kb = ka[: t.max_events], kb[: t.max_events]
-            tried_total += len(events)
-            best: Pick | None = None
-            for direction, (k1, k2) in enumerate(((ka, kb), (kb, ka))):
-                score = predicted_bound(k1, k2, pa.shape[0], n_next, a_sel, a_look / 2.0, delta)
-                if not score.size:
-                    continue
-                j = int(np.argmax(score))
-                if best is None or score[j] > best.score:
-                    best = Pick(idx, direction, events[j], float(score[j]),
-                                 (int(ka[j]), int(kb[j])))
-            if best is not None:
+            sel = select_pair(idx, pa, pb, settings, t.max_events, n_next, a_sel,
+                              a_look / 2.0, delta)
+            tried_total += sum(sel.families.values())
+            if sel.picks:
+                best = max(sel.picks, key=lambda p: p.score)
                 scored.append(best)
+                optimistic[idx] = sel.optimistic
         if not scored:
             stopped = "no-usable-pair"
             break
         scored.sort(key=lambda p: (-p.score, p.pair))
         pick = scored[0]
-        if r == 0:
-            keep = {p.pair for p in scored[: int(t.seq_keep_pairs)]}
-            active = [i for i in active if i in keep]
-            for i in list(pools):
-                if i not in keep:
-                    del pools[i]
+        # keep a pair until the evidence separates it from the leader (its optimistic
+        # held-out log-ratio falls below the leader's pessimistic score); from a batch of
+        # seq_prune_at on, keep at most seq_keep_pairs
+        keep = {p.pair for p in scored if optimistic[p.pair] >= pick.score}
+        if n_next >= int(t.seq_prune_at):
+            keep &= {p.pair for p in scored[: int(t.seq_keep_pairs)]}
+        keep.add(pick.pair)
+        active = [i for i in active if i in keep]
+        for i in list(pools):
+            if i not in keep:
+                del pools[i]
 
     elapsed = time.perf_counter() - t0
     extra = {"mode": "sequential", "looks": looks, "stopped": stopped,

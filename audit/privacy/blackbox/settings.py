@@ -78,6 +78,7 @@ class TesterSettings:
     seq_first: int = 2000
     seq_growth: int = 2
     seq_keep_pairs: int = 2
+    seq_prune_at: int = 32_000
     stop_when_cleared: bool = False
     max_seconds: float | None = None
     #: certification counts through :func:`audit.distributed.count_events`: chunk i of the
@@ -107,6 +108,7 @@ class TesterSettings:
         _check_int(self.seq_first, "seq_first", 10)
         _check_int(self.seq_growth, "seq_growth", 2)
         _check_int(self.seq_keep_pairs, "seq_keep_pairs", 1)
+        _check_int(self.seq_prune_at, "seq_prune_at", 1)
         if self.certify not in ("best", "per-direction"):
             raise InvalidParameterError(
                 f"certify must be 'best' or 'per-direction', got {self.certify!r}")
