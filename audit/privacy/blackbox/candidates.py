@@ -20,10 +20,14 @@ import numpy as np
 
 from audit.privacy.blackbox.events import Event, f32_representable, float_fields
 
-__all__ = ["FAMILIES", "Candidates", "EventSettings", "candidates", "quantile_levels"]
+__all__ = ["ALL_FAMILIES", "FAMILIES", "Candidates", "EventSettings", "candidates",
+           "quantile_levels"]
 
 #: event families, in the order candidates are listed (and cut by ``max_events``)
 FAMILIES = ("threshold", "discrete", "pattern", "float-grid", "interval")
+#: every family selection can try: these and the aggregate / learned ones of
+#: :mod:`~audit.privacy.blackbox.aggregate_events`
+ALL_FAMILIES = (*FAMILIES, "aggregate", "learned")
 
 
 @dataclass
@@ -132,6 +136,7 @@ class EventSettings:
     max_patterns: int
     n_pattern_thresholds: int
     max_binades: int
+    families: tuple[str, ...] | None = None  # None: all families
 
 
 def quantile_levels(n: int, n_uniform: int, n_tail: int) -> np.ndarray:

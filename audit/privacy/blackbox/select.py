@@ -24,7 +24,12 @@ from typing import Any
 import numpy as np
 
 from audit.privacy.blackbox.aggregate_events import aggregate_candidates
-from audit.privacy.blackbox.candidates import EventSettings, candidates, quantile_levels
+from audit.privacy.blackbox.candidates import (
+    ALL_FAMILIES,
+    EventSettings,
+    candidates,
+    quantile_levels,
+)
 from audit.privacy.blackbox.events import Event
 from audit.privacy.blackbox.features import Feature
 from audit.privacy.blackbox.results import Pick
@@ -35,7 +40,7 @@ from audit.privacy.blackbox.statistics import (
     predicted_bound,
 )
 
-__all__ = ["Selection", "count_on", "select_pair"]
+__all__ = ["ALL_FAMILIES", "Selection", "count_on", "select_pair"]
 
 #: below this many selection outputs per data set, no held-out split (too few to halve)
 MIN_SPLIT = 40
@@ -111,6 +116,8 @@ def select_pair(idx: int, ya: np.ndarray, yb: np.ndarray, s: EventSettings, max_
             fa, fb = fam.counts()
             groups.append((fam.events, fa, fb, fam.n))
             sel.generated += len(fam.events)
+    if s.families is not None:
+        groups = [g for g in groups if g[0] and g[0][0].family in s.families]
     finalists: list[Event] = []
     seen: set[Event] = set()
     for evs, k1, k2, m in groups:
