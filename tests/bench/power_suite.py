@@ -36,9 +36,10 @@ def _suite_module():
     return mod
 
 
-def default_tester() -> BlackBoxTester:
-    """The settings of audit.privacy.user_audit.test_user_mechanism's defaults."""
-    return BlackBoxTester(n_select=200_000, n_certify=200_000, confidence=0.9,
+def default_tester(n_certify: int = 200_000) -> BlackBoxTester:
+    """The settings of audit.privacy.user_audit.test_user_mechanism's defaults
+    (``n_certify`` = its --max-samples)."""
+    return BlackBoxTester(n_select=200_000, n_certify=n_certify, confidence=0.9,
                           float_grid=True, sequential=True, seq_first=2_000,
                           chunk_size=100_000)
 
@@ -47,10 +48,12 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--only", nargs="*")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--max-samples", type=int, default=200_000,
+                    help="largest sequential batch per data set (dpaudit --max-samples)")
     a = ap.parse_args()
     ps = _suite_module()
     suite = ps.suite(exact=True)
-    tester = default_tester()
+    tester = default_tester(a.max_samples)
     print(f"{'mechanism':34s} {'true eps':>9s} {'known':17s} {'bound':>7s} "
           f"{'flag':>5s} {'ok':>3s} {'samples':>10s} {'CPU s':>6s}")
     n_viol = n_flag_viol = n_false = n_correct = 0

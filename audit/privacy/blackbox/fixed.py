@@ -165,8 +165,7 @@ def run_fixed(t: TesterSettings, mechanism: Mechanism, pairs: list[NeighbourPair
         "selection_score": "candidates generated on half of the selection outputs, the best "
                            "8 per family and direction rescored on the other half: the "
                            "certification bound predicted from the held-out counts' "
-                           "one-sided Clopper-Pearson bounds at (1 - selection_confidence) "
-                           "/ finalists",
+                           "one-sided Clopper-Pearson bounds at 1 - selection_confidence",
         "certified": certified,
         "settings": t.settings_dict(),
         "output_columns": d_out,

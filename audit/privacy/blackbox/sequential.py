@@ -175,6 +175,7 @@ def run_sequential(t: TesterSettings, mechanism: Mechanism, pairs: list[Neighbou
     drawn = [0]
     stopped = "schedule-exhausted"
     tried_total = 0
+    last_reports: dict[int, dict[str, Any]] = {}
     rounds_run = 0
     total_planned = 2 * len(pairs) * plan.batches[0] + 2 * sum(
         b * min(len(pairs), int(t.seq_keep_pairs)) for b in plan.batches[1:])
@@ -246,6 +247,7 @@ def run_sequential(t: TesterSettings, mechanism: Mechanism, pairs: list[Neighbou
             sel = select_pair(idx, pa, pb, settings, t.max_events, n_next, a_sel,
                               a_look / 2.0, delta)
             tried_total += sum(sel.families.values())
+            last_reports[idx] = sel.report(idx)
             if sel.picks:
                 best = max(sel.picks, key=lambda p: p.score)
                 scored.append(best)
@@ -295,6 +297,7 @@ def run_sequential(t: TesterSettings, mechanism: Mechanism, pairs: list[Neighbou
         "skipped_pairs": skipped,
         "crashes": crashes,
         "events_tried_in_selection": tried_total,
+        "events_per_pair": [last_reports[i] for i in sorted(last_reports)],
         "certify": "best",
         "certified": looks,
         "alpha_total": alpha,
