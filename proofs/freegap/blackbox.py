@@ -121,7 +121,8 @@ EXACT_DPS = 20
 #: exact log-ratios are quadratures; the comparisons allow this absolute slack
 EXACT_TOL = 1e-9
 #: the tester's event families whose events the exact evaluator below handles (the
-#: aggregate / learned families threshold functions of the whole row)
+#: aggregate / learned families threshold functions of the whole row); the runs keep the
+#: one-sample selection their committed results were measured with
 EXACT_FAMILIES = FAMILIES
 
 #: level of each one-sided bound in the soundness check (epsilon_lower_strict)
@@ -292,7 +293,8 @@ def make_tester(n_select: int, n_certify: int) -> BlackBoxTester:
     """The tester used throughout: default event families (no float64 bit events),
     ``certify="best"`` (one certified event, Bonferroni factor 2), 90% confidence."""
     return BlackBoxTester(n_select=int(n_select), n_certify=int(n_certify),
-                          confidence=CONFIDENCE, name="blackbox", families=EXACT_FAMILIES)
+                          confidence=CONFIDENCE, name="blackbox", families=EXACT_FAMILIES,
+                          heldout_selection=False)
 
 
 def tester_seed(seed: int, key: str) -> int:
@@ -945,7 +947,8 @@ def replay_blackbox(inputs: dict) -> tuple[bool, Any, Any, str]:
     st = inputs["tester"]
     tester = BlackBoxTester(n_select=int(st["n_select"]), n_certify=int(st["n_certify"]),
                             confidence=float(st["confidence"]), certify=st["certify"],
-                            name="blackbox", families=EXACT_FAMILIES)
+                            name="blackbox", families=EXACT_FAMILIES,
+                            heldout_selection=False)
     res = tester.run(mech, pairs, np.random.default_rng(int(inputs["tester_seed"])))
     w = res.witness
     return (bool(res.violates), f"epsilon_lower <= {res.claimed_epsilon:g}",

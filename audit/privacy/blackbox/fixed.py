@@ -79,7 +79,8 @@ def run_fixed(t: TesterSettings, mechanism: Mechanism, pairs: list[NeighbourPair
         except MechanismCrash as exc:
             crashes.append(crash_entry(exc, idx, pair, "selection"))
             continue
-        sel = select_pair(idx, ya, yb, settings, t.max_events, n_cert, a_sel, a_pred, delta)
+        sel = select_pair(idx, ya, yb, settings, t.max_events, n_cert, a_sel, a_pred, delta,
+                          heldout=t.heldout_selection)
         tried_total += sum(sel.families.values())
         per_pair.append(sel.report(idx))
         picks.extend(sel.picks)

@@ -91,13 +91,14 @@ def _shortlist(score: np.ndarray, k: int) -> np.ndarray:
 
 def select_pair(idx: int, ya: np.ndarray, yb: np.ndarray, s: EventSettings, max_events: int,
                 n_cert: int, a_sel: float, a_cert: float, delta: float,
-                shortlist: int = 8) -> Selection:
+                shortlist: int = 8, heldout: bool = True) -> Selection:
     """Select on outputs ``ya`` (pair.first) and ``yb`` (pair.second) of pair ``idx``:
     candidates on the first half, ``shortlist`` per family and direction, scored on the
     second half (module docstring); each pick's score predicts its certification bound
-    with ``n_cert`` samples at level ``a_cert``."""
+    with ``n_cert`` samples at level ``a_cert``.  ``heldout=False``: generate and score on
+    all outputs (the best-scoring candidate overall wins, luck included)."""
     n, d = ya.shape
-    h = n // 2 if n >= MIN_SPLIT else n
+    h = n // 2 if (heldout and n >= MIN_SPLIT) else n
     ga, gb = ya[:h], yb[:h]
     ha, hb = (ya[h:], yb[h:]) if h < n else (ya, yb)
     sel = Selection(heldout_rows=ha.shape[0])

@@ -245,7 +245,7 @@ def run_sequential(t: TesterSettings, mechanism: Mechanism, pairs: list[Neighbou
         for idx in active:
             pa, pb = pools[idx]
             sel = select_pair(idx, pa, pb, settings, t.max_events, n_next, a_sel,
-                              a_look / 2.0, delta)
+                              a_look / 2.0, delta, heldout=t.heldout_selection)
             tried_total += sum(sel.families.values())
             last_reports[idx] = sel.report(idx)
             if sel.picks:

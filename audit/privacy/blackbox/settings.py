@@ -75,6 +75,9 @@ class TesterSettings:
     #: restrict selection to these event families (None: all of them); see
     #: :data:`~audit.privacy.blackbox.candidates.ALL_FAMILIES`
     families: tuple[str, ...] | None = None
+    #: generate candidates on half the selection outputs and score the finalists on the
+    #: other half (:mod:`~audit.privacy.blackbox.select`); False: one sample for both
+    heldout_selection: bool = True
     name: str = "blackbox"
     delta: float = 0.0
     sequential: bool = False
@@ -115,7 +118,8 @@ class TesterSettings:
         if self.certify not in ("best", "per-direction"):
             raise InvalidParameterError(
                 f"certify must be 'best' or 'per-direction', got {self.certify!r}")
-        for flag in ("intervals", "float_grid", "sequential", "stop_when_cleared"):
+        for flag in ("intervals", "float_grid", "sequential", "stop_when_cleared",
+                     "heldout_selection"):
             if not isinstance(getattr(self, flag), bool):
                 raise InvalidParameterError(
                     f"{flag} must be True or False, got {getattr(self, flag)!r}")
@@ -157,6 +161,7 @@ class TesterSettings:
             "max_levels": self.max_levels, "max_patterns": self.max_patterns,
             "n_pattern_thresholds": self.n_pattern_thresholds,
             "max_binades": self.max_binades, "families": self.families,
+            "heldout_selection": self.heldout_selection,
         }
 
     def draw_chunked(self, mechanism: Mechanism, dataset: Any, n: int,
