@@ -86,6 +86,7 @@ from audit.privacy.blackbox import (
     clopper_pearson_lower,
     clopper_pearson_upper,
 )
+from audit.privacy.blackbox.candidates import FAMILIES
 from audit.protocols import Mechanism, NeighbourPair, TestResult
 from audit.registry import replayer
 from kernels.freegap import broken as fb
@@ -120,6 +121,11 @@ FULL_BUDGET_S = 60.0
 EXACT_DPS = 20
 #: exact log-ratios are quadratures; the comparisons allow this absolute slack
 EXACT_TOL = 1e-9
+#: the tester's event families whose events the exact evaluator below handles (the
+#: aggregate / learned families threshold functions of the whole row); the runs keep the
+#: one-sample selection their committed results were measured with
+EXACT_FAMILIES = FAMILIES
+
 #: level of each one-sided bound in the soundness check (epsilon_lower_strict)
 STRICT_ALPHA = 1e-7
 #: at most this many quadratures per exact event evaluation (else reported as n/a)
@@ -288,7 +294,8 @@ def make_tester(n_select: int, n_certify: int) -> BlackBoxTester:
     """The tester used throughout: default event families (no float64 bit events),
     ``certify="best"`` (one certified event, Bonferroni factor 2), 90% confidence."""
     return BlackBoxTester(n_select=int(n_select), n_certify=int(n_certify),
-                          confidence=CONFIDENCE, name="blackbox")
+                          confidence=CONFIDENCE, name="blackbox", families=EXACT_FAMILIES,
+                          heldout_selection=False)
 
 
 def tester_seed(seed: int, key: str) -> int:
@@ -315,6 +322,8 @@ Pred = tuple[int, str, float, float]  # (column, op, a, b)
 def _preds(event_spec: dict[str, Any]) -> list[Pred] | None:
     """The event as per-column predicates, or None for kinds without an exact evaluation."""
     kind = event_spec["kind"]
+    if event_spec.get("feature"):  # a function of the whole row: no exact evaluation here
+        return None
     out: list[Pred] = []
     if kind in ("gt", "lt", "in", "eq", "absent", "present"):
         out.append((int(event_spec["column"]), kind, float(event_spec.get("a", math.nan)),
@@ -940,7 +949,8 @@ def replay_blackbox(inputs: dict) -> tuple[bool, Any, Any, str]:
     st = inputs["tester"]
     tester = BlackBoxTester(n_select=int(st["n_select"]), n_certify=int(st["n_certify"]),
                             confidence=float(st["confidence"]), certify=st["certify"],
-                            name="blackbox")
+                            name="blackbox", families=EXACT_FAMILIES,
+                            heldout_selection=False)
     res = tester.run(mech, pairs, np.random.default_rng(int(inputs["tester_seed"])))
     w = res.witness
     return (bool(res.violates), f"epsilon_lower <= {res.claimed_epsilon:g}",

@@ -20,10 +20,14 @@ import numpy as np
 
 from audit.privacy.blackbox.events import Event, f32_representable, float_fields
 
-__all__ = ["FAMILIES", "Candidates", "EventSettings", "candidates"]
+__all__ = ["ALL_FAMILIES", "FAMILIES", "Candidates", "EventSettings", "candidates",
+           "quantile_levels"]
 
 #: event families, in the order candidates are listed (and cut by ``max_events``)
 FAMILIES = ("threshold", "discrete", "pattern", "float-grid", "interval")
+#: every family selection can try: these and the aggregate / learned ones of
+#: :mod:`~audit.privacy.blackbox.aggregate_events`
+ALL_FAMILIES = (*FAMILIES, "aggregate", "learned")
 
 
 @dataclass
@@ -43,6 +47,18 @@ class Candidates:
         if not self.ka:
             return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
         return np.concatenate(self.ka), np.concatenate(self.kb)
+
+
+_HASH_MULT = np.uint64(0x9E3779B97F4A7C15)
+
+
+def _atoms(pooled: np.ndarray) -> np.ndarray:
+    """Values of a continuous column to treat as discrete codes: +-inf and any value that
+    repeats at least max(5, rows / 1000) times (at most 8, most frequent first)."""
+    v, k = np.unique(pooled[~np.isnan(pooled)], return_counts=True)
+    keep = (k >= max(5, pooled.size // 1000)) | np.isinf(v)
+    v, k = v[keep], k[keep]
+    return v[np.argsort(-k, kind="stable")][:8]
 
 
 def _sorted_finite(col: np.ndarray) -> np.ndarray:
@@ -120,9 +136,12 @@ class EventSettings:
     max_patterns: int
     n_pattern_thresholds: int
     max_binades: int
+    families: tuple[str, ...] | None = None  # None: all families
 
 
-def _levels(n: int, n_uniform: int, n_tail: int) -> np.ndarray:
+def quantile_levels(n: int, n_uniform: int, n_tail: int) -> np.ndarray:
+    """Quantile levels of the threshold grid: ``n_uniform`` even levels plus ``n_tail``
+    geometric levels in each tail down to ~5 / n."""
     uniform = np.arange(1, n_uniform + 1) / (n_uniform + 1)
     pmin = min(0.05, max(5.0 / n, 1e-12))
     parts = [uniform]
@@ -130,6 +149,9 @@ def _levels(n: int, n_uniform: int, n_tail: int) -> np.ndarray:
         tails = np.geomspace(pmin, 0.05, n_tail)
         parts += [tails, 1.0 - tails]
     return np.unique(np.concatenate(parts))
+
+
+_levels = quantile_levels
 
 
 def _float_grid_events(ya: np.ndarray, yb: np.ndarray, column: int, max_binades: int,
@@ -206,8 +228,16 @@ def candidates(a: np.ndarray, b: np.ndarray, s: EventSettings) -> Candidates:
                                      _count_lt(sa, lv), _count_lt(sb, lv))
         else:
             continuous.append(c)
-            if has_nan:
-                pattern_cols.append((c, "nan", np.isnan(pooled).astype(np.int64)))
+            atoms = _atoms(pooled)
+            if atoms.size:  # discrete codes inside a continuous column (-1000, +-inf, ...)
+                fam["discrete"].add([Event("eq", c, float(v), family="discrete") for v in atoms],
+                                    [int(np.count_nonzero(ca == v)) for v in atoms],
+                                    [int(np.count_nonzero(cb == v)) for v in atoms])
+            if has_nan or atoms.size:
+                codes = np.isnan(pooled).astype(np.int64)  # 1 absent, 0 other value
+                for i, v in enumerate(atoms):
+                    codes[pooled == v] = i + 2
+                pattern_cols.append((c, "nan", codes))
             _threshold_events(sa, sb, levels, c, (), "threshold", fam["threshold"])
             if s.intervals:
                 _interval_events(sa, sb, ilevels, c, fam["interval"])
@@ -227,13 +257,16 @@ def _pattern_events(a: np.ndarray, b: np.ndarray, cols: list[tuple[int, str, np.
                     continuous: list[int], plevels: np.ndarray, s: EventSettings,
                     out: Candidates) -> None:
     n = a.shape[0]
-    cols = cols[:12]  # keeps the mixed-radix key within int64
-    key = np.zeros(2 * n, dtype=np.int64)
-    for _, _, codes in cols:
-        key = key * (int(codes.max()) + 1) + codes
+    # a 64-bit hash of the codes of all pattern columns: a collision only merges the
+    # selection counts of two patterns; the event (built from a representative row) is exact
+    key = np.zeros(2 * n, dtype=np.uint64)
+    with np.errstate(over="ignore"):
+        for _, _, codes in cols:
+            key = key * _HASH_MULT + codes.astype(np.uint64) + np.uint64(1)
     uk, inv, cnt = np.unique(key, return_inverse=True, return_counts=True)
     order = np.argsort(-cnt, kind="stable")[: s.max_patterns]
     inv_a, inv_b = inv[:n], inv[n:]
+    codes_of = {c: codes for c, _, codes in cols}
     for u in order:
         rows = np.flatnonzero(inv == u)
         r0 = int(rows[0])
@@ -244,6 +277,8 @@ def _pattern_events(a: np.ndarray, b: np.ndarray, cols: list[tuple[int, str, np.
             v = float(src[r, c])
             if math.isnan(v):
                 pat.append((c, "absent", math.nan))
+            elif kind == "nan" and int(codes_of[c][r0]) >= 2:
+                pat.append((c, "eq", v))
             elif kind == "nan":
                 pat.append((c, "present", math.nan))
             else:
@@ -254,7 +289,7 @@ def _pattern_events(a: np.ndarray, b: np.ndarray, cols: list[tuple[int, str, np.
             out.add([Event("all", cols[0][0], pattern=pattern, family="pattern")],
                     [ina.sum()], [inb.sum()])
         for c in continuous:
-            if any(pc == c and op == "absent" for pc, op, _ in pattern):
+            if any(pc == c and op in ("absent", "eq") for pc, op, _ in pattern):
                 continue
             sa, sb = _sorted_finite(a[ina, c]), _sorted_finite(b[inb, c])
             _threshold_events(sa, sb, plevels, c, pattern, "pattern", out)

@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from audit.privacy.blackbox.features import Feature
 from kernels.errors import InvalidParameterError
 
 __all__ = ["Event", "bits_mask", "f32_representable", "float_fields"]
@@ -43,10 +44,12 @@ class Event:
     bits: tuple[int, int, int, int] = (0, -1, 0, 0)
     pattern: tuple[tuple[int, str, float], ...] = ()
     family: str = field(default="threshold", compare=False)
+    #: the base condition applies to this scalar feature of the row instead of y[c]
+    feature: Feature | None = None
 
     def mask(self, y: np.ndarray) -> np.ndarray:
         """Boolean indicator of the event on outputs ``y`` of shape (size, d)."""
-        col = y[:, self.column]
+        col = y[:, self.column] if self.feature is None else self.feature.apply(y)
         k = self.kind
         if k == "gt":
             m = col > self.a
@@ -84,7 +87,7 @@ class Event:
         def name(c: int) -> str:
             return "the output" if d == 1 else f"output[{c}]"
 
-        y = name(self.column)
+        y = name(self.column) if self.feature is None else f"({self.feature.describe()})"
         k = self.kind
         if k == "gt":
             base = f"{y} > {_fmt(self.a)}"
@@ -138,7 +141,8 @@ class Event:
         pattern = tuple((int(c), str(op), float(v)) for c, op, v in spec.get("pattern", []))
         return cls(str(spec["kind"]), int(spec.get("column", 0)), float(spec.get("a", math.nan)),
                    float(spec.get("b", math.nan)), bt, pattern,
-                   str(spec.get("family", "threshold")))
+                   str(spec.get("family", "threshold")),
+                   Feature.from_dict(spec["feature"]) if spec.get("feature") else None)
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-able description (enough to rebuild the event)."""
@@ -152,6 +156,8 @@ class Event:
                            "k": self.bits[2], "pattern": self.bits[3]}
         if self.pattern:
             out["pattern"] = [[c, op, v] for c, op, v in self.pattern]
+        if self.feature is not None:
+            out["feature"] = self.feature.to_dict()
         return out
 
 

@@ -19,7 +19,6 @@ from typing import Any
 
 import numpy as np
 
-from audit.privacy.blackbox.candidates import candidates
 from audit.privacy.blackbox.crashes import MechanismCrash, as_crash, crash_entry
 from audit.privacy.blackbox.results import (
     Pick,
@@ -28,8 +27,9 @@ from audit.privacy.blackbox.results import (
     guarantee,
 )
 from audit.privacy.blackbox.sampling import rng_record
+from audit.privacy.blackbox.select import select_pair
 from audit.privacy.blackbox.settings import TesterSettings
-from audit.privacy.blackbox.statistics import bonferroni_level, predicted_bound
+from audit.privacy.blackbox.statistics import bonferroni_level
 from audit.protocols import Mechanism, NeighbourPair, TestResult
 from kernels.errors import InputError, InvalidParameterError
 
@@ -79,24 +79,11 @@ def run_fixed(t: TesterSettings, mechanism: Mechanism, pairs: list[NeighbourPair
         except MechanismCrash as exc:
             crashes.append(crash_entry(exc, idx, pair, "selection"))
             continue
-        cand = candidates(ya, yb, settings)
-        ka, kb = cand.counts()
-        generated = len(cand.events)
-        events = cand.events[: t.max_events]
-        ka, kb = ka[: t.max_events], kb[: t.max_events]
-        tried_total += len(events)
-        fam_counts: dict[str, int] = {}
-        for e in events:
-            fam_counts[e.family] = fam_counts.get(e.family, 0) + 1
-        per_pair.append({"pair_index": idx, "events_generated": generated,
-                         "events_tried": len(events), "families": fam_counts})
-        for direction, (kf, ko) in enumerate(((ka, kb), (kb, ka))):
-            score = predicted_bound(kf, ko, n_sel, n_cert, a_sel, a_pred, delta)
-            j = int(np.argmax(score)) if score.size else -1
-            if j < 0:
-                continue
-            picks.append(Pick(idx, direction, events[j], float(score[j]),
-                               (int(ka[j]), int(kb[j]))))
+        sel = select_pair(idx, ya, yb, settings, t.max_events, n_cert, a_sel, a_pred, delta,
+                          heldout=t.heldout_selection)
+        tried_total += sum(sel.families.values())
+        per_pair.append(sel.report(idx))
+        picks.extend(sel.picks)
     if not picks:
         if crashes:
             return crashed_result(t, mechanism, crashes, skipped, rng_start, len(pairs))
@@ -176,7 +163,9 @@ def run_fixed(t: TesterSettings, mechanism: Mechanism, pairs: list[NeighbourPair
         "alpha_per_bound": a_each,
         "delta": delta,
         "selection_confidence": float(t.selection_confidence),
-        "selection_score": "certification bound predicted from the selection counts' "
+        "selection_score": "candidates generated on half of the selection outputs, the best "
+                           "8 per family and direction rescored on the other half: the "
+                           "certification bound predicted from the held-out counts' "
                            "one-sided Clopper-Pearson bounds at 1 - selection_confidence",
         "certified": certified,
         "settings": t.settings_dict(),

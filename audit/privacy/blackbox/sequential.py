@@ -12,7 +12,11 @@ bound, with probability >= confidence, every look's ``epsilon_lower`` is <= the 
 epsilon: stopping at the first flag (or reporting the maximum) keeps the fixed schedule's
 guarantee.  ``stop_when_cleared`` stops when the selected event's upper bound is <= the
 claim (a statement about that event only).  The full argument and the cost of the looks
-are in ``README.md`` beside this module.  Nothing here prints or writes files.
+are in ``README.md`` beside this module.  Between looks the next event is selected on
+the pooled earlier outputs (:mod:`~audit.privacy.blackbox.select`: generated on one half,
+rescored on the other); a pair stays sampled until its optimistic held-out score falls below
+the leader's pessimistic one, and once a batch reaches ``seq_prune_at`` outputs only the
+``seq_keep_pairs`` best pairs go on.  Nothing here prints or writes files.
 """
 
 from __future__ import annotations
@@ -25,16 +29,15 @@ from typing import Any
 
 import numpy as np
 
-from audit.privacy.blackbox.candidates import candidates
 from audit.privacy.blackbox.crashes import MechanismCrash, crash_entry
 from audit.privacy.blackbox.results import Pick, certify_pick, crashed_result, guarantee
 from audit.privacy.blackbox.sampling import rng_record
+from audit.privacy.blackbox.select import select_pair
 from audit.privacy.blackbox.settings import TesterSettings
 from audit.privacy.blackbox.statistics import (
     clopper_pearson_lower,
     clopper_pearson_upper,
     log_ratio,
-    predicted_bound,
 )
 from audit.protocols import Mechanism, NeighbourPair, TestResult
 from kernels.errors import InputError, InvalidParameterError
@@ -134,6 +137,7 @@ def run_sequential(t: TesterSettings, mechanism: Mechanism, pairs: list[Neighbou
     drawn = [0]
     stopped = "schedule-exhausted"
     tried_total = 0
+    last_reports: dict[int, dict[str, Any]] = {}
     rounds_run = 0
     total_planned = 2 * len(pairs) * plan.batches[0] + 2 * sum(
         b * min(len(pairs), int(t.seq_keep_pairs)) for b in plan.batches[1:])
@@ -199,35 +203,33 @@ def run_sequential(t: TesterSettings, mechanism: Mechanism, pairs: list[Neighbou
         # select the next event, scored for the next look's size and level
         n_next = plan.batches[r + 1]
         scored: list[Pick] = []
+        optimistic: dict[int, float] = {}
         for idx in active:
             pa, pb = pools[idx]
-            cand = candidates(pa, pb, settings)
-            ka, kb = cand.counts()
-            events = cand.events[: t.max_events]
-            ka, kb = ka[: t.max_events], kb[: t.max_events]
-            tried_total += len(events)
-            best: Pick | None = None
-            for direction, (k1, k2) in enumerate(((ka, kb), (kb, ka))):
-                score = predicted_bound(k1, k2, pa.shape[0], n_next, a_sel, a_look / 2.0, delta)
-                if not score.size:
-                    continue
-                j = int(np.argmax(score))
-                if best is None or score[j] > best.score:
-                    best = Pick(idx, direction, events[j], float(score[j]),
-                                 (int(ka[j]), int(kb[j])))
-            if best is not None:
+            sel = select_pair(idx, pa, pb, settings, t.max_events, n_next, a_sel,
+                              a_look / 2.0, delta, heldout=t.heldout_selection)
+            tried_total += sum(sel.families.values())
+            last_reports[idx] = sel.report(idx)
+            if sel.picks:
+                best = max(sel.picks, key=lambda p: p.score)
                 scored.append(best)
+                optimistic[idx] = sel.optimistic
         if not scored:
             stopped = "no-usable-pair"
             break
         scored.sort(key=lambda p: (-p.score, p.pair))
         pick = scored[0]
-        if r == 0:
-            keep = {p.pair for p in scored[: int(t.seq_keep_pairs)]}
-            active = [i for i in active if i in keep]
-            for i in list(pools):
-                if i not in keep:
-                    del pools[i]
+        # keep a pair until the evidence separates it from the leader (its optimistic
+        # held-out log-ratio falls below the leader's pessimistic score); from a batch of
+        # seq_prune_at on, keep at most seq_keep_pairs
+        keep = {p.pair for p in scored if optimistic[p.pair] >= pick.score}
+        if n_next >= int(t.seq_prune_at):
+            keep &= {p.pair for p in scored[: int(t.seq_keep_pairs)]}
+        keep.add(pick.pair)
+        active = [i for i in active if i in keep]
+        for i in list(pools):
+            if i not in keep:
+                del pools[i]
 
     elapsed = time.perf_counter() - t0
     extra = {"mode": "sequential", "looks": looks, "stopped": stopped,
@@ -257,6 +259,7 @@ def run_sequential(t: TesterSettings, mechanism: Mechanism, pairs: list[Neighbou
         "skipped_pairs": skipped,
         "crashes": crashes,
         "events_tried_in_selection": tried_total,
+        "events_per_pair": [last_reports[i] for i in sorted(last_reports)],
         "certify": "best",
         "certified": looks,
         "alpha_total": alpha,

@@ -15,7 +15,7 @@ from typing import Any, Literal
 import numpy as np
 
 from audit.privacy.blackbox import sampling
-from audit.privacy.blackbox.candidates import EventSettings
+from audit.privacy.blackbox.candidates import ALL_FAMILIES, EventSettings
 from audit.privacy.blackbox.events import Event
 from audit.protocols import Mechanism
 from kernels.errors import InvalidParameterError
@@ -72,12 +72,19 @@ class TesterSettings:
     max_patterns: int = 32
     n_pattern_thresholds: int = 16
     max_binades: int = 24
+    #: restrict selection to these event families (None: all of them); see
+    #: :data:`~audit.privacy.blackbox.candidates.ALL_FAMILIES`
+    families: tuple[str, ...] | None = None
+    #: generate candidates on half the selection outputs and score the finalists on the
+    #: other half (:mod:`~audit.privacy.blackbox.select`); False: one sample for both
+    heldout_selection: bool = True
     name: str = "blackbox"
     delta: float = 0.0
     sequential: bool = False
     seq_first: int = 2000
     seq_growth: int = 2
     seq_keep_pairs: int = 2
+    seq_prune_at: int = 32_000
     stop_when_cleared: bool = False
     max_seconds: float | None = None
     #: certification counts through :func:`audit.distributed.count_events`: chunk i of the
@@ -107,10 +114,12 @@ class TesterSettings:
         _check_int(self.seq_first, "seq_first", 10)
         _check_int(self.seq_growth, "seq_growth", 2)
         _check_int(self.seq_keep_pairs, "seq_keep_pairs", 1)
+        _check_int(self.seq_prune_at, "seq_prune_at", 1)
         if self.certify not in ("best", "per-direction"):
             raise InvalidParameterError(
                 f"certify must be 'best' or 'per-direction', got {self.certify!r}")
-        for flag in ("intervals", "float_grid", "sequential", "stop_when_cleared"):
+        for flag in ("intervals", "float_grid", "sequential", "stop_when_cleared",
+                     "heldout_selection"):
             if not isinstance(getattr(self, flag), bool):
                 raise InvalidParameterError(
                     f"{flag} must be True or False, got {getattr(self, flag)!r}")
@@ -122,6 +131,12 @@ class TesterSettings:
         if ms is not None and (isinstance(ms, bool) or not isinstance(
                 ms, (numbers.Real, np.floating)) or not float(ms) > 0):
             raise InvalidParameterError(f"max_seconds must be a number > 0, got {ms!r}")
+        if self.families is not None:
+            bad = [f for f in self.families if f not in ALL_FAMILIES]
+            if bad or not self.families:
+                raise InvalidParameterError(
+                    f"families must be a non-empty subset of {ALL_FAMILIES}, got "
+                    f"{self.families!r}")
         if not isinstance(self.name, str) or not self.name:
             raise InvalidParameterError(f"name must be a non-empty str, got {self.name!r}")
 
@@ -134,7 +149,8 @@ class TesterSettings:
         """The settings that shape the candidate event families."""
         return EventSettings(self.n_thresholds, self.n_tail, self.n_interval_points,
                              self.intervals, self.float_grid, self.max_levels,
-                             self.max_patterns, self.n_pattern_thresholds, self.max_binades)
+                             self.max_patterns, self.n_pattern_thresholds, self.max_binades,
+                             None if self.families is None else tuple(self.families))
 
     def settings_dict(self) -> dict[str, Any]:
         """The event-family settings as reported in ``details["settings"]``."""
@@ -144,7 +160,8 @@ class TesterSettings:
             "n_interval_points": self.n_interval_points, "float_grid": self.float_grid,
             "max_levels": self.max_levels, "max_patterns": self.max_patterns,
             "n_pattern_thresholds": self.n_pattern_thresholds,
-            "max_binades": self.max_binades,
+            "max_binades": self.max_binades, "families": self.families,
+            "heldout_selection": self.heldout_selection,
         }
 
     def draw_chunked(self, mechanism: Mechanism, dataset: Any, n: int,

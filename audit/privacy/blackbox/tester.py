@@ -47,7 +47,9 @@ class BlackBoxTester(TesterSettings):
     batches of ``seq_first``, ``seq_first * seq_growth``, ... outputs per data set up to a
     batch of
     ``n_certify``; the selection pool keeps at most ``n_select`` outputs per data set; after
-    the first round only the ``seq_keep_pairs`` best-scoring pairs are sampled further;
+    each round the pairs the evidence separates from the leader are dropped, and once a
+    batch reaches ``seq_prune_at`` only the ``seq_keep_pairs`` best-scoring pairs are
+    sampled further;
     ``stop_when_cleared`` also stops when the selected event's *upper* bound is <= the claim;
     ``max_seconds`` stops after the first look (round >= 1) that ends past that wall time
     (``details["stopped"] = "time-budget"``: fewer samples than planned, less power).

@@ -1,0 +1,161 @@
+"""Candidate events on functions of several output columns: thresholds on counts of columns
+in a state, on the sum of the continuous entries, on the Hamming distance to the modal
+output of each side, and on a learned linear score (DP-Sniper's idea, Bichsel et al. 2021:
+a classifier of "which data set produced this output", thresholded).
+
+Families: ``aggregate`` (counts, sum, Hamming) and ``learned`` (the score).  The learned
+score's weights are fitted (least squares on +-1 labels) on the first half of the rows
+given and its thresholds counted on the second half, so its candidates' counts are not
+those of the data it was fitted on; the selection step then rescored every finalist on
+held-out rows (:mod:`~audit.privacy.blackbox.select`), so nothing here needs to be honest
+on its own.  Each event is {feature(y) > t} or {feature(y) < t} with the feature's
+parameters frozen (:class:`~audit.privacy.blackbox.features.Feature`): a fixed
+post-processing of the output, certified on fresh draws like any other event.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from audit.privacy.blackbox.events import Event
+from audit.privacy.blackbox.features import Feature, design, states
+
+__all__ = ["AggregateFamily", "aggregate_candidates", "detect_codes", "modal_state_row"]
+
+_HASH_MULT = np.uint64(0x9E3779B97F4A7C15)
+
+
+def detect_codes(pooled: np.ndarray, max_levels: int, max_codes: int = 16) -> tuple[float, ...]:
+    """Values to treat as discrete states: every level of a column with at most
+    ``max_levels`` distinct values; in other columns, +-inf and any value repeated at least
+    max(5, rows / 1000) times (codes such as -1000 "aborted" inside a continuous output).
+    At most ``max_codes``, most frequent first, returned sorted."""
+    n = pooled.shape[0]
+    counts: dict[float, int] = {}
+    for c in range(pooled.shape[1]):
+        col = pooled[:, c]
+        v, k = np.unique(col[~np.isnan(col)], return_counts=True)
+        if v.size <= max_levels:
+            keep = np.ones(v.size, dtype=bool)
+        else:
+            keep = (k >= max(5, n // 1000)) | np.isinf(v)
+        for x, m in zip(v[keep], k[keep], strict=True):
+            counts[float(x)] = counts.get(float(x), 0) + int(m)
+    top = sorted(counts, key=lambda x: -counts[x])[:max_codes]
+    return tuple(sorted(top))
+
+
+def row_keys(st: np.ndarray) -> np.ndarray:
+    """A 64-bit hash of each row of a state matrix (collisions only merge selection counts;
+    the events built from representative rows are exact)."""
+    key = np.zeros(st.shape[0], dtype=np.uint64)
+    with np.errstate(over="ignore"):
+        for c in range(st.shape[1]):
+            key = key * _HASH_MULT + st[:, c].astype(np.uint64) + np.uint64(1)
+    return key
+
+
+def modal_state_row(st: np.ndarray) -> tuple[int, ...]:
+    """The most frequent state row (by hash class; ties: smallest hash)."""
+    keys = row_keys(st)
+    uk, first, cnt = np.unique(keys, return_index=True, return_counts=True)
+    return tuple(int(s) for s in st[first[int(np.argmax(cnt))]])
+
+
+class AggregateFamily:
+    """Candidate events of one family with their counts on ``n`` rows of each side."""
+
+    def __init__(self, name: str, n: int) -> None:
+        self.name, self.n = name, n
+        self.events: list[Event] = []
+        self.ka: list[int] = []
+        self.kb: list[int] = []
+
+    def add_thresholds(self, feat: Feature, fa: np.ndarray, fb: np.ndarray,
+                       levels: np.ndarray) -> None:
+        pooled = np.concatenate([fa, fb])
+        pooled = pooled[np.isfinite(pooled)]
+        if pooled.size == 0:
+            return
+        u = np.unique(pooled)
+        if u.size <= 2:
+            if u.size == 1:
+                return
+            t = u
+        elif u.size <= 64:
+            t = u
+        else:
+            pooled.sort()
+            idx = np.clip(np.round(levels * (pooled.size - 1)).astype(np.int64), 0,
+                          pooled.size - 1)
+            t = np.unique(pooled[idx])
+        sa, sb = np.sort(fa), np.sort(fb)
+        gt_a = sa.size - np.searchsorted(sa, t, side="right")
+        gt_b = sb.size - np.searchsorted(sb, t, side="right")
+        lt_a = np.searchsorted(sa, t, side="left")
+        lt_b = np.searchsorted(sb, t, side="left")
+        for i, x in enumerate(t):
+            self.events.append(Event("gt", 0, float(x), family=self.name, feature=feat))
+            self.ka.append(int(gt_a[i]))
+            self.kb.append(int(gt_b[i]))
+            self.events.append(Event("lt", 0, float(x), family=self.name, feature=feat))
+            self.ka.append(int(lt_a[i]))
+            self.kb.append(int(lt_b[i]))
+
+    def counts(self) -> tuple[np.ndarray, np.ndarray]:
+        return np.asarray(self.ka, dtype=np.int64), np.asarray(self.kb, dtype=np.int64)
+
+
+def _learned_weights(xa: np.ndarray, xb: np.ndarray) -> np.ndarray | None:
+    """Least-squares weights of the labels +1 (first data set) / -1 (second) on the
+    standardised design columns, returned in the original units (None if degenerate)."""
+    x = np.concatenate([xa, xb])
+    lab = np.concatenate([np.ones(xa.shape[0]), -np.ones(xb.shape[0])])
+    mu = x.mean(axis=0)
+    sd = x.std(axis=0)
+    live = sd > 0
+    if not live.any():
+        return None
+    z = (x[:, live] - mu[live]) / sd[live]
+    w_live, *_ = np.linalg.lstsq(z, lab - lab.mean(), rcond=None)
+    if not np.all(np.isfinite(w_live)) or not np.any(w_live):
+        return None
+    w = np.zeros(x.shape[1])
+    w[live] = w_live / sd[live]
+    # round to 12 significant digits so the reported weights rebuild the same event
+    return np.array([float(f"{v:.12g}") for v in w])
+
+
+def aggregate_candidates(a: np.ndarray, b: np.ndarray, levels: np.ndarray, max_levels: int,
+                         learned_rows: int = 100_000) -> list[AggregateFamily]:
+    """The ``aggregate`` and ``learned`` families on outputs ``a`` (from D) and ``b``
+    (from D'), both (n, d) with d >= 2; counts on all n rows for ``aggregate``, on the
+    second half for ``learned`` (fitted on at most ``learned_rows`` rows of the first)."""
+    n, d = a.shape
+    codes = detect_codes(np.concatenate([a, b]), max_levels)
+    k = len(codes)
+    sta, stb = states(a, codes), states(b, codes)
+    agg = AggregateFamily("aggregate", n)
+    feats: list[Feature] = []
+    present_states = np.unique(np.concatenate([sta.ravel()[:200_000], stb.ravel()[:200_000]]))
+    for s in present_states:
+        feats.append(Feature("count-state", codes, float(s)))
+    feats.append(Feature("count-gt", codes, 0.0))
+    if (sta == k + 1).any() or (stb == k + 1).any():
+        feats.append(Feature("sum", codes))
+    if k:
+        for ref in {modal_state_row(sta), modal_state_row(stb)}:
+            feats.append(Feature("hamming", codes, ref=ref))
+    for f in feats:
+        agg.add_thresholds(f, f.apply(a), f.apply(b), levels)
+    out = [agg]
+    h = n // 2
+    if h >= 20:
+        fit = min(h, learned_rows)
+        w = _learned_weights(design(a[:fit], codes), design(b[:fit], codes))
+        if w is not None:
+            learned = AggregateFamily("learned", n - h)
+            f = Feature("linear", codes, weights=tuple(float(v) for v in w))
+            learned.add_thresholds(f, f.apply(a[h:]), f.apply(b[h:]), levels)
+            out.append(learned)
+    return out
