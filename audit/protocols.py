@@ -59,12 +59,19 @@ class Mechanism(Protocol):
     ``sample(dataset, size, rng)`` returns ``size`` independent outputs as a numpy array whose
     first axis has length ``size`` (1-D for scalar outputs, 2-D for vector outputs).  The
     generator ``rng`` is the only source of randomness.  ``claimed_epsilon`` is the privacy
-    parameter the mechanism's author claims (pure epsilon-DP) under ``relation``.
+    parameter the mechanism's author claims (pure epsilon-DP) under ``relation``.  Testers
+    only read ``name``, ``claimed_epsilon`` and ``relation`` (read-only members: a frozen
+    dataclass field, a property or a plain attribute all satisfy them).
     """
 
-    name: str
-    claimed_epsilon: float
-    relation: str
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def claimed_epsilon(self) -> float: ...
+
+    @property
+    def relation(self) -> str: ...
 
     def sample(self, dataset: Any, size: int, rng: np.random.Generator) -> np.ndarray: ...
 

@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
-from typing import Any, Protocol
+from typing import Any, NoReturn, Protocol
 
 
 class Finding(Protocol):
@@ -118,7 +118,7 @@ def check(f: Finding) -> None:
     """Raise :class:`VerdictRuleError` if ``f`` breaks a rule of the module docstring."""
     v, m = f.verdict.value, f.method.value
 
-    def fail(rule: str, why: str) -> None:
+    def fail(rule: str, why: str) -> NoReturn:
         raise VerdictRuleError(f"Finding {f.id!r} breaks verdict rule {rule}: {why}")
 
     ev = f.evidence

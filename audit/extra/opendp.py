@@ -145,8 +145,10 @@ def audit_transformation(t: Any, *, lower: float | None = None, upper: float | N
 
 
 class _Measurement:
-    def __init__(self, m: Any, epsilon: float, name: str) -> None:
+    def __init__(self, m: Any, epsilon: float, name: str, relation: str,
+                 ordered: bool) -> None:
         self.m, self.epsilon, self.name = m, epsilon, name
+        self.relation, self.ordered = relation, ordered
 
     def __call__(self, data: np.ndarray) -> Any:
         return self.m(data.tolist())
@@ -160,7 +162,5 @@ def measurement_mechanism(m: Any, d_in: int | None = None, metric: str | None = 
     info = metric_info(m, metric)
     d = info.d_in if d_in is None else int(d_in)
     eps = float(m.map(d))
-    mech = _Measurement(m, eps, name or "OpenDP measurement")
-    mech.relation = "add-remove" if info.relation == ADD_REMOVE_ONE else "replace-one"
-    mech.ordered = info.ordered
-    return mech
+    relation = "add-remove" if info.relation == ADD_REMOVE_ONE else "replace-one"
+    return _Measurement(m, eps, name or "OpenDP measurement", relation, info.ordered)

@@ -150,7 +150,7 @@ def to_form(table: Table, form: str) -> Any:
     if form == "records":
         return [dict(zip(table.columns, r, strict=True)) for r in table.rows.tolist()]
     if form == "structured":
-        dtypes = []
+        dtypes: list[tuple[str, type[np.float64] | str]] = []
         for j, c in enumerate(table.columns):
             col = table.rows[:, j]
             if all(isinstance(v, float) for v in col):
@@ -212,9 +212,9 @@ def row_pairs(table: Table, relation: str, new_rows: Sequence[Sequence[Any]] = (
             rows = np.concatenate([table.rows, r.reshape(1, -1)])
             out.append(NeighbourPair(table, table.with_rows(rows), ADD_REMOVE_ONE,
                                      {"op": "add-row", "new": r.tolist()}))
-    for p in out:
-        if not are_neighbours(p.first.rows, p.second.rows, relation, ordered=True):
-            raise AssertionError(f"internal: not neighbours: {p.change}")
+    for pair in out:
+        if not are_neighbours(pair.first.rows, pair.second.rows, relation, ordered=True):
+            raise AssertionError(f"internal: not neighbours: {pair.change}")
     return out
 
 
