@@ -12,9 +12,11 @@ Operators (:data:`OPERATORS`) are the bug classes of issue 19: off-by-one in a r
 index, a dropped factor, a halved/doubled noise scale, a wrong budget split, a removed
 rounding nudge, a flipped comparison, a changed constant, swapped arguments, a wrong
 accumulator, a sign flip, a wrong branch/variable, a removed guard.  Every kernel module is
-covered (``kernels/gini/*.py``, ``kernels/freegap/*.py``, ``kernels/validate.py``) except the
-two declarative ``protocol.py`` files (their dicts are documentation: the suites read the
-*installed* protocol, not the audited copy's) and the empty ``__init__.py`` files.
+covered (``kernels/<subject>/*.py`` and ``kernels/validate.py``) except the declarative
+``protocol.py`` files (their dicts are documentation: the suites read the *installed*
+protocol, not the audited copy's), the ``errors.py`` exception classes and the empty
+``__init__.py`` files.  Engine mutants (:data:`ENGINE_MODULES`) edit a copy of ``audit/`` or
+of a subject's plug-in under ``proofs/`` that the engine runs.
 
 Some mutants are expected to be *equivalent* (no observable change in any output: e.g. ``>``
 vs ``>=`` on a continuous random variable); they carry ``equivalent=<why>`` and are reported
@@ -46,11 +48,12 @@ TREE_PACKAGES = ("audit", "kernels", "proofs")
 MODULES: tuple[str, ...] = (
     "gini/index.py", "gini/extremes.py", "gini/sensitivity.py", "gini/noise.py",
     "gini/release.py", "gini/tight.py", "gini/neighbour.py", "gini/printed.py", "gini/api.py",
-    "validate.py",
+    "gini/validate.py", "validate.py",
     "freegap/mechanisms.py", "freegap/broken.py", "freegap/api.py",
     "subset_optimal/mean.py", "subset_optimal/thresholds.py", "subset_optimal/monotone.py",
+    "subset_optimal/api.py",
     "global_sensitivity/releases.py", "global_sensitivity/statistics.py",
-    "global_sensitivity/formulas.py",
+    "global_sensitivity/formulas.py", "global_sensitivity/api.py",
 )
 
 #: the engine modules the catalogue covers (paths relative to the repository root)
@@ -627,6 +630,21 @@ CATALOGUE += [
        "if relation == DEF1:\n            v = 1 - Fraction(1, nj)",
        "if relation == DEF1:\n            v = 1 - Fraction(1, nj + 1)",
        "exact pooled GS under Def 1 with 1 - 1/(n_j + 1)", search=_GS_FORM),
+]
+
+# ------------------------------------ the Gini validation layer and the subjects' api wrappers
+# (regress audits each subject's api module, so a wrong wrapper is seen through its checks)
+CATALOGUE += [
+    _m("gval.zero-mean-min", "wrong-variable", "gini/validate.py",
+       "if not allow_zero_mean and arr[-1] == 0.0:",
+       "if not allow_zero_mean and arr[0] == 0.0:",
+       "mean-0 test reads the smallest record: any data set with a zero income rejected"),
+    _m("so.api.pieces-swapped", "swapped-args", "subset_optimal/api.py",
+       "return p.edges, p.loss, p.prob", "return p.edges, p.prob, p.loss",
+       "threshold_pieces returns the piece probabilities where the losses belong"),
+    _m("gs.api.scale-eps-doubled", "noise-scale", "global_sensitivity/api.py",
+       "return _rel.laplace_scale(gs, epsilon)", "return _rel.laplace_scale(gs, 2 * epsilon)",
+       "the api's Laplace scale GS/(2 eps): half the noise the protocol promises"),
 ]
 
 
