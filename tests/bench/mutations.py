@@ -12,9 +12,11 @@ Operators (:data:`OPERATORS`) are the bug classes of issue 19: off-by-one in a r
 index, a dropped factor, a halved/doubled noise scale, a wrong budget split, a removed
 rounding nudge, a flipped comparison, a changed constant, swapped arguments, a wrong
 accumulator, a sign flip, a wrong branch/variable, a removed guard.  Every kernel module is
-covered (``kernels/gini/*.py``, ``kernels/freegap/*.py``, ``kernels/validate.py``) except the
-two declarative ``protocol.py`` files (their dicts are documentation: the suites read the
-*installed* protocol, not the audited copy's) and the empty ``__init__.py`` files.
+covered (``kernels/<subject>/*.py`` and ``kernels/validate.py``) except the declarative
+``protocol.py`` files (their dicts are documentation: the suites read the *installed*
+protocol, not the audited copy's), the ``errors.py`` exception classes and the empty
+``__init__.py`` files.  Engine mutants (:data:`ENGINE_MODULES`) edit a copy of ``audit/`` or
+of a subject's plug-in under ``proofs/`` that the engine runs.
 
 Some mutants are expected to be *equivalent* (no observable change in any output: e.g. ``>``
 vs ``>=`` on a continuous random variable); they carry ``equivalent=<why>`` and are reported
@@ -46,11 +48,12 @@ TREE_PACKAGES = ("audit", "kernels", "proofs")
 MODULES: tuple[str, ...] = (
     "gini/index.py", "gini/extremes.py", "gini/sensitivity.py", "gini/noise.py",
     "gini/release.py", "gini/tight.py", "gini/neighbour.py", "gini/printed.py", "gini/api.py",
-    "validate.py",
+    "gini/validate.py", "validate.py",
     "freegap/mechanisms.py", "freegap/broken.py", "freegap/api.py",
     "subset_optimal/mean.py", "subset_optimal/thresholds.py", "subset_optimal/monotone.py",
+    "subset_optimal/api.py",
     "global_sensitivity/releases.py", "global_sensitivity/statistics.py",
-    "global_sensitivity/formulas.py",
+    "global_sensitivity/formulas.py", "global_sensitivity/api.py",
 )
 
 #: the engine modules the catalogue covers (paths relative to the repository root)
@@ -58,9 +61,11 @@ ENGINE_MODULES: tuple[str, ...] = (
     "audit/privacy/neighbours.py",
     "audit/privacy/blackbox/statistics.py",
     "audit/privacy/blackbox/fixed.py",
+    "audit/privacy/blackbox/select.py",
     "audit/privacy/blackbox/sequential.py",
     "audit/privacy/blackbox/candidates.py",
     "audit/privacy/exact_loss.py",
+    "proofs/gini/noise_law.py",
     "audit/datasets.py",
     "audit/report/confidentiality.py",
 )
@@ -86,7 +91,8 @@ OPERATORS: dict[str, str] = {
 class Mutant:
     id: str
     operator: str
-    file: str  # relative to kernels/, or to the repository root for "audit/..." (engine)
+    file: str  # relative to kernels/, or to the repository root for "audit/..." and
+    # "proofs/..." (engine: the tester and the subject plug-ins it runs)
     old: str  # exact text, unique in the file
     new: str
     what: str
@@ -103,7 +109,7 @@ class Mutant:
 
     @property
     def engine(self) -> bool:
-        return self.file.startswith("audit/")
+        return self.file.startswith(("audit/", "proofs/"))
 
     @property
     def path(self) -> Path:
@@ -626,6 +632,21 @@ CATALOGUE += [
        "exact pooled GS under Def 1 with 1 - 1/(n_j + 1)", search=_GS_FORM),
 ]
 
+# ------------------------------------ the Gini validation layer and the subjects' api wrappers
+# (regress audits each subject's api module, so a wrong wrapper is seen through its checks)
+CATALOGUE += [
+    _m("gval.zero-mean-min", "wrong-variable", "gini/validate.py",
+       "if not allow_zero_mean and arr[-1] == 0.0:",
+       "if not allow_zero_mean and arr[0] == 0.0:",
+       "mean-0 test reads the smallest record: any data set with a zero income rejected"),
+    _m("so.api.pieces-swapped", "swapped-args", "subset_optimal/api.py",
+       "return p.edges, p.loss, p.prob", "return p.edges, p.prob, p.loss",
+       "threshold_pieces returns the piece probabilities where the losses belong"),
+    _m("gs.api.scale-eps-doubled", "noise-scale", "global_sensitivity/api.py",
+       "return _rel.laplace_scale(gs, epsilon)", "return _rel.laplace_scale(gs, 2 * epsilon)",
+       "the api's Laplace scale GS/(2 eps): half the noise the protocol promises"),
+]
+
 
 # ------------------------------------------------------------ engine: neighbour generation
 CATALOGUE += [
@@ -717,10 +738,11 @@ CATALOGUE += [
        "each look re-selects its event on the batch it then certifies on (reused samples)",
        "engine:sequential", (_COV_SEQ,)),
     # ------------------------------------------------------ event families and search
-    _e("ev.one-direction", "removed-guard", _BB + "fixed.py",
-       "for direction, (kf, ko) in enumerate(((ka, kb), (kb, ka))):",
-       "for direction, (kf, ko) in enumerate(((ka, kb),)):",
-       "fixed schedule searches one direction only (events favoured by D)", "engine:events",
+    _e("ev.one-direction", "removed-guard", _BB + "select.py",
+       "for direction, (kf, ko) in enumerate(((ca, cb), (cb, ca))):",
+       "for direction, (kf, ko) in enumerate(((ca, cb),)):",
+       "the held-out pick keeps one direction only (events favoured by D): fixed and "
+       "sequential schedules never certify a leak towards D'", "engine:events",
        (_COV_EV, "test:directions")),
     _e("ev.tail-reach", "constant", _BB + "candidates.py",
        "pmin = min(0.05, max(5.0 / n, 1e-12))", "pmin = min(0.05, max(500.0 / n, 1e-12))",
@@ -739,9 +761,11 @@ CATALOGUE += [
        "for sgn in (1, -1):", "for sgn in (1,):",
        "only the maxima of L are searched, not those of -L", "engine:exact-loss",
        (_COV_EXACT,)),
-    _e("el.tail-gamma", "dropped-factor", "audit/privacy/exact_loss.py",
-       "v = (mpmath.mpf(par) - 1) * mpmath.log(b / b2)",
-       "v = mpmath.mpf(par) * mpmath.log(b / b2)",
+    # the power-law tail limit lives in the Gini subject's NoiseLaw plug-in; what it breaks
+    # is the exact-loss tester's certification, so it stays in that area and run
+    _e("el.tail-gamma", "dropped-factor", "proofs/gini/noise_law.py",
+       "v = (mpmath.mpf(self.gamma) - 1) * mpmath.log(b / b2)",
+       "v = mpmath.mpf(self.gamma) * mpmath.log(b / b2)",
        "density-(10) tail limit gamma log(b/b') instead of (gamma - 1) log(b/b')",
        "engine:exact-loss", (_COV_EXACT,)),
     _e("el.no-round-up", "rounding-nudge", "audit/privacy/exact_loss.py",
@@ -770,7 +794,7 @@ CATALOGUE += [
        "careful path: rows with more fields than the header accepted", "engine:csv",
        ("csv",)),
     _e("csv.overflow", "removed-guard", _DS,
-       "            if not math.isfinite(value):", "            if math.isnan(value):",
+       "    if not math.isfinite(value):", "    if math.isnan(value):",
        "careful path: a value overflowing to infinity accepted", "engine:csv", ("csv",)),
     _e("csv.bom", "wrong-variable", _DS,
        'with open(path, encoding="utf-8-sig", newline="") as fh:',
@@ -795,37 +819,48 @@ CATALOGUE += [
        "careful path: 'nan' accepted as a number", "engine:csv", ("csv",)),
     # ------------------------------------------------------------ confidentiality filter
     _e("conf.key-confidential", "removed-guard", _CF,
-       '    "confidential", "gini_exact", "gini_kernel",', '    "gini_exact", "gini_kernel",',
-       "evidence under a 'confidential' key no longer withheld", "engine:confidentiality",
+       "        return {k: _strip(v) for k, v in obj.items() if k != MARK}",
+       "        return {k: _strip(v) for k, v in obj.items()}",
+       "'confidential' sub-dicts (of evidence, parameters, certification) no longer withheld",
+       "engine:confidentiality", ("confidentiality",)),
+    _e("conf.finding-confidential", "removed-guard", _CF,
+       'if k not in (MARK, "counterexample", "duration_s")}',
+       'if k not in ("counterexample", "duration_s")}',
+       "a Finding's confidential part kept in the public view", "engine:confidentiality",
        ("confidentiality",)),
+    _e("conf.evidence-unstripped", "removed-guard", _CF,
+       'out["evidence"] = _strip(out.get("evidence") or {})',
+       'out["evidence"] = out.get("evidence") or {}',
+       "a finding's evidence copied whole (its 'confidential' parts kept)",
+       "engine:confidentiality", ("confidentiality",),
+       equivalent="no producer puts a 'confidential' part inside a finding's evidence today "
+       "(certify and dpaudit test use Finding.confidential and parameters['confidential']): "
+       "the strip guards future producers"),
     _e("conf.figures-untagged", "flipped-comparison", _CF,
-       '        return "noise scale" in label\n    return False',
-       '        return "noise scale" in label\n    return True',
-       "untagged and confidential figures kept", "engine:confidentiality",
-       ("confidentiality",)),
+       'if isinstance(f, dict) and f.get("confidentiality") == "public"]',
+       'if isinstance(f, dict) and f.get("confidentiality") != "confidential"]',
+       "figures kept unless tagged confidential (untagged and 'relative' ones reach the "
+       "public report)", "engine:confidentiality", ("confidentiality",)),
+    # conf.relative-label is gone: it dropped the x-label test that let a 'relative' figure
+    # through when its axis was in noise-scale units; the public view now keeps only figures
+    # tagged "public" (no label rule left), and keeping 'relative' figures is what
+    # conf.figures-untagged does.
     _e("conf.show-inverted", "flipped-comparison", _CF,
-       '    if block.get("show_confidential"):\n        return report',
-       '    if not block.get("show_confidential"):\n        return report',
-       "the filter applied only when --show-confidential was given", "engine:confidentiality",
-       ("confidentiality",)),
+       '    if block.get("show_confidential"):\n        return {**report',
+       '    if not block.get("show_confidential"):\n        return {**report',
+       "the report left unstripped unless --show-confidential was given",
+       "engine:confidentiality", ("confidentiality",)),
     _e("conf.lists-not-walked", "removed-guard", _CF,
        "    if isinstance(obj, list):\n        return [_strip(",
        "    if isinstance(obj, list) and False:\n        return [_strip(",
-       "secret keys inside lists (e.g. per-pair evidence) not removed",
-       "engine:confidentiality", ("confidentiality",)),
-    _e("conf.records-key", "removed-guard", _CF,
-       '"true_gini", "noise_scale", "records", "old",', '"true_gini", "noise_scale", "old",',
-       "the 'records' key no longer withheld", "engine:confidentiality",
-       ("confidentiality",),
-       equivalent="no confidential report carries a 'records' key today (certify keeps its "
-       "data-derived values under 'confidential'; only dpaudit test writes 'records', a "
-       "public count): the entry guards future producers"),
-    _e("conf.relative-label", "removed-guard", _CF,
-       '        return "noise scale" in label', "        return True",
-       "a 'relative' figure kept whatever its x label", "engine:confidentiality",
-       ("confidentiality",),
-       equivalent="both producers of 'relative' figures (proofs/gini/certify_links.py) name "
-       "the noise scale in their x label: the check only catches a producer bug"),
+       "'confidential' parts inside lists (e.g. per-pair evidence) not removed",
+       "engine:confidentiality", ("confidentiality",),
+       equivalent="no report holds a 'confidential' part inside a list outside findings[] "
+       "(findings are stripped one by one, not by the list walk): the walk guards future "
+       "producers"),
+    # conf.records-key is gone: it removed "records" from a list of secret key names, and
+    # the public view no longer consults any key list (confidential values are marked where
+    # they are produced), so there is no such list left to get wrong.
 ]
 
 
