@@ -564,7 +564,7 @@ def worst_neighbour(
     values: Sequence[float] = (),
     refine: int = 3,
     max_evals: int = 200,
-    time_budget_s: float | None = 60.0,
+    time_budget_s: float | None = None,
     certify_top: int = 3,
     reference: bool | None = None,
     dps: tuple[int, int] = DPS,
@@ -576,8 +576,10 @@ def worst_neighbour(
     ``relation`` defaults to the mechanism's own and must equal it (a mechanism may explain
     replace-one only: add-remove-one is refused).  ``lower``/``upper`` default to the
     mechanism's bounds (required otherwise).  ``max_evals`` bounds the number of
-    neighbour evaluations (each one ``location_scale`` call) and ``time_budget_s`` the
-    wall time of screening + optimisation; ``refine`` records (by screened loss) get a
+    neighbour evaluations (each one ``location_scale`` call): the search's scope, in work
+    units; ``time_budget_s`` (default None: off) optionally also stops screening +
+    optimisation after that wall time, for interactive use only: a scope cut by it depends
+    on the machine's speed, so no dpaudit command passes it; ``refine`` records (by screened loss) get a
     bounded scalar optimisation over the new value; ``certify_top`` best pairs are
     certified with :func:`pair_loss` (the best pair of each distinct record);
     ``reference`` (default: a mechanism with exact_location_scale and n <= :data:`REFERENCE_MAX_N`)
