@@ -476,17 +476,16 @@ def generic_cases(quick: bool = False) -> list[CoverageCase]:
 
 def all_cases(quick: bool = False) -> list[CoverageCase]:
     """The engine's cases, then every installed subject's (its ``coverage_calibration``
-    hook, called with ``quick``); a subject whose hook fails to load is skipped."""
+    hook, called with ``quick``).  A hook that fails to load raises
+    :class:`audit.registry.SubjectLoadError` naming it: a run never passes with a subject's
+    cases silently missing."""
     from audit import registry
 
     cases = generic_cases(quick)
     for s in registry.subjects().values():
         hook = getattr(s, "coverage_calibration", None)
         if hook:
-            try:
-                cases.extend(registry.resolve(hook)(quick))
-            except registry.SubjectLoadError:
-                continue
+            cases.extend(registry.resolve(hook)(quick))
     return cases
 
 

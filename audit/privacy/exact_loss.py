@@ -579,8 +579,8 @@ def worst_neighbour(
     neighbour evaluations (each one ``location_scale`` call): the search's scope, in work
     units; ``time_budget_s`` (default None: off) optionally also stops screening +
     optimisation after that wall time, for interactive use only: a scope cut by it depends
-    on the machine's speed, so no dpaudit command passes it; ``refine`` records (by screened loss) get a
-    bounded scalar optimisation over the new value; ``certify_top`` best pairs are
+    on the machine's speed, so no dpaudit command passes it; ``refine`` records (by screened
+    loss) get a bounded scalar optimisation over the new value; ``certify_top`` best pairs are
     certified with :func:`pair_loss` (the best pair of each distinct record);
     ``reference`` (default: a mechanism with exact_location_scale and n <= :data:`REFERENCE_MAX_N`)
     re-certifies the worst pair on exact reference values.

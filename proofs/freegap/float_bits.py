@@ -95,6 +95,7 @@ import numpy as np
 
 from audit.findings import Finding, Method, Verdict, counterexample_document
 from audit.privacy.blackbox import BlackBoxTester
+from audit.privacy.blackbox.candidates import FAMILIES
 from audit.protocols import NeighbourPair, TestResult
 from audit.registry import replayer
 from proofs.freegap import claim
@@ -214,9 +215,13 @@ def sizes_for(budget_s: float) -> tuple[int, int]:
 
 
 def make_tester(n_select: int, n_certify: int, float_grid: bool) -> BlackBoxTester:
+    """The tester of these runs: the per-column event families (whose witnesses the direct
+    bit check below can evaluate) with the one-sample selection the committed results were
+    measured with."""
     return BlackBoxTester(n_select=int(n_select), n_certify=int(n_certify),
                           confidence=CONFIDENCE, certify="best", float_grid=bool(float_grid),
-                          name="blackbox-float" if float_grid else "blackbox")
+                          name="blackbox-float" if float_grid else "blackbox",
+                          families=FAMILIES, heldout_selection=False)
 
 
 def _pairs(t_pairs: Any, relation: str) -> list[NeighbourPair]:
@@ -419,7 +424,8 @@ def replay_float_bits(inputs: dict) -> tuple[bool, Any, Any, str]:
     st = inputs["tester"]
     tester = BlackBoxTester(n_select=int(st["n_select"]), n_certify=int(st["n_certify"]),
                             confidence=float(st["confidence"]), certify=st["certify"],
-                            float_grid=bool(st["float_grid"]), name="blackbox-float")
+                            float_grid=bool(st["float_grid"]), name="blackbox-float",
+                            families=FAMILIES, heldout_selection=False)
     res = tester.run(mech, pairs, np.random.default_rng(int(inputs["tester_seed"])))
     w = res.witness
     return (bool(res.violates), f"epsilon_lower <= {res.claimed_epsilon:g}",

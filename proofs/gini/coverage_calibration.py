@@ -8,7 +8,7 @@
   divided by 2 and 1.2 (true epsilon 2x / 1.2x the claim, exactly).
 * ``gini-exact-loss``: the exact-loss tester (``dataset_pair_loss``) on random pairs; an
   error is a certified interval [value_down, epsilon_up] missing the semi-analytic loss
-  (:func:`audit.privacy.powerlaw_loss.sup_loss_fixed`, an independent algorithm: the root of
+  (:func:`proofs.gini.noise_law.sup_loss_fixed`, an independent algorithm: the root of
   the derivative's sign function); nominal 0.
 * ``gini-release-dkw`` and ``gini-posterior-coverage``: the certify chain's two statistical
   links (``release``: DKW band at level 1e-6 on the release's standardised draws;
@@ -35,13 +35,13 @@ from audit.findings import Method, Verdict
 from audit.privacy.blackbox import BlackBoxTester, Event
 from audit.privacy.coverage_calibration import CoverageCase, Trial, bound_misses
 from audit.privacy.exact_loss import dataset_pair_loss
-from audit.privacy.powerlaw_loss import sup_loss_fixed
 from audit.protocols import REPLACE_ONE, NeighbourPair
 from kernels.gini.noise import powerlaw_sf
 from kernels.gini.release import noise_constants, release_gini
 from kernels.gini.sensitivity import smooth_sensitivity
 from proofs.gini import certify as chain
 from proofs.gini.mechanisms import GiniRelease
+from proofs.gini.noise_law import sup_loss_fixed
 
 __all__ = ["cases"]
 

@@ -59,9 +59,12 @@ def run_csv(work: Path) -> dict:
         f = work / f"{name}.csv"
         f.write_bytes(data)
         buf, err = io.StringIO(), io.StringIO()
-        with contextlib.redirect_stdout(buf), contextlib.redirect_stderr(err):
+        # run inside the work folder on the bare file name: messages cut long paths in the
+        # middle, so a full path would differ between the unmutated and the mutant folder
+        with contextlib.chdir(work), contextlib.redirect_stdout(buf), \
+                contextlib.redirect_stderr(err):
             try:
-                code = main(["release", str(f), "--column", col, "--lower", "0", "--upper",
+                code = main(["release", f.name, "--column", col, "--lower", "0", "--upper",
                              "1000", "--epsilon", "1", "--seed", "0",
                              "--show-confidential"])
             except SystemExit as exc:

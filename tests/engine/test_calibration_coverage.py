@@ -171,3 +171,12 @@ def test_calibrate_coverage_command_writes_a_report(tmp_path) -> None:
     assert code == 0
     assert [f["id"] for f in rep["findings"]] == ["coverage.clopper-pearson-exact"]
     assert rep["findings"][0]["evidence"]["runs"] == 3
+
+
+def test_every_installed_subject_contributes_its_cases() -> None:
+    """The Gini subject's coverage hook loads and its cases are run (a hook that failed to
+    import used to be skipped silently, so `calibrate --coverage` passed without them)."""
+    from audit.privacy.coverage_calibration import all_cases
+
+    keys = [c.key for c in all_cases(quick=True)]
+    assert any(k.startswith("gini") for k in keys), keys
