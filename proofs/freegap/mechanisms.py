@@ -258,9 +258,10 @@ def event_log_ratio(p: Any, p_prime: Any) -> float:
     """log(p / p'), +inf when p' = 0 < p, rounded down to a float (never overstated)."""
     if p_prime == 0:
         return math.inf if p > 0 else math.nan
-    v = mpmath.log(p) - mpmath.log(p_prime)
-    f = float(v)
-    return math.nextafter(f, -math.inf) if f > v else f
+    with mpmath.workdps(40):  # not the global precision another caller may have lowered
+        v = mpmath.log(p) - mpmath.log(p_prime)
+        f = float(v)
+        return math.nextafter(f, -math.inf) if f > v else f
 
 
 # ============================================================================ events on samples

@@ -54,8 +54,10 @@ def test_claims_reproduce_committed_verdicts(
         assert committed[fid] == verdict, (fid, committed[fid], verdict)
 
 
-@pytest.mark.parametrize("run_id, kernels", [("regress-paper", "kernels.gini.printed"),
-                                             ("regress-ours", "kernels.gini.api")])
+@pytest.mark.parametrize("run_id, kernels", [
+    ("regress-paper", "kernels.gini.printed"),
+    # the shipped kernels' full regress also runs in tests/gini/test_regress.py (default run)
+    pytest.param("regress-ours", "kernels.gini.api", marks=pytest.mark.slow)])
 def test_regress_reproduces_committed_verdicts(
     run_id: str, kernels: str, tmp_path: Path, capsys: pytest.CaptureFixture
 ) -> None:
