@@ -105,7 +105,7 @@ def _cmd_calibrate(a: argparse.Namespace) -> int:
     import time
 
     from audit.privacy.calibration import all_runs, run_calibration
-    from audit.report import build_report, render_summary_table
+    from audit.report import build_report
 
     if a.coverage:
         return _cmd_calibrate_coverage(a)
@@ -128,17 +128,8 @@ def _cmd_calibrate(a: argparse.Namespace) -> int:
                                     findings, params, started, False))
 
     found, figures = run_calibration(a.seed, a.quick, on_finding=step)
-    dt = time.perf_counter() - t0
-
-    def final(oc: dict | None) -> dict:
-        return build_report("calibrate", "testers:audit.privacy", a.seed, found, params,
-                            started, True, figures=figures, total_duration_s=dt, outcome=oc)
-
-    summary = final(None)["summary"]
-    key = ("fail" if not summary["pass"] else
-           "inconclusive" if summary["inconclusive"] else "pass")
-    rep, code = finish(out_dir, final, key)
-    print(render_summary_table(rep))
+    code = _finish_calibration(out_dir, a.seed, found, figures, params, started,
+                               time.perf_counter() - t0)
     undecided = [f.id for f in found if f.verdict.value == "inconclusive"]
     if undecided and a.quick:
         print(f"undecided at the --quick size: {', '.join(undecided)}; run without --quick "
@@ -147,11 +138,30 @@ def _cmd_calibrate(a: argparse.Namespace) -> int:
     return code
 
 
+def _finish_calibration(out_dir, seed: int, found: list, figures: list, params: dict,
+                        started: str, duration_s: float) -> int:
+    """The final report of a calibrate run (outcome from its summary), written and printed
+    as a table; returns the exit code."""
+    from audit.report import build_report, render_summary_table
+
+    def final(oc: dict | None) -> dict:
+        return build_report("calibrate", "testers:audit.privacy", seed, found, params,
+                            started, True, figures=figures, total_duration_s=duration_s,
+                            outcome=oc)
+
+    summary = final(None)["summary"]
+    key = ("fail" if not summary["pass"] else
+           "inconclusive" if summary["inconclusive"] else "pass")
+    rep, code = finish(out_dir, final, key)
+    print(render_summary_table(rep))
+    return code
+
+
 def _cmd_calibrate_coverage(a: argparse.Namespace) -> int:
     import time
 
     from audit.privacy.coverage_calibration import all_cases, run_coverage, selected
-    from audit.report import build_report, render_summary_table
+    from audit.report import build_report
 
     run_id = a.run_id if a.run_id is not None else f"calibrate-coverage-seed{a.seed}"
     started = datetime.now(UTC).isoformat(timespec="seconds")
@@ -176,17 +186,8 @@ def _cmd_calibrate_coverage(a: argparse.Namespace) -> int:
                                     findings, params, started, False))
 
     found, figures = run_coverage(a.seed, a.quick, a.reps, a.only, on_finding=step)
-    dt = time.perf_counter() - t0
-
-    def final(oc: dict | None) -> dict:
-        return build_report("calibrate", "testers:audit.privacy", a.seed, found, params,
-                            started, True, figures=figures, total_duration_s=dt, outcome=oc)
-
-    summary = final(None)["summary"]
-    key = ("fail" if not summary["pass"] else
-           "inconclusive" if summary["inconclusive"] else "pass")
-    rep, code = finish(out_dir, final, key)
-    print(render_summary_table(rep))
+    code = _finish_calibration(out_dir, a.seed, found, figures, params, started,
+                               time.perf_counter() - t0)
     print(f"report: {out_dir / 'report.json'}  {out_dir / 'report.md'}  {out_dir / 'report.html'}")
     return code
 
