@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from audit.cli import main
-from audit.cli_common import EXIT_CODES, OUTCOMES
+from audit.cli.outcomes import EXIT_CODES, OUTCOMES
 
 TOY = "x\n1\n1\n2\n2\n1.5\n"
 

@@ -117,7 +117,8 @@ def test_certify_cli_on_a_local_cluster_equals_single_process(tmp_path, capsys) 
     and findings as the single-process run on the same file and seed."""
     import json
 
-    from audit.cli import EXIT_OK, main
+    from audit.cli import main
+    from audit.cli.outcomes import EXIT_OK
 
     x = np.round(np.random.default_rng(3).lognormal(10.0, 1.0, 3000), 2)
     f = tmp_path / "inc.csv"

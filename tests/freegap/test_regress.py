@@ -11,7 +11,8 @@ import numpy as np
 import pytest
 
 from audit.checks.kernel import Context, run_check
-from audit.cli import EXIT_FINDINGS, EXIT_OK, main
+from audit.cli import main
+from audit.cli.outcomes import EXIT_FINDINGS, EXIT_OK
 from kernels.freegap import api
 from kernels.freegap import mechanisms as fg
 from proofs.freegap import regress as fr
