@@ -188,7 +188,7 @@ def certify_release(release_fn: Any, seed: int = 0, bound: str = "thm43") -> tup
     global _CPS_DATA
     from audit import datasets
     from audit.findings import Verdict
-    from proofs.gini.certify import CertifyConfig, certify
+    from proofs.gini.certify.chain import CertifyConfig, certify
 
     if _CPS_DATA is None:
         _CPS_DATA = datasets.load_sample(CPS)

@@ -150,7 +150,7 @@ def test_partitions_of_other_data_are_caught(cluster, tmp_path) -> None:
     exact pass: partitions of another data set (one record changed) make the run fail
     loudly (not CERTIFIED, the mismatch named) instead of certifying the wrong Gini."""
     from audit.distributed import read_sorted_column
-    from proofs.gini.certify import CertifyConfig, certify
+    from proofs.gini.certify.chain import CertifyConfig, certify
 
     x = np.round(np.random.default_rng(5).lognormal(10.0, 1.0, 800), 2)
     y = x.copy()

@@ -1,7 +1,7 @@
 """The Gini subject's commands: ``dpaudit release`` (compute the DP Gini index) and
 ``dpaudit certify`` (the default certify chain).  Command module: it prints and writes the
 report (through :mod:`audit.report`); the checks themselves are in
-:mod:`proofs.gini.certify` and return data.
+:mod:`proofs.gini.certify.chain` and return data.
 """
 
 from __future__ import annotations
@@ -345,8 +345,8 @@ def _certify_run(a: argparse.Namespace, run_id: str, out_dir: Path, dask_client:
     from audit.cli.run import finish, start_report, write
     from audit.report import build_report, public_view, render_summary_table
     from kernels.validate import is_sorted
-    from proofs.gini.certify import CertifyConfig, certify, public_parameters
-    from proofs.gini.certify_context import PUBLIC_SUBJECT, validate
+    from proofs.gini.certify.chain import CertifyConfig, certify, public_parameters
+    from proofs.gini.certify.context import PUBLIC_SUBJECT, validate
 
     x, src, lo, hi, parts = _certify_source(a, out_dir, dask_client)
     # the release depends on the multiset only: sorted in place (the array is ours), so the
