@@ -52,7 +52,6 @@ ALLOWED: frozenset[tuple[str, ...]] = frozenset({
     # gini subject files outside the engine work (subject template pending)
     ("private", "kernels/gini/neighbour.py", "kernels.gini.extremes:_max_gini_batch"),
     ("private", "kernels/gini/neighbour.py", "kernels.gini.extremes:_min_gini_batch"),
-    ("private", "proofs/gini/distributed.py", "proofs.gini.reference:_exact_floats"),
     # Mironov's snapping is shared by two subjects but lives in the Gini kernels
     ("subject", "kernels/freegap/mechanisms.py", "kernels.gini.release"),
     ("subject", "proofs/freegap/mechanisms.py", "kernels.gini.release"),
