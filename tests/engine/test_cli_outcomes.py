@@ -133,7 +133,7 @@ def test_starting_run_replaces_an_earlier_report_before_its_first_check(
         capsys: pytest.CaptureFixture[str]) -> None:
     """An earlier finished CERTIFIED report (and its counterexamples) is gone once a new run
     starts, even if the new run is interrupted before its first check ends."""
-    from proofs.gini import certify as cert_mod
+    from proofs.gini.certify import chain as cert_mod
 
     d = tmp_path / "r"
     (d / "counterexamples").mkdir(parents=True)

@@ -105,7 +105,7 @@ def fast_chains(monkeypatch: pytest.MonkeyPatch) -> None:
     from audit import registry
     from audit.findings import Finding, Method, Verdict
     from audit.privacy import calibration
-    from proofs.gini import certify as cert_mod
+    from proofs.gini.certify import chain as cert_mod
 
     def one(fid: str = "fuzz.one") -> Finding:
         return Finding(id=fid, claim="c", reference="r", method=Method.CROSSCHECK,
