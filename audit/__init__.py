@@ -4,13 +4,13 @@ The public Python API for auditing **your own mechanism** (the same run as ``dpa
 MODULE:OBJECT``)::
 
     import numpy as np
-    from audit import test_mechanism
+    from audit import audit_mechanism
 
     def noisy_sum(data, size, rng):          # vectorised: size outputs per call
         return float(np.sum(data)) + rng.laplace(0.0, 1.0, size)
 
-    result = test_mechanism(noisy_sum, epsilon=1.0, relation="add-remove",
-                            lower=0.0, upper=1.0, float_bits=False, seed=0)
+    result = audit_mechanism(noisy_sum, epsilon=1.0, relation="add-remove",
+                             lower=0.0, upper=1.0, float_bits=False, seed=0)
     print(result.outcome)                    # "not-flagged" (not refuted: never "verified")
     for f in result.findings:
         print(f.id, f.verdict.value, f.evidence.get("epsilon_lower"))
@@ -25,8 +25,9 @@ is then marked not reproducible).  See :mod:`audit.privacy.user_mechanism` (adap
 
 Names (imported lazily, so ``import audit`` stays cheap):
 
-* :func:`test_mechanism` -> :class:`UserAudit` (``findings``, ``outcome`` in
+* :func:`audit_mechanism` -> :class:`UserAudit` (``findings``, ``outcome`` in
   ``"flagged" | "not-flagged" | "inconclusive"``, ``exit_code`` 1 / 0 / 3);
+  ``test_mechanism`` is the same function under its earlier name;
 * :func:`wrap_mechanism` -> :class:`UserMechanism` (the adapter, a
   :class:`~audit.protocols.Mechanism`);
 * :func:`generated_pairs`, :func:`pairs_from_data`, :func:`pairs_from_list` (neighbours);
@@ -46,6 +47,7 @@ __all__ = [
     "UserAudit",
     "UserMechanism",
     "Verdict",
+    "audit_mechanism",
     "build_report",
     "generated_pairs",
     "pairs_from_data",
@@ -55,6 +57,7 @@ __all__ = [
     "write_report",
 ]
 
+#: name -> "module" (the same name there) or "module:name"
 _WHERE = {
     "BlackBoxTester": "audit.privacy.blackbox",
     "Finding": "audit.findings",
@@ -64,6 +67,7 @@ _WHERE = {
     "generated_pairs": "audit.privacy.user_audit",
     "pairs_from_data": "audit.privacy.user_audit",
     "pairs_from_list": "audit.privacy.user_audit",
+    "audit_mechanism": "audit.privacy.user_audit:test_mechanism",
     "test_mechanism": "audit.privacy.user_audit",
     "UserMechanism": "audit.privacy.user_mechanism",
     "wrap_mechanism": "audit.privacy.user_mechanism",
@@ -74,7 +78,8 @@ _WHERE = {
 
 def __getattr__(name: str) -> Any:
     if name in _WHERE:
-        return getattr(importlib.import_module(_WHERE[name]), name)
+        module, _, attr = _WHERE[name].partition(":")
+        return getattr(importlib.import_module(module), attr or name)
     raise AttributeError(f"module 'audit' has no attribute {name!r}")
 
 

@@ -10,18 +10,18 @@ from audit.report.confidentiality import (
     confidential_view,
     public_view,
 )
-from audit.report.html import (
-    CERTIFICATION_VERDICTS,
-    FIGURE_KINDS,
-    render_html,
-    validate_certification,
-    validate_figures,
-)
+from audit.report.html import render_html
 from audit.report.markdown import (
     COUNTEREXAMPLE_DIR,
     counterexample_relpath,
     render_markdown,
     render_summary_table,
+)
+from audit.report.model import (
+    CERTIFICATION_VERDICTS,
+    FIGURE_KINDS,
+    validate_certification,
+    validate_figures,
 )
 from audit.report.writer import (
     REPORT_SCHEMA,

@@ -30,8 +30,9 @@ from audit.report.confidentiality import (
     is_confidential_data,
     public_view,
 )
-from audit.report.html import render_html, validate_certification, validate_figures
+from audit.report.html import render_html
 from audit.report.markdown import counterexample_relpath, render_markdown
+from audit.report.model import validate_certification, validate_figures
 
 __all__ = [
     "REPORT_SCHEMA",

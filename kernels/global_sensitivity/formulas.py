@@ -7,7 +7,7 @@ supplement, and ``sizes`` its cell sizes).
 
 :func:`printed_gs` returns the value the supplement prints; :func:`exact_gs` the exact supremum
 sup |T(x) - T(x')| over neighbours (proved and checked in :mod:`proofs.global_sensitivity`;
-the proof of each case is in :mod:`proofs.global_sensitivity.exact_sup`).  Where they differ:
+the proof of each case is in :mod:`proofs.global_sensitivity.oracles`).  Where they differ:
 
 * proportion vector, Def 2 (Section 1, last paragraph): printed ``1/n``; exact ``2/n``
   (removing the only record of a category moves that proportion by 1/n and all the others

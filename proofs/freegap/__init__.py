@@ -25,10 +25,10 @@ SUBJECT = Subject(
     "sparse vector and noisy max mechanisms "
     "(shared/papers/ding-et-al-free-gap-noisy-max-sparse-vector.md)",
     modules=(
-        "proofs.freegap.alignment",
+        "proofs.freegap.smt",
         "proofs.freegap.derivations",
         "proofs.freegap.claims",
-        "proofs.freegap.blackbox",
+        "proofs.freegap.privacy",
         "proofs.freegap.float_bits",
         "proofs.freegap.experiments",
         "proofs.freegap.claims_text",

@@ -99,7 +99,7 @@ from audit.privacy.blackbox.candidates import FAMILIES
 from audit.protocols import NeighbourPair, TestResult
 from audit.registry import replayer
 from proofs.freegap import claim
-from proofs.freegap.blackbox import build_mechanism, tester_seed
+from proofs.freegap.privacy import build_mechanism, tester_seed
 
 __all__ = [
     "CHECK",
@@ -148,7 +148,7 @@ _SVT_PAIRS: tuple[Pair, ...] = (
 
 @dataclass(frozen=True)
 class FloatTarget:
-    """One mechanism: ``spec`` for :func:`proofs.freegap.blackbox.build_mechanism`."""
+    """One mechanism: ``spec`` for :func:`proofs.freegap.privacy.build_mechanism`."""
 
     key: str
     title: str

@@ -39,7 +39,7 @@ from audit.protocols import REPLACE_ONE, NeighbourPair
 from kernels.gini.noise import powerlaw_sf
 from kernels.gini.release import noise_constants, release_gini
 from kernels.gini.sensitivity import smooth_sensitivity
-from proofs.gini import certify as chain
+from proofs.gini.certify import chain
 from proofs.gini.mechanisms import GiniRelease
 from proofs.gini.noise_law import sup_loss_fixed
 

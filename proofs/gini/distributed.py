@@ -3,7 +3,7 @@ range partitions (:func:`audit.distributed.range_partitions`), exactly.
 
 Each partition (sorted, global ranks ``offset + 1 .. offset + m``) reduces, on its worker, to
 three exact integers on the reference's scaled representation (``value = v / 2^D``, see
-:class:`proofs.gini.reference._Exact`, vectorised int64 limb sums): ``D``, ``S = sum v`` and
+:class:`proofs.gini.reference.rational.Exact`, vectorised int64 limb sums): ``D``, ``S = sum v`` and
 ``W = sum_i i v_i`` (local ranks i = 1..m).  With ``D* = max D`` every partition is brought
 to the common denominator by a left shift, and for sorted data
 
@@ -22,7 +22,8 @@ from typing import Any
 import numpy as np
 
 from audit.distributed import range_partitions
-from proofs.gini.reference import NegativeIncomeError, ZeroTotalError, _exact_floats
+from proofs.gini.reference.errors import NegativeIncomeError, ZeroTotalError
+from proofs.gini.reference.rational import exact_floats
 
 __all__ = ["gini_eq2_from_partitions", "gini_eq2_partitioned", "partition_sums"]
 
@@ -34,7 +35,7 @@ def partition_sums(part: np.ndarray) -> tuple[int, int, int, int]:
         return 0, 0, 0, 0  # an empty value range adds nothing
     if arr.min() < 0:
         raise NegativeIncomeError("x must be >= 0 (incomes)")
-    ex = _exact_floats(arr)
+    ex = exact_floats(arr)
     if ex is None:
         raise ValueError("partition must be a finite float array")
     return ex.n, ex.D, ex.total, ex.weighted  # weighted = sum_i i X_i, local ranks 1..m

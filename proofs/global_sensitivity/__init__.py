@@ -31,7 +31,7 @@ SUBJECT = Subject(
         "proofs.global_sensitivity.derivations",
         "proofs.global_sensitivity.claims",
         "proofs.global_sensitivity.privacy",
-        "proofs.global_sensitivity.simulation",
+        "proofs.global_sensitivity.experiments",
         "proofs.global_sensitivity.claims_text",
     ),
     mechanisms="proofs.global_sensitivity.mechanisms:catalogue",

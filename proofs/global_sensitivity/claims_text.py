@@ -22,7 +22,7 @@ from audit.findings import Finding, Method, Verdict, counterexample_document, fr
 from audit.registry import replayer
 from kernels.global_sensitivity import statistics as st
 from proofs.global_sensitivity import NAME, claim
-from proofs.global_sensitivity import exact_sup as es
+from proofs.global_sensitivity import oracles as es
 from proofs.text_findings import SPLIT, paper_finding
 
 SUBJECT = f"paper:{NAME}"

@@ -28,7 +28,7 @@ from audit.findings import Finding, Method, Verdict, counterexample_document
 from audit.registry import replayer
 from kernels.global_sensitivity import statistics as st
 from proofs.global_sensitivity import claim
-from proofs.global_sensitivity import exact_sup as es
+from proofs.global_sensitivity import oracles as es
 
 SUBJECT = "paper:liu-global-sensitivity"
 REF = "Liu, supplement"

@@ -30,7 +30,7 @@ import mpmath
 import numpy as np
 
 from kernels.global_sensitivity import formulas as fo
-from proofs.global_sensitivity import exact_sup as es
+from proofs.global_sensitivity import oracles as es
 
 __all__ = ["GSRelease", "catalogue", "exact_values"]
 

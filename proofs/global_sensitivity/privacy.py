@@ -38,7 +38,7 @@ from audit.registry import replayer
 from kernels.global_sensitivity import formulas as fo
 from proofs.global_sensitivity import claim
 from proofs.global_sensitivity import claims as gc
-from proofs.global_sensitivity import exact_sup as es
+from proofs.global_sensitivity import oracles as es
 from proofs.global_sensitivity.mechanisms import GSRelease
 
 SUBJECT = "paper:liu-global-sensitivity"

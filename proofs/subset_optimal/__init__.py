@@ -5,7 +5,7 @@ Kernels under audit: :mod:`kernels.subset_optimal`.  This package: the exact ref
 (:mod:`.reference`, Fractions / mpmath), exact privacy loss (:mod:`.privacy`), oracles
 (:mod:`.oracles`: Lemma 1 linear program, Lemmas 6 and 8, Definition 7), mechanisms for the
 testers (:mod:`.mechanisms`), claims and replayers (:mod:`.claims`), and the certify
-command (:mod:`.cli`).  Neighbour relation: add/remove one record (paper Section 2).
+command (:mod:`.commands`).  Neighbour relation: add/remove one record (paper Section 2).
 """
 
 from __future__ import annotations
@@ -24,10 +24,10 @@ SUBJECT = Subject(
     name=NAME,
     paper="Dick, Kulesza, Sun & Suresh, Subset-based instance optimality in private "
     "estimation (shared/papers/dick-et-al-subset-instance-optimality.md)",
-    modules=("proofs.subset_optimal.claims", "proofs.subset_optimal.accuracy",
+    modules=("proofs.subset_optimal.claims", "proofs.subset_optimal.experiments",
              "proofs.subset_optimal.claims_text", "proofs.subset_optimal.certify"),
     mechanisms="proofs.subset_optimal.mechanisms:catalogue",
-    certify="proofs.subset_optimal.cli:CERTIFY",
+    certify="proofs.subset_optimal.commands:CERTIFY",
     regress="proofs.subset_optimal.regress:SUITE",
     coverage="proofs.subset_optimal.coverage:RULES",
 )

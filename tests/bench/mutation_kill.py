@@ -9,7 +9,7 @@ Every mutant of :data:`bench.mutations.CATALOGUE` (one source-level edit of a fr
   ``<copy>.freegap.api``; validate.py mutants through both.  Killed = a refuted or errored
   check (the command would exit 1).  printed.py already fails regress unmutated, so there a
   kill is any check whose verdict differs from the unmutated printed module's (full run).
-* ``certify`` - :func:`proofs.gini.certify.certify` (``dpaudit certify --quick``) on the
+* ``certify`` - :func:`proofs.gini.certify.chain.certify` (``dpaudit certify --quick``) on the
   built-in CPS sample with the mutant's ``release_gini`` through ``CertifyConfig.release``
   (the door for a third party's release; bound ``tight`` for tight.py mutants).  Killed =
   anything but CERTIFIED (the command exits 1 or 3).
@@ -188,7 +188,7 @@ def certify_release(release_fn: Any, seed: int = 0, bound: str = "thm43") -> tup
     global _CPS_DATA
     from audit import datasets
     from audit.findings import Verdict
-    from proofs.gini.certify import CertifyConfig, certify
+    from proofs.gini.certify.chain import CertifyConfig, certify
 
     if _CPS_DATA is None:
         _CPS_DATA = datasets.load_sample(CPS)

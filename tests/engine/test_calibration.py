@@ -50,7 +50,8 @@ def test_calibration_counterexample_replays(tmp_path, capsys) -> None:
     known answer replays as PASSES NOW, exit 0)."""
     import json
 
-    from audit.cli import EXIT_OK, main
+    from audit.cli import main
+    from audit.cli.outcomes import EXIT_OK
 
     doc = {"schema": "dpaudit.counterexample/1", "check": "calibration.laplace-half-scale",
            "subject": "testers:audit.privacy",

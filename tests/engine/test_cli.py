@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from audit.cli import EXIT_BAD_INPUT, EXIT_OK, main
+from audit.cli import main
+from audit.cli.outcomes import EXIT_BAD_INPUT, EXIT_OK
 
 
 def _run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from audit.cli import main
-from audit.cli_common import EXIT_CODES, OUTCOMES
+from audit.cli.outcomes import EXIT_CODES, OUTCOMES
 
 TOY = "x\n1\n1\n2\n2\n1.5\n"
 
@@ -133,7 +133,7 @@ def test_starting_run_replaces_an_earlier_report_before_its_first_check(
         capsys: pytest.CaptureFixture[str]) -> None:
     """An earlier finished CERTIFIED report (and its counterexamples) is gone once a new run
     starts, even if the new run is interrupted before its first check ends."""
-    from proofs.gini import certify as cert_mod
+    from proofs.gini.certify import chain as cert_mod
 
     d = tmp_path / "r"
     (d / "counterexamples").mkdir(parents=True)

@@ -117,7 +117,8 @@ def test_certify_cli_on_a_local_cluster_equals_single_process(tmp_path, capsys) 
     and findings as the single-process run on the same file and seed."""
     import json
 
-    from audit.cli import EXIT_OK, main
+    from audit.cli import main
+    from audit.cli.outcomes import EXIT_OK
 
     x = np.round(np.random.default_rng(3).lognormal(10.0, 1.0, 3000), 2)
     f = tmp_path / "inc.csv"
@@ -149,7 +150,7 @@ def test_partitions_of_other_data_are_caught(cluster, tmp_path) -> None:
     exact pass: partitions of another data set (one record changed) make the run fail
     loudly (not CERTIFIED, the mismatch named) instead of certifying the wrong Gini."""
     from audit.distributed import read_sorted_column
-    from proofs.gini.certify import CertifyConfig, certify
+    from proofs.gini.certify.chain import CertifyConfig, certify
 
     x = np.round(np.random.default_rng(5).lognormal(10.0, 1.0, 800), 2)
     y = x.copy()

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from audit import test_mechanism
+from audit import audit_mechanism
 from audit.examples.exact_laplace import (
     ClampedMeanLaplace,
     ClampedMeanLaplaceBroken,
@@ -20,8 +20,8 @@ from audit.findings import Verdict
 
 
 def _run(cls):
-    return test_mechanism(cls, lower=0.0, upper=1.0, float_bits=False, n_select=20_000,
-                          n_certify=20_000, seed=0)  # epsilon read from the class
+    return audit_mechanism(cls, lower=0.0, upper=1.0, float_bits=False, n_select=20_000,
+                           n_certify=20_000, seed=0)  # epsilon read from the class
 
 
 def test_correct_example_verified_by_the_exact_tester():

@@ -2,7 +2,7 @@
 (encodings, separators, quoting, blanks, extreme numbers, paths with spaces and unicode) and
 runs ``audit.cli.main`` in-process.  Every run must
 
-* return a documented exit code (:data:`audit.cli_common.EXIT_CODES`);
+* return a documented exit code (:data:`audit.cli.outcomes.EXIT_CODES`);
 * print no traceback, and exactly one stderr line when it is bad input (exit 2);
 * write nothing outside its ``--out`` folder (or the default ``reports/`` of the working
   directory when ``--out`` is not given);
@@ -29,7 +29,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from audit.cli import main
-from audit.cli_common import EXIT_CODES
+from audit.cli.outcomes import EXIT_CODES
 
 COMMANDS = ["certify", "release", "calibrate", "regress", "replay", "prove", "search",
             "reproduce", "subjects"]
@@ -105,7 +105,7 @@ def fast_chains(monkeypatch: pytest.MonkeyPatch) -> None:
     from audit import registry
     from audit.findings import Finding, Method, Verdict
     from audit.privacy import calibration
-    from proofs.gini import certify as cert_mod
+    from proofs.gini.certify import chain as cert_mod
 
     def one(fid: str = "fuzz.one") -> Finding:
         return Finding(id=fid, claim="c", reference="r", method=Method.CROSSCHECK,
@@ -140,7 +140,7 @@ def fast_chains(monkeypatch: pytest.MonkeyPatch) -> None:
     def fake_suite_run(self, mod, subject, seed, mode, only, on_finding):
         on_finding(1, 1, one(f"fuzz.{id(self)}"))
 
-    from audit.cli import _regress_suites
+    from audit.cli.commands.regress import regress_suites as _regress_suites
 
     real_load_all()
     for suite in _regress_suites().values():

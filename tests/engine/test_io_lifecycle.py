@@ -258,7 +258,7 @@ def test_regress_that_checked_nothing_never_passes(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
     """A suite that cannot list its checks and runs none: INCONCLUSIVE, exit 3."""
-    from audit.cli import _regress_suites
+    from audit.cli.commands.regress import regress_suites as _regress_suites
 
     suites = _regress_suites()
     for s in suites.values():
@@ -453,7 +453,7 @@ def test_help_texts(capsys: pytest.CaptureFixture[str]) -> None:
 def test_progress_bar_only_on_a_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
     import io
 
-    from audit.user_test import _Progress
+    from audit.cli.commands.test import StageProgress as _Progress
 
     buf = io.StringIO()  # a redirected stderr: not a terminal
     monkeypatch.setattr(sys, "stderr", buf)
@@ -504,7 +504,7 @@ def test_library_errors_name_the_parameter_and_the_cli_the_flag(
 def test_the_cli_catches_one_base_class() -> None:
     """Every bad-input error class of the engine and the subjects is an InputError."""
     from audit import datasets, protocols, registry
-    from audit.cli_common import OutputError
+    from audit.cli.folders import OutputError
     from audit.privacy.user_mechanism import MechanismLoadError
     from kernels import errors
     from kernels.gini.errors import InvalidGammaError, NegativeIncomeError
@@ -513,7 +513,7 @@ def test_the_cli_catches_one_base_class() -> None:
                 protocols.KernelModuleError, registry.SubjectLoadError, MechanismLoadError,
                 errors.NotNumericError, InvalidGammaError, NegativeIncomeError):
         assert issubclass(cls, errors.InputError), cls
-    src = (Path(__file__).resolve().parents[2] / "audit" / "cli.py").read_text("utf-8")
+    src = (Path(__file__).resolve().parents[2] / "audit" / "cli" / "app.py").read_text("utf-8")
     assert "_BAD_INPUT = (" not in src and "except InputError" in src
 
 

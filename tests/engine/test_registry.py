@@ -8,7 +8,8 @@ from __future__ import annotations
 import pytest
 
 from audit import registry
-from audit.cli import EXIT_OK, main
+from audit.cli import main
+from audit.cli.outcomes import EXIT_OK
 from audit.findings import Finding, Method, Verdict, counterexample_document
 
 

@@ -15,7 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from audit.cli import EXIT_FINDINGS, main
+from audit.cli import main
+from audit.cli.outcomes import EXIT_FINDINGS
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "reports" / "examples"
 CLAIM_RUNS = ("prove", "search", "reproduce")

@@ -134,7 +134,7 @@ def test_a_signal_after_the_run_keeps_its_exit_code(sig: int) -> None:
     """The executable's wrapper: a signal that arrives once main() has returned (its
     handlers restored, the run's outcome decided) leaves the exit code alone -- before, the
     default handler turned it into a KeyboardInterrupt at shutdown (exit -2)."""
-    code = ("import os, signal, audit.cli as c\n"
+    code = ("import os, signal, audit.cli.app as c\n"
             f"c.main = lambda: (os.kill(os.getpid(), {int(sig)}), 3)[1]\n"
             "c.console()\n")
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,

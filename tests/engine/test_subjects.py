@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 
 from audit import registry
-from audit.cli import EXIT_BAD_INPUT, EXIT_FINDINGS, EXIT_OK, main
+from audit.cli import main
+from audit.cli.outcomes import EXIT_BAD_INPUT, EXIT_FINDINGS, EXIT_OK
 
 SUBJECT_SRC = '''
 import functools

@@ -15,8 +15,8 @@ import pytest
 
 from audit.cli import main
 from audit.registry import REPLAYERS, load_all
-from proofs.freegap import alignment as A
-from proofs.freegap.alignment import EXACT, MECHANISMS, Size
+from proofs.freegap import smt as A
+from proofs.freegap.smt import EXACT, MECHANISMS, Size
 
 SMALL = {
     "noisy-max": [Size(2), Size(3)],

@@ -34,8 +34,8 @@ from audit.protocols import ADD_REMOVE_ONE
 from audit.registry import CLAIMS, REPLAYERS, load_all
 from audit.report import validate_figures
 from kernels.freegap import broken as fb
-from proofs.freegap import blackbox as fbb
 from proofs.freegap import mechanisms as fm
+from proofs.freegap import privacy as fbb
 
 SMALL = (fbb.N_SELECT_MIN, fbb.N_CERTIFY_MIN)
 TARGETS = fbb.targets()

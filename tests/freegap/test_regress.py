@@ -11,7 +11,8 @@ import numpy as np
 import pytest
 
 from audit.checks.kernel import Context, run_check
-from audit.cli import EXIT_FINDINGS, EXIT_OK, main
+from audit.cli import main
+from audit.cli.outcomes import EXIT_FINDINGS, EXIT_OK
 from kernels.freegap import api
 from kernels.freegap import mechanisms as fg
 from proofs.freegap import regress as fr
@@ -151,7 +152,7 @@ def test_must_hold_gate(monkeypatch: pytest.MonkeyPatch, broken: bool) -> None:
     refuted only when the level-1e-7 bound exceeds the claim; broken twins keep the 90%
     rule.  Counts: 3,000 vs 1,000 of 100,000 (log ratio 1.10, strict bound ~0.88 < 1) and
     30,000 vs 5,000 (log ratio 1.79, strict bound ~1.72 > 1)."""
-    from proofs.freegap import blackbox as bb
+    from proofs.freegap import privacy as bb
 
     monkeypatch.setattr(bb, "_evidence", lambda row: {})
     monkeypatch.setattr(bb, "_scope", lambda row, t: "")

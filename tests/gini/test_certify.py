@@ -1,4 +1,4 @@
-"""proofs.gini.certify: the certificate chain on small data (exact answers known), the float
+"""proofs.gini.certify.chain: the certificate chain on small data (exact answers known), the float
 sampler link against the closed-form tail asymptotics, and keyed data identity."""
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 from audit.fingerprint import data_fingerprint
-from proofs.gini.certify_context import CertifyConfig, CertifyContext
-from proofs.gini.certify_links import FLOAT_DELTA_NEGLIGIBLE, float_sampler
+from proofs.gini.certify.context import CertifyConfig, CertifyContext
+from proofs.gini.certify.links import FLOAT_DELTA_NEGLIGIBLE, float_sampler
 
 _KEY = bytes(range(32))
 
@@ -91,7 +91,7 @@ def test_release_link_audits_the_shipped_release_and_catches_half_noise() -> Non
     import math
 
     from kernels.gini.release import release_gini
-    from proofs.gini.certify import _release_link
+    from proofs.gini.certify.chain import _release_link
 
     xs = np.sort(np.random.default_rng(4).lognormal(3, 1, 200))
     cfg = CertifyConfig(xs, {"sample": "test"}, 0.0, float(3 * xs.max()), 1.0, quick=True)

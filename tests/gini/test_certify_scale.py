@@ -30,8 +30,8 @@ from kernels.gini.neighbour import neighbour_tables
 from kernels.gini.noise import powerlaw
 from kernels.gini.release import noise_constants, posterior_exact, release_gini
 from kernels.gini.sensitivity import smooth_sensitivity
-from proofs.gini.certify import CertifyConfig, _coverage_hits, certify
-from proofs.gini.certify_links import _Neighbour, _ReleaseSampler
+from proofs.gini.certify.chain import CertifyConfig, _coverage_hits, certify
+from proofs.gini.certify.links import _Neighbour, _ReleaseSampler
 from proofs.gini.mechanisms import ShippedRelease
 
 
@@ -80,7 +80,7 @@ def test_neighbour_tables_detect_a_wrong_neighbour() -> None:
 
 
 def test_screened_search_certifies_the_same_figures() -> None:
-    from proofs.gini.certify_links import _fast_screen
+    from proofs.gini.certify.links import _fast_screen
 
     rng = np.random.default_rng(11)
     x, L, U = _data(rng, 2000, ties=False)

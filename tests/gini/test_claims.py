@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from audit.cli import EXIT_FINDINGS, EXIT_OK, main
+from audit.cli import main
+from audit.cli.outcomes import EXIT_FINDINGS, EXIT_OK
 from audit.findings import Verdict, from_jsonable
 from audit.registry import REPLAYERS, load_all
 from proofs.gini import claims, oracles

@@ -13,6 +13,8 @@ from hypothesis import strategies as st
 
 from proofs.gini import oracles
 from proofs.gini import reference as R
+from proofs.gini.reference import rational
+from proofs.gini.reference.extremes import Scaled, _LazyTable
 
 finite = st.floats(min_value=0.0, max_value=1e6, allow_nan=False, allow_infinity=False,
                    allow_subnormal=True)
@@ -92,11 +94,11 @@ def test_block_seams_equal_general(n: int) -> None:
 def test_lazy_tables_equal_full_prefix_lists(monkeypatch) -> None:
     """Every entry of the lazy P, R, C (and xs, slices, iteration) equals the accumulate()
     lists of the general path, with build chunks much smaller than n (chunk seams)."""
-    monkeypatch.setattr(R, "_BUILD_CHUNK", 128)
+    monkeypatch.setattr(rational, "BUILD_CHUNK", 128)
     rng = np.random.default_rng(11)
     arr = np.sort(np.concatenate([rng.lognormal(5, 2, 700), [0.0, 5e-324, 1e-300, 3e5]]))
-    sc = R._Scaled(arr, 0.0, 1e6)
-    assert isinstance(sc.P, R._LazyTable)
+    sc = Scaled(arr, 0.0, 1e6)
+    assert isinstance(sc.P, _LazyTable)
     den = sc.den
     xs = [int(Fraction(v) * den) for v in arr.tolist()]
     n = len(xs)

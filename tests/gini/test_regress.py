@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from audit.checks import kernel as engine
-from audit.cli import EXIT_BAD_INPUT, EXIT_FINDINGS, EXIT_OK, main
+from audit.cli import main
+from audit.cli.outcomes import EXIT_BAD_INPUT, EXIT_FINDINGS, EXIT_OK
 from audit.report import strip_timings
 from proofs.gini import oracles, regress
 from proofs.gini import reference as ref

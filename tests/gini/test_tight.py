@@ -1,7 +1,7 @@
 """Tests of the tight smooth sensitivity (kernels/gini/tight.py, issue 18).
 
 Truths used: the exact brute-force oracles (proofs/gini/oracles.py: LS of every neighbour,
-k-ball enumeration), the exact reference (proofs/gini/reference.py, Fractions; its
+k-ball enumeration), the exact reference (proofs/gini/reference/tight.py, Fractions; its
 ``search="all"`` mode evaluates every candidate), never the kernel's own output.
 """
 

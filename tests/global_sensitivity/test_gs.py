@@ -16,7 +16,7 @@ from kernels.global_sensitivity import releases as rl
 from kernels.global_sensitivity import statistics as st
 from proofs.global_sensitivity import claims as gc
 from proofs.global_sensitivity import derivations as dv
-from proofs.global_sensitivity import exact_sup as es
+from proofs.global_sensitivity import oracles as es
 from proofs.global_sensitivity import privacy as pv
 from proofs.global_sensitivity import smt
 

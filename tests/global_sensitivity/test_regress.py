@@ -15,7 +15,8 @@ import numpy as np
 import pytest
 
 from audit.checks.kernel import Context, run_check
-from audit.cli import EXIT_FINDINGS, EXIT_OK, main
+from audit.cli import main
+from audit.cli.outcomes import EXIT_FINDINGS, EXIT_OK
 from kernels.global_sensitivity import api
 from kernels.global_sensitivity import formulas as gsf
 from kernels.global_sensitivity import releases as rel

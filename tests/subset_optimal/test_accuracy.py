@@ -1,4 +1,4 @@
-"""Tests of proofs.subset_optimal.accuracy: slope fits against known slopes, hand-worked
+"""Tests of proofs.subset_optimal.experiments: slope fits against known slopes, hand-worked
 Theorem 5 values, the point-mass bound against the kernel's own draws, black-box power on the
 broken twin, replace-one bounds, claim verdicts and replayers."""
 
@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from kernels.subset_optimal import mean as km
-from proofs.subset_optimal import accuracy as ac
+from proofs.subset_optimal import experiments as ac
 
 
 def test_slope_fit_recovers_known_slopes() -> None:

@@ -14,7 +14,8 @@ import numpy as np
 import pytest
 
 from audit.checks.kernel import Context, run_check
-from audit.cli import EXIT_FINDINGS, EXIT_OK, main
+from audit.cli import main
+from audit.cli.outcomes import EXIT_FINDINGS, EXIT_OK
 from kernels.subset_optimal import api
 from kernels.subset_optimal import mean as km
 from kernels.subset_optimal import monotone as mo

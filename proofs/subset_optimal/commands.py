@@ -7,14 +7,15 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
 from audit import fingerprint
-from audit.argtypes import integer, real
-from audit.argtypes import run_id as run_id_type
-from audit.cli_common import outcome, progress
+from audit.cli.argtypes import integer, real
+from audit.cli.argtypes import run_id as run_id_type
+from audit.cli.command import FunctionCommand
+from audit.cli.outcomes import outcome
+from audit.cli.progress import progress
 from kernels.errors import InputError
 
 _POSITIVE = real(low=0.0, low_open=True)
@@ -52,8 +53,8 @@ def _arguments(p: argparse.ArgumentParser) -> None:
 
 def _run(a: argparse.Namespace) -> int:
     from audit import datasets
-    from audit.cli import finish, start_report, write
-    from audit.cli_common import report_dir
+    from audit.cli.folders import report_dir
+    from audit.cli.run import finish, start_report, write
     from audit.report import build_report, public_view, render_summary_table
     from proofs.subset_optimal import NAME
     from proofs.subset_optimal.certify import (
@@ -121,16 +122,4 @@ def _run(a: argparse.Namespace) -> int:
     return code
 
 
-@dataclass(frozen=True)
-class _Command:
-    help: str
-    description: str
-
-    def add_arguments(self, parser: argparse.ArgumentParser) -> None:
-        _arguments(parser)
-
-    def run(self, args: argparse.Namespace) -> int:
-        return _run(args)
-
-
-CERTIFY = _Command(_HELP, _DESCRIPTION)
+CERTIFY = FunctionCommand(_HELP, _DESCRIPTION, _arguments, _run)

@@ -1,7 +1,7 @@
 """The Gini subject's commands: ``dpaudit release`` (compute the DP Gini index) and
 ``dpaudit certify`` (the default certify chain).  Command module: it prints and writes the
 report (through :mod:`audit.report`); the checks themselves are in
-:mod:`proofs.gini.certify` and return data.
+:mod:`proofs.gini.certify.chain` and return data.
 """
 
 from __future__ import annotations
@@ -10,23 +10,20 @@ import argparse
 import dataclasses
 import sys
 import warnings
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
 import numpy as np
 
 from audit import datasets, fingerprint
-from audit.argtypes import integer, real
-from audit.argtypes import run_id as run_id_type
-from audit.argtypes import seed as seed_type
-from audit.cli_common import (
-    LinkTicker,
-    add_data_arguments,
-    data_choice,
-    outcome,
-)
-from audit.cli_common import progress as _progress
+from audit.cli.argtypes import integer, real
+from audit.cli.argtypes import run_id as run_id_type
+from audit.cli.argtypes import seed as seed_type
+from audit.cli.arguments import add_data_arguments, data_choice
+from audit.cli.command import FunctionCommand
+from audit.cli.outcomes import outcome
+from audit.cli.progress import LinkTicker
+from audit.cli.progress import progress as _progress
 from kernels.errors import InputError
 from kernels.gini.noise import powerlaw
 from kernels.gini.release import (
@@ -329,7 +326,7 @@ def _attach_warnings(caught: list, findings: list, start: int) -> None:
 
 
 def _cmd_certify(a: argparse.Namespace) -> int:
-    from audit.cli_common import report_dir
+    from audit.cli.folders import report_dir
 
     _check_door(a)
     run_id = a.run_id if a.run_id is not None else f"certify-seed{a.seed}"
@@ -345,11 +342,11 @@ def _cmd_certify(a: argparse.Namespace) -> int:
 
 def _certify_run(a: argparse.Namespace, run_id: str, out_dir: Path, dask_client: object,
                  ) -> int:
-    from audit.cli import finish, start_report, write
+    from audit.cli.run import finish, start_report, write
     from audit.report import build_report, public_view, render_summary_table
     from kernels.validate import is_sorted
-    from proofs.gini.certify import CertifyConfig, certify, public_parameters
-    from proofs.gini.certify_context import PUBLIC_SUBJECT, validate
+    from proofs.gini.certify.chain import CertifyConfig, certify, public_parameters
+    from proofs.gini.certify.context import PUBLIC_SUBJECT, validate
 
     x, src, lo, hi, parts = _certify_source(a, out_dir, dask_client)
     # the release depends on the multiset only: sorted in place (the array is ours), so the
@@ -425,22 +422,8 @@ def _certify_run(a: argparse.Namespace, run_id: str, out_dir: Path, dask_client:
     return code
 
 
-@dataclass(frozen=True)
-class _Command:
-    help: str
-    description: str
-    add: object
-    runner: object
-
-    def add_arguments(self, parser: argparse.ArgumentParser) -> None:
-        self.add(parser)  # type: ignore[operator]
-
-    def run(self, args: argparse.Namespace) -> int:
-        return self.runner(args)  # type: ignore[operator]
-
-
-RELEASE = _Command(_RELEASE_HELP, _RELEASE_DESCRIPTION, _release_arguments, _cmd_release)
-CERTIFY = _Command(_CERTIFY_HELP, _CERTIFY_DESCRIPTION, _certify_arguments, _cmd_certify)
+RELEASE = FunctionCommand(_RELEASE_HELP, _RELEASE_DESCRIPTION, _release_arguments, _cmd_release)
+CERTIFY = FunctionCommand(_CERTIFY_HELP, _CERTIFY_DESCRIPTION, _certify_arguments, _cmd_certify)
 
 
 def mechanisms() -> dict[str, str]:

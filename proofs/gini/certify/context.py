@@ -1,5 +1,5 @@
 """The context a ``dpaudit certify`` run of the Gini release hands to its links
-(:mod:`proofs.gini.certify`, :mod:`proofs.gini.certify_links`): the configuration, the
+(:mod:`proofs.gini.certify.chain`, :mod:`proofs.gini.certify.links`): the configuration, the
 validated data, its keyed fingerprint, the exact reference values computed once per run, and
 how a counterexample refers to the data (source + keyed fingerprint, never the records or a
 plain hash) and reloads it (:func:`reload_data`).

@@ -1,4 +1,4 @@
-"""The privacy links of ``dpaudit certify`` (see :mod:`proofs.gini.certify` for the chain).
+"""The privacy links of ``dpaudit certify`` (see :mod:`proofs.gini.certify.chain` for the chain).
 
 * ``certify.admissibility`` — the chosen (alpha, beta) for density (10) at this (epsilon,
   gamma): worst sliding, dilation and whole-mechanism loss (:mod:`proofs.gini.admissibility`).
@@ -33,7 +33,7 @@ from audit.protocols import REPLACE_ONE, NeighbourPair
 from audit.registry import replayer
 from proofs.gini import reference
 from proofs.gini.admissibility import admissible, loss_at
-from proofs.gini.certify_context import data_ref, gini_exact, reload_data, smooth_exact
+from proofs.gini.certify.context import data_ref, gini_exact, reload_data, smooth_exact
 from proofs.gini.mechanisms import GiniRelease, ShippedRelease
 
 __all__ = [
@@ -652,7 +652,7 @@ def _replay_admissibility(inp: dict) -> tuple[bool, Any, Any, str]:
             f"|lambda| <= beta = {c.beta:.6g}, |delta| <= alpha = {c.alpha:.6g}: {inside}")
 
 
-#: the privacy links, in order (:mod:`proofs.gini.certify` puts them into its chain)
+#: the privacy links, in order (:mod:`proofs.gini.certify.chain` puts them into its chain)
 LINKS: tuple[Link[Any], ...] = (
     Link("admissibility", "admissibility of the noise constants (density (10))", admissibility),
     Link("exact-loss", "exact privacy loss on the worst neighbours found", exact_loss),

@@ -47,18 +47,21 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from audit.argtypes import integer, real
-from audit.argtypes import run_id as run_id_type
-from audit.argtypes import seed as seed_type
-from audit.cli_common import EXIT_BAD_INPUT
+from audit.cli.argtypes import integer, real
+from audit.cli.argtypes import run_id as run_id_type
+from audit.cli.argtypes import seed as seed_type
+from audit.cli.command import Command
+from audit.cli.folders import report_dir
+from audit.cli.outcomes import EXIT_BAD_INPUT
+from audit.cli.run import finish, start_report
 from audit.privacy.user_mechanism import RANDOMNESS, SEED_BITS, STYLES
 from kernels.errors import InputError
 from kernels.validate import shorten
 
-__all__ = ["COMMAND", "TestCommand"]
+__all__ = ["COMMAND", "StageProgress", "TestCommand"]
 
 
-class _Progress:
+class StageProgress:
     """A progress bar on stderr (tqdm), shown only when stderr is a terminal and neither
     ``--no-progress`` nor ``DPAUDIT_NO_PROGRESS`` is set (redirected stderr gets none)."""
 
@@ -146,8 +149,8 @@ def _read_pairs(path: str) -> list:
     return doc
 
 
-class TestCommand:
-    """The ``test`` command object (``add_arguments`` / ``run``)."""
+class TestCommand(Command):
+    """The ``test`` command: its arguments (one block, :meth:`add_arguments`) and run."""
 
     __test__ = False  # not a pytest test class
     help = "audit your own mechanism (MODULE:OBJECT) for its claimed epsilon; write a report"
@@ -224,7 +227,6 @@ class TestCommand:
 
     def run(self, a: argparse.Namespace) -> int:
         from audit import datasets
-        from audit.cli_common import report_dir
 
         if (a.lower is None) != (a.upper is None):
             raise InputError("--lower and --upper go together")
@@ -271,7 +273,6 @@ class TestCommand:
 
     def _run(self, a: argparse.Namespace, plan: Any, run_id: str,
              data_id: dict[str, Any]) -> int:
-        from audit.cli_common import finish, start_report
         from audit.privacy.user_audit import preflight, run_plan
         from audit.report import build_report, counterexample_relpath
 
@@ -281,7 +282,7 @@ class TestCommand:
         # a run on the holder's data writes a public and a confidential report
         conf: dict[str, Any] = {"confidential_data": True} if a.data is not None else {}
         t0 = time.perf_counter()
-        bar = _Progress(not a.no_progress)
+        bar = StageProgress(not a.no_progress)
         out_dir = None
         limit = None
         try:

@@ -21,8 +21,8 @@ The certificate is a chain; every link is one (or more) :class:`audit.findings.F
    form and the grid posterior agree, and credible intervals have their nominal coverage.
 
 The links run as one :class:`audit.checks.chain.Chain` (:data:`CHAIN`; the privacy links
-come from :mod:`proofs.gini.certify_links`, the shared context from
-:mod:`proofs.gini.certify_context`).  Verdict (:func:`audit.checks.chain.certification`):
+come from :mod:`proofs.gini.certify.links`, the shared context from
+:mod:`proofs.gini.certify.context`).  Verdict (:func:`audit.checks.chain.certification`):
 CERTIFIED when nothing is refuted, inconclusive or an error; the scope says what that
 covers: links 1-4 make the privacy argument for *every* neighbour (the proof of
 kernels/release.py plus Definition 2.1 for S), links 5-6 corroborate it on the neighbours
@@ -55,8 +55,9 @@ from kernels.gini.noise import powerlaw
 from kernels.gini.release import posterior_exact, posterior_grid
 from kernels.gini.sensitivity import smooth_sensitivity
 from kernels.gini.tight import bound_A_tight
-from proofs.gini import certify_links, oracles, reference
-from proofs.gini.certify_context import (
+from proofs.gini import oracles, reference
+from proofs.gini.certify import links
+from proofs.gini.certify.context import (
     PUBLIC_SUBJECT,
     REF,
     RTOL,
@@ -500,13 +501,13 @@ def _posterior(ctx: CertifyContext) -> list[Finding]:
 
 
 #: the chain (module docstring): data links, the privacy links of
-#: :mod:`proofs.gini.certify_links`, the post-processing link
+#: :mod:`proofs.gini.certify.links`, the post-processing link
 CHAIN: Chain[CertifyContext] = Chain(REF, (
     Link("input", "input validation", _input_finding),
     Link("kernel", "kernel vs exact reference on this data", _kernel_reference),
     Link("release", "the shipped release vs the exact reference on this data", _release_link),
     Link("bounds", "bound validity on small subsamples (oracles)", _bounds_subsamples),
-    *certify_links.LINKS,
+    *links.LINKS,
     Link("posterior", "Bayesian post-processing sanity check", _posterior),
 ))
 

@@ -1,0 +1,171 @@
+"""``dpaudit regress``: cross-check a kernel module against a subject's exact reference and
+oracles (each installed subject's regress suite).  Command module: it prints progress and
+the summary and writes the report."""
+
+from __future__ import annotations
+
+import argparse
+from datetime import UTC, datetime
+from typing import Any
+
+from audit import registry
+from audit.cli.argtypes import run_id, seed
+from audit.cli.command import Command
+from audit.cli.folders import report_dir
+from audit.cli.progress import progress
+from audit.cli.run import finish, start_report, write
+from kernels.errors import InputError
+from kernels.validate import list_some, shorten
+
+__all__ = ["COMMAND", "RegressCommand", "regress_suites"]
+
+
+def regress_suites() -> dict[str, Any]:
+    """``subject name -> regress suite`` of every installed subject that offers one (a
+    suite that cannot be loaded is left out)."""
+    out = {}
+    for name, s in registry.subjects().items():
+        if s.regress:
+            try:
+                out[name] = registry.resolve(s.regress)
+            except registry.SubjectLoadError:
+                continue
+    return out
+
+
+class RegressCommand(Command):
+    help = "cross-check a kernel module against the exact reference and oracles"
+    description = (
+        "Run every cross-check of a subject's regress suite on a kernel module (default: "
+        "each subject's own kernels; --kernels MODULE audits any module implementing a "
+        "subject's kernel protocol, e.g. kernels.gini.printed, the Gini paper as printed), "
+        "write reports/<run-id>/report.json, report.md and report.html, print a summary; "
+        "exit 0 only if nothing was refuted and at least one check ran (a run that "
+        "checked nothing never passes: --only matching no check id is bad input, exit 2)."
+    )
+
+    def add_arguments(self, p: argparse.ArgumentParser) -> None:
+        p.add_argument("--kernels", default=None,
+                       help="kernel module (default: the subject's own)")
+        p.add_argument("--subject", default=None,
+                       help="whose protocol the module implements (default: found from the "
+                       "module)")
+        mode = p.add_mutually_exclusive_group()
+        mode.add_argument("--quick", action="store_true", help="fewer generated inputs (default)")
+        mode.add_argument("--full", action="store_true", help="more inputs, larger n")
+        p.add_argument("--seed", type=seed, default=0, help="seed of the input search (default 0)")
+        p.add_argument("--out", default="reports", help="report directory root (default reports)")
+        p.add_argument("--run-id", type=run_id, default=None,
+                       help="report sub-directory name")
+        p.add_argument("--only", default=None, help="run only checks whose id contains this text")
+
+    def run(self, a: argparse.Namespace) -> int:
+        return _run_regress(a)
+
+
+def _suite_for(name: str | None, kernels: str | None) -> tuple[str, Any, str]:
+    from audit.protocols import load_kernels, provided
+
+    suites = regress_suites()
+    if not suites:
+        raise InputError("no installed subject provides a regress suite (dpaudit subjects)")
+    if name is not None:
+        if name not in suites:
+            raise InputError(f"--subject {name}: no regress suite; choose from "
+                             f"{', '.join(sorted(suites))}")
+        suite = suites[name]
+        return name, suite, kernels or suite.default_kernels
+    if kernels is None:
+        name = next(iter(sorted(suites, key=lambda n: not registry.subjects()[n].default)))
+        return name, suites[name], suites[name].default_kernels
+    mod = load_kernels(kernels)
+    declared = getattr(mod, "DPAUDIT_SUBJECT", None)
+    if declared is not None:
+        if declared not in suites:
+            raise InputError(f"--kernels {kernels}: DPAUDIT_SUBJECT = {declared!r} is not an "
+                             f"installed subject with a regress suite")
+        return declared, suites[declared], kernels
+    best = max(suites, key=lambda n: len(provided(mod, suites[n].protocol)))
+    return best, suites[best], kernels
+
+
+def _run_regress(a: argparse.Namespace) -> int:
+    from audit.protocols import load_kernels, provided
+    from audit.report import build_report, render_summary_table
+
+    if a.kernels is None and a.subject is None:  # every subject's own kernels, one report
+        plan = [(n, s, s.default_kernels) for n, s in sorted(
+            regress_suites().items(), key=lambda t: (not registry.subjects()[t[0]].default,
+                                                     t[0]))]
+        if not plan:
+            raise InputError("no installed subject provides a regress suite (dpaudit subjects)")
+    else:
+        plan = [_suite_for(a.subject, a.kernels)]
+    mods = [(subj, suite, kernels, load_kernels(kernels, suite.protocol))
+            for subj, suite, kernels in plan]
+    kernels = " + ".join(k for _, _, k, _ in mods)
+    subject = " + ".join(f"kernels:{k}" for _, _, k, _ in mods)
+    mode = "full" if a.full else "quick"
+    tag = mods[0][2] if len(mods) == 1 else "all"
+    rid = a.run_id if a.run_id is not None else f"regress-{tag}-{mode}-seed{a.seed}"
+    if a.only is not None:
+        _check_only(a.only, [suite for _, suite, _, _ in mods])
+    report_dir(a.out, rid)  # bad --out / --run-id: exit 2 before anything runs
+    started = datetime.now(UTC).isoformat(timespec="seconds")
+    params: dict = {
+        "kernels": kernels,
+        "kernels_name": " + ".join(str(getattr(m, "DPAUDIT_NAME", k)) for _, _, k, m in mods),
+        "subject": " + ".join(s for s, _, _, _ in mods),
+        "mode": mode,
+        "provided": [n for _, suite, _, m in mods for n in provided(m, suite.protocol)],
+        "only": a.only,
+    }
+    for _, suite, _, m in mods:
+        if hasattr(suite, "parameters"):
+            params.update(suite.parameters(m, mode))
+    findings: list = []
+    out_dir = start_report(a.out, rid, "regress", subject, a.seed, params, started)
+    progress(f"dpaudit regress: {params['kernels_name']} ({kernels}), {mode}, seed {a.seed}")
+    for j, (_, suite, kern, mod) in enumerate(mods):
+        last_suite = j == len(mods) - 1
+
+        def on_finding(i: int, total: int, f, last_suite: bool = last_suite) -> None:
+            findings.append(f)
+            progress(f"  [{i:>2}/{total}] {f.id:<38} {f.verdict.value:<12} {f.duration_s:6.1f} s")
+            write(out_dir, build_report("regress", subject, a.seed, findings, params, started,
+                                        False))
+
+        suite.run(mod, f"kernels:{kern}", a.seed, mode, a.only, on_finding)
+
+    def final(oc: dict | None) -> dict:
+        return build_report("regress", subject, a.seed, findings, params, started, True,
+                            outcome=oc)
+
+    # our own kernels are correct by claim: any refutation (or error) is a failure; a run
+    # that checked nothing never passes
+    key = ("inconclusive" if not findings else
+           "pass" if final(None)["summary"]["pass"] else "fail")
+    rep, code = finish(out_dir, final, key)
+    print(render_summary_table(rep))
+    if not findings:
+        print("INCONCLUSIVE: no check ran (nothing was checked)")
+    print(f"report: {out_dir / 'report.json'}  {out_dir / 'report.md'}  {out_dir / 'report.html'}")
+    return code
+
+
+def _check_only(only: str, suites: list) -> None:
+    """``--only TEXT`` must select at least one check of the suites that list their check
+    ids (``check_ids()``); otherwise nothing would be checked: bad input before anything
+    is written."""
+    known: list[str] = []
+    for suite in suites:
+        ids = getattr(suite, "check_ids", None)
+        if ids is None:
+            return  # a suite that cannot list its checks: the run decides (never a pass)
+        known.extend(ids())
+    if not any(only in k for k in known):
+        raise InputError(f"--only {shorten(repr(only))} matches no check id (nothing would be "
+                         f"checked); ids: {list_some(known, 6)}")
+
+
+COMMAND = RegressCommand()
