@@ -221,7 +221,7 @@ def test_gini_public_report_identical_on_neighbours_default_search(
         tmp_path: Path, bound: str) -> None:
     """The same at the default (not --quick) search sizes, where the exact-loss search's
     replacement value could land on a record (slow: about 1-2 minutes per run).
-    ``python -m pytest -m slow tests/engine/test_report_privacy.py``."""
+    ``python -m pytest -m slow tests/engine/report/test_report_privacy.py``."""
     x = _data()
     runs = []
     for k, v in (("X", x), ("X1", _replace(x, PLANTED[3], 44.4))):

@@ -1,0 +1,4 @@
+"""Helpers shared by the tests: exact oracles (:mod:`.exact`), the paper-inventory checks
+(:mod:`.inventory_checks`, :mod:`.coverage_manifests`), the black-box calibration suite
+(:mod:`.power_suite`), repository paths (:mod:`.paths`) and the toy subject the engine
+tests run on (:mod:`.toy_subject`)."""
