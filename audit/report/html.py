@@ -28,7 +28,7 @@ from typing import Any
 from audit.findings import FINDING_ID_PATTERN, Verdict, from_jsonable, to_jsonable
 from audit.report.confidentiality import confidentiality_text
 from audit.report.markdown import GOOD_WORDS as _GOOD_WORDS
-from audit.report.markdown import _compact, counterexample_relpath, overall_word
+from audit.report.markdown import compact, counterexample_relpath, overall_word
 
 __all__ = [
     "CERTIFICATION_VERDICTS",
@@ -839,7 +839,7 @@ def _kv(pairs: list[tuple[str, str]]) -> list[str]:
 
 
 def _code(value: Any) -> str:
-    return f"<code>{_e(_compact(value, _VALUE_LIMIT))}</code>"
+    return f"<code>{_e(compact(value, _VALUE_LIMIT))}</code>"
 
 
 def _finding_detail(f: dict[str, Any]) -> list[str]:

@@ -18,6 +18,7 @@ __all__ = [
     "counterexample_relpath",
     "render_markdown",
     "render_summary_table",
+    "compact",
 ]
 
 COUNTEREXAMPLE_DIR = "counterexamples"
@@ -58,7 +59,7 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def _compact(value: Any, limit: int = _VALUE_LIMIT) -> str:
+def compact(value: Any, limit: int = _VALUE_LIMIT) -> str:
     """One-line display of a JSON-able value (Fractions as p/q, strings bare)."""
     shown = _plain(from_jsonable(value))
     if isinstance(shown, str):
@@ -70,7 +71,7 @@ def _compact(value: Any, limit: int = _VALUE_LIMIT) -> str:
 
 def _cell(value: Any) -> str:
     """Text safe inside a Markdown table cell."""
-    text = value if isinstance(value, str) else _compact(value)
+    text = value if isinstance(value, str) else compact(value)
     return text.replace("\\", "\\\\").replace("|", "\\|").replace("\r", " ").replace("\n", " ")
 
 
@@ -138,7 +139,7 @@ def _detail_section(f: dict[str, Any]) -> list[str]:
     if f.get("subject"):
         out.append(f"- Subject: {_code(f['subject'])}")
     if f.get("tolerance") is not None:
-        out.append(f"- Tolerance: {_compact(f['tolerance'])}")
+        out.append(f"- Tolerance: {compact(f['tolerance'])}")
     if f.get("seed") is not None:
         out.append(f"- Seed: {f['seed']}")
     out.append("")
@@ -146,28 +147,28 @@ def _detail_section(f: dict[str, Any]) -> list[str]:
     if evidence:
         out.append("**Evidence.**")
         out.append("")
-        out += _table(["quantity", "value"], [[k, _compact(evidence[k])] for k in sorted(evidence)])
+        out += _table(["quantity", "value"], [[k, compact(evidence[k])] for k in sorted(evidence)])
         out.append("")
     secret = f.get("confidential") or {}
     if secret:
         out.append("**Confidential (computed from the data).**")
         out.append("")
-        out += _table(["quantity", "value"], [[k, _compact(secret[k])] for k in sorted(secret)])
+        out += _table(["quantity", "value"], [[k, compact(secret[k])] for k in sorted(secret)])
         out.append("")
     cx = f.get("counterexample")
     if cx is not None:
         out.append("**Counterexample.**")
         out.append("")
         if isinstance(cx, dict) and "inputs" in cx:
-            out.append(f"- Inputs: {_code(_compact(cx.get('inputs'), _INPUTS_LIMIT))}")
-            out.append(f"- Expected: {_code(_compact(cx.get('expected')))}")
-            out.append(f"- Actual: {_code(_compact(cx.get('actual')))}")
+            out.append(f"- Inputs: {_code(compact(cx.get('inputs'), _INPUTS_LIMIT))}")
+            out.append(f"- Expected: {_code(compact(cx.get('expected')))}")
+            out.append(f"- Actual: {_code(compact(cx.get('actual')))}")
             if cx.get("tolerance") is not None:
-                out.append(f"- Tolerance: {_code(_compact(cx.get('tolerance')))}")
+                out.append(f"- Tolerance: {_code(compact(cx.get('tolerance')))}")
             if cx.get("note"):
                 out.append(f"- Note: {cx['note']}")
         else:
-            out.append(f"- Document: {_code(_compact(cx, _INPUTS_LIMIT))}")
+            out.append(f"- Document: {_code(compact(cx, _INPUTS_LIMIT))}")
         rel = counterexample_relpath(fid)
         out.append(f"- File: [{rel}]({rel})")
         out.append("")
@@ -202,7 +203,7 @@ def render_markdown(report: dict[str, Any]) -> str:
         lines.append("- **The run did not finish: the findings below are incomplete.**")
     params = report.get("parameters") or {}
     if params:
-        lines.append(f"- Parameters: {_code(_compact(params, 400))}")
+        lines.append(f"- Parameters: {_code(compact(params, 400))}")
     text = confidentiality_text(report)
     if text is not None:
         lines.append(f"- Confidentiality: {text}")

@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from audit.distributed import range_partitions
-from proofs.gini.reference import NegativeIncomeError, ZeroTotalError, _exact_floats
+from proofs.gini.reference import NegativeIncomeError, ZeroTotalError, exact_floats
 
 __all__ = ["gini_eq2_from_partitions", "gini_eq2_partitioned", "partition_sums"]
 
@@ -34,7 +34,7 @@ def partition_sums(part: np.ndarray) -> tuple[int, int, int, int]:
         return 0, 0, 0, 0  # an empty value range adds nothing
     if arr.min() < 0:
         raise NegativeIncomeError("x must be >= 0 (incomes)")
-    ex = _exact_floats(arr)
+    ex = exact_floats(arr)
     if ex is None:
         raise ValueError("partition must be a finite float array")
     return ex.n, ex.D, ex.total, ex.weighted  # weighted = sum_i i X_i, local ranks 1..m

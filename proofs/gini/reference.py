@@ -165,6 +165,7 @@ __all__ = [
     "powerlaw_ppf",
     "laplace_pdf",
     "laplace_cdf",
+    "exact_floats",
 ]
 
 Number = int | float | Fraction | Decimal
@@ -396,7 +397,7 @@ class _Exact:
         return got
 
 
-def _exact_floats(x: Any, extra: tuple[Fraction, ...] = ()) -> _Exact | None:
+def exact_floats(x: Any, extra: tuple[Fraction, ...] = ()) -> _Exact | None:
     """The fast exact path for a 1-D float numpy array (sorted here if it is not sorted
     already), or None when it does not apply (not a float array, a non-finite value, an
     ``extra`` Fraction whose denominator is not a power of two): the caller then takes the
@@ -434,9 +435,9 @@ def _exact_floats(x: Any, extra: tuple[Fraction, ...] = ()) -> _Exact | None:
 
 def _float_array_scaled(x: Any, extra: tuple[Fraction, ...] = ()) -> tuple[list[int], int] | None:
     """(sorted values scaled to Python ints, common denominator ``den = 2**D``) of a float
-    array, or None (see :func:`_exact_floats`).  A list of n Python ints: for small data
+    array, or None (see :func:`exact_floats`).  A list of n Python ints: for small data
     (tests, partition checks); the large-n paths keep :class:`_Exact` instead."""
-    ex = _exact_floats(x, extra)
+    ex = exact_floats(x, extra)
     if ex is None:
         return None
     return ex.values(0, ex.n), 1 << ex.D
@@ -452,7 +453,7 @@ def _weighted(xs: list[Fraction]) -> Fraction:
 def _gini_parts_fast(x: Any) -> tuple[int, int, int] | None:
     """(sum_r (2r-n-1) v_r, sum_r v_r, n) on the exact scaled integers of a float array (the
     common denominator cancels in g), or None: the general path then validates and raises."""
-    ex = _exact_floats(x)
+    ex = exact_floats(x)
     if ex is None:
         return None
     n = ex.n
@@ -560,7 +561,7 @@ class _Scaled:
 
     def __init__(self, x: Any, L: Any, U: Any) -> None:
         Lf, Uf = exact(L, "L"), exact(U, "U")
-        ex = _exact_floats(x, (Lf, Uf))
+        ex = exact_floats(x, (Lf, Uf))
         self._xf: list[Fraction] | None = None
         if ex is not None:
             xs: Any = _LazyValues(ex)
