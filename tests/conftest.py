@@ -9,6 +9,7 @@
 
 import os
 
+import pytest
 from hypothesis import settings
 
 settings.register_profile("dpaudit-ci", derandomize=True, deadline=None, database=None)
@@ -16,3 +17,12 @@ settings.register_profile("dpaudit-explore", deadline=None)
 settings.load_profile(
     "dpaudit-explore" if os.environ.get("DPAUDIT_HYPOTHESIS_RANDOM") else "dpaudit-ci"
 )
+
+
+@pytest.fixture
+def toy_subject():
+    """The toy subject of tests/common/toy_subject/ registered for one test."""
+    from tests.common.toy import installed_toy
+
+    with installed_toy() as subject:
+        yield subject
