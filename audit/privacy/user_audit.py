@@ -659,7 +659,7 @@ def _blackbox_finding(res: Any, mech: UserMechanism, plist: list[NeighbourPair],
                     "look's sample size; smaller violations, or violations on events the "
                     "search did not select, can go unseen"),
         "broken_twin": ("calibration: Laplace with half the noise scale (true epsilon 2x) is "
-                        "flagged by the same tester (tests/engine/test_user_mechanism.py)"),
+                        "flagged by the same tester (tests/engine/privacy/test_user_mechanism.py)"),
     }
     evidence["power"]["in_words"] = power_words(
         claimed=mech.claimed_epsilon, n=int(c["n"]), alpha=float(w["alpha_per_bound"]),

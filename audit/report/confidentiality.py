@@ -23,9 +23,9 @@ What is confidential is marked where it is produced, never looked up in a list o
 The public report therefore holds the public parameters, data-independent facts, the
 verdicts, and whatever a producer put in a finding's ``evidence`` outside a
 ``"confidential"`` part: a producer must put there only what its public inputs determine.
-``tests/engine/test_report_privacy.py`` holds every producer to that by construction-blind
-checks: certify on neighbouring data sets X, X' (one record replaced, same seed) must give
-byte-identical public reports.
+The report-privacy tests (``tests/gini/test_report_privacy.py`` and its siblings) hold every
+producer to that by construction-blind checks: certify on neighbouring data sets X, X' (one
+record replaced, same seed) must give byte-identical public reports.
 
 **Residual** (:data:`RESIDUAL`): the verdicts are computed from the data.  They are the same
 on neighbouring data sets whenever the release is private with margin (what the neighbour

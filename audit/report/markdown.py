@@ -18,6 +18,7 @@ __all__ = [
     "counterexample_relpath",
     "render_markdown",
     "render_summary_table",
+    "compact",
 ]
 
 COUNTEREXAMPLE_DIR = "counterexamples"

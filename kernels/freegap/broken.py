@@ -36,7 +36,7 @@ Lemma 1; "lower" by exact event probabilities computed with
 :mod:`proofs.freegap.mechanisms`) are in each function's docstring.  The table
 :data:`BROKEN_VARIANTS` gives, per variant, a *witness*: neighbouring answer vectors
 (``|q_i - q'_i| <= 1``), sampler parameters and an output event whose exact log probability
-ratio exceeds the claimed epsilon (``tests/test_freegap_broken.py`` recomputes every figure
+ratio exceeds the claimed epsilon (``tests/freegap/test_broken.py`` recomputes every figure
 by quadrature and checks it against Monte-Carlo frequencies of the samplers).
 """
 
@@ -50,10 +50,10 @@ import numpy as np
 from kernels.errors import InvalidKError
 from kernels.freegap import mechanisms as fg
 from kernels.freegap.mechanisms import (
-    _as_noise,
-    _as_vector,
-    _check_theta,
     adaptive_from_noise,
+    as_noise,
+    as_vector,
+    check_theta,
     svt_pattern_from_noise,
 )
 from kernels.validate import as_scalar, check_epsilon, check_int, check_rng, check_size
@@ -96,7 +96,7 @@ def _svt_loop(
 
 def _common(q: Any, T: Any, epsilon: Any, rng: Any, size: Any):
     return (
-        _as_vector(q, "q"),
+        as_vector(q, "q"),
         as_scalar(T, "T"),
         check_epsilon(epsilon),
         check_rng(rng),
@@ -108,8 +108,8 @@ def _common(q: Any, T: Any, epsilon: Any, rng: Any, size: Any):
 def svt_no_threshold_noise_core(q: Any, T: float, nu: Any, c: int) -> list[bool]:
     """BROKEN.  Sparse Vector without threshold noise: ⊤ iff ``q_i + nu_i >= T`` (halts after
     c ⊤).  Differs from :func:`kernels.freegap.mechanisms.sparse_vector_core` only by eta = 0."""
-    qa = _as_vector(q, "q")
-    return _svt_loop(qa, as_scalar(T, "T"), 0.0, _as_noise(nu, qa.size, "nu"),
+    qa = as_vector(q, "q")
+    return _svt_loop(qa, as_scalar(T, "T"), 0.0, as_noise(nu, qa.size, "nu"),
                      check_int(c, "c", low=1, error=InvalidKError))
 
 
@@ -128,7 +128,7 @@ def sample_svt_no_threshold_noise(
     prod P(nu < T - t)/P(nu < T - t - 1) = e^{n/b} exactly (Laplace left tail)."""
     qa, t, eps, rng, m = _common(q, T, epsilon, rng, size)
     cc = check_int(c, "c", low=1, error=InvalidKError)
-    eps2 = (1.0 - _check_theta(theta)) * eps
+    eps2 = (1.0 - check_theta(theta)) * eps
     nu = rng.laplace(0.0, 2.0 * cc / eps2, size=(m, qa.size))
     return svt_pattern_from_noise(qa, t, np.zeros(m), nu, cc)
 
@@ -137,7 +137,7 @@ def sample_svt_no_threshold_noise(
 def svt_no_query_noise_core(q: Any, T: float, eta: float, c: int | None = None) -> list[bool]:
     """BROKEN (Stoddard et al. 2014; Lyu et al. Alg. 5).  ⊤ iff ``q_i >= T + eta``; no query
     noise and (``c=None``, as published) no halting."""
-    qa = _as_vector(q, "q")
+    qa = as_vector(q, "q")
     cc = None if c is None else check_int(c, "c", low=1, error=InvalidKError)
     return _svt_loop(qa, as_scalar(T, "T"), as_scalar(eta, "eta"), np.zeros(qa.size), cc)
 
@@ -154,7 +154,7 @@ def sample_svt_no_query_noise(
     (impossible).  Halting does not help (c = 1 gives the same output)."""
     qa, t, eps, rng, m = _common(q, T, epsilon, rng, size)
     cc = None if c is None else check_int(c, "c", low=1, error=InvalidKError)
-    eps1 = _check_theta(theta) * eps
+    eps1 = check_theta(theta) * eps
     eta = rng.laplace(0.0, 1.0 / eps1, size=m)
     return svt_pattern_from_noise(qa, t, eta, np.zeros((m, qa.size)), cc)
 
@@ -165,9 +165,9 @@ def svt_release_value_core(
 ) -> list[float | None]:
     """BROKEN (Roth 2011 lecture notes; Lyu et al. Alg. 3).  As Sparse Vector, but a ⊤
     releases the noisy answer ``q_i + nu_i``; ⊥ is ``None``.  Halts after c ⊤."""
-    qa = _as_vector(q, "q")
+    qa = as_vector(q, "q")
     t, e = as_scalar(T, "T"), as_scalar(eta, "eta")
-    nv = _as_noise(nu, qa.size, "nu")
+    nv = as_noise(nu, qa.size, "nu")
     cc = check_int(c, "c", low=1, error=InvalidKError)
     out: list[float | None] = []
     count = 0
@@ -200,7 +200,7 @@ def sample_svt_release_value(
     q_i - q'_i)."""
     qa, t, eps, rng, m = _common(q, T, epsilon, rng, size)
     cc = check_int(c, "c", low=1, error=InvalidKError)
-    th = _check_theta(theta)
+    th = check_theta(theta)
     eps1, eps2 = th * eps, (1.0 - th) * eps
     eta = rng.laplace(0.0, 1.0 / eps1, size=m)
     nu = rng.laplace(0.0, cc / eps2, size=(m, qa.size))
@@ -213,9 +213,9 @@ def sample_svt_release_value(
 def svt_no_halting_core(q: Any, T: float, eta: float, nu: Any) -> list[bool]:
     """BROKEN (Chen et al. 2015; Lyu et al. Alg. 6).  Sparse Vector that never halts: one
     ⊤/⊥ per query."""
-    qa = _as_vector(q, "q")
+    qa = as_vector(q, "q")
     return _svt_loop(qa, as_scalar(T, "T"), as_scalar(eta, "eta"),
-                     _as_noise(nu, qa.size, "nu"), None)
+                     as_noise(nu, qa.size, "nu"), None)
 
 
 def sample_svt_no_halting(
@@ -231,7 +231,7 @@ def sample_svt_no_halting(
     at m = 2, 2.35 at m = 3, 3.18 at m = 4 for eps = 1, theta = 1/2).  Upper on n queries:
     n eps2 (identity-shift alignment)."""
     qa, t, eps, rng, m = _common(q, T, epsilon, rng, size)
-    th = _check_theta(theta)
+    th = check_theta(theta)
     eps1, eps2 = th * eps, (1.0 - th) * eps
     eta = rng.laplace(0.0, 1.0 / eps1, size=m)
     nu = rng.laplace(0.0, 1.0 / eps2, size=(m, qa.size))
@@ -269,8 +269,8 @@ def sample_svt_lee_clifton(
 def noisy_max_with_value_core(q: Any, eta: Any) -> tuple[int, float]:
     """BROKEN.  Noisy Max that releases ``(argmax, max)`` of ``q + eta`` (ties: smallest
     index)."""
-    qa = _as_vector(q, "q")
-    noisy = qa + _as_noise(eta, qa.size, "eta")
+    qa = as_vector(q, "q")
+    noisy = qa + as_noise(eta, qa.size, "eta")
     j = int(np.argmax(noisy))
     return j, float(noisy[j])
 
@@ -286,7 +286,7 @@ def sample_noisy_max_with_value(
     noise by q_i - q'_i.  Lower: q' = q + 1 shifts the output law by exactly +1 in the value,
     and on {value <= A} with A <= min q every factor is in the Laplace left tail:
     P(max <= A | q)/P(max <= A | q') = e^{n/b} exactly."""
-    qa = _as_vector(q, "q")
+    qa = as_vector(q, "q")
     eps = check_epsilon(epsilon)
     rng = check_rng(rng)
     m = check_size(size)
@@ -315,7 +315,7 @@ def sample_top_k_with_gap_half_noise(
     q = (1, 0), q' = (0, 1) and the event {j_1 = 0, g >= G},
     P/P' = P(Z >= G - 1)/P(Z >= G + 1) = e^{2 eps} (2 + eps(G - 1))/(2 + eps(G + 1)) -> e^{2eps}
     (Lemma 5's equal-rate tail)."""
-    qa = _as_vector(q, "q", min_n=2)
+    qa = as_vector(q, "q", min_n=2)
     kk = check_int(k, "k", low=1, high=qa.size - 1, error=InvalidKError)
     eps = check_epsilon(epsilon)
     # Lap(k/eps) is the monotone scale of the correct sampler
@@ -341,11 +341,11 @@ def adaptive_svt_wrong_stop_core(
     checked against eps, not eps - eps1, so the answer that overspends is still released).
     Identical to :func:`kernels.freegap.mechanisms.adaptive_svt_with_gap_core` except the stop test
     (exact units: ``units > 2k`` instead of ``units > 2k - 2``)."""
-    qa = _as_vector(q, "q")
+    qa = as_vector(q, "q")
     t = as_scalar(T, "T")
     e = as_scalar(eta, "eta")
-    xv = _as_noise(xi, qa.size, "xi")
-    ev = _as_noise(eta_q, qa.size, "eta_q")
+    xv = as_noise(xi, qa.size, "xi")
+    ev = as_noise(eta_q, qa.size, "eta_q")
     bud = fg.adaptive_budgets(epsilon, k, theta, monotone=monotone, sigma=sigma)
     sig = bud.sigma if adaptive else math.inf
     out: list[tuple[str, float | None, float]] = []
@@ -386,13 +386,13 @@ def sample_adaptive_svt_wrong_stop(
     adds <= eps1; Theorem 4's alignment).  Exact lower bound for eps = 1, k = 1,
     theta = 0.2 (eps1 = 0.8): the output ⊥⊥⊥ then two middle-branch ⊤ on q = (0, 0, 0, 1, 1),
     q' = (1, 1, 1, 0, 0), T = 0 has log-ratio 1.46; with 8 ⊥ it is 1.77 (bound 1.8)."""
-    qa = _as_vector(q, "q")
+    qa = as_vector(q, "q")
     t = as_scalar(T, "T")
     eps = check_epsilon(epsilon)
     kk = check_int(k, "k", low=1, error=InvalidKError)
     rng = check_rng(rng)
     m = check_size(size)
-    th = fg.recommended_theta(kk, monotone=monotone) if theta is None else _check_theta(theta)
+    th = fg.recommended_theta(kk, monotone=monotone) if theta is None else check_theta(theta)
     bud = fg.adaptive_budgets(eps, kk, th, monotone=monotone, sigma=sigma)
     mult = 1.0 if monotone else 2.0
     eta = rng.laplace(0.0, 1.0 / bud.eps0, size=m)

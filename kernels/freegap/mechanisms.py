@@ -125,6 +125,9 @@ __all__ = [
     "svt_pattern_from_noise",
     "top_k_noise_scale",
     "top_k_with_gap_core",
+    "as_noise",
+    "as_vector",
+    "check_theta",
 ]
 
 #: branch codes of the Sparse-Vector-with-Gap samplers (code block of the output)
@@ -134,13 +137,14 @@ Stopping = Literal["exact", "float-printed"]
 
 
 # ------------------------------------------------------------------------------ validation
-def _as_vector(x: Any, name: str, *, min_n: int = 1) -> np.ndarray:
+def as_vector(x: Any, name: str, *, min_n: int = 1) -> np.ndarray:
     """A float64 copy of 1-D finite real data (order kept); named errors otherwise."""
     return as_data(x, name, min_n=min_n, sort=False)
 
 
-def _as_noise(x: Any, n: int, name: str) -> np.ndarray:
-    arr = _as_vector(x, name, min_n=0)
+def as_noise(x: Any, n: int, name: str) -> np.ndarray:
+    """Caller-supplied noise: a float64 vector of exactly ``n`` finite values."""
+    arr = as_vector(x, name, min_n=0)
     if arr.size != n:
         raise InvalidParameterError(
             f"{name} must have one value per query (n = {n}), got {arr.size} values"
@@ -148,7 +152,8 @@ def _as_noise(x: Any, n: int, name: str) -> np.ndarray:
     return arr
 
 
-def _check_theta(theta: Any) -> float:
+def check_theta(theta: Any) -> float:
+    """The threshold share of the budget, a float in (0, 1)."""
     t = as_scalar(theta, "theta")
     if not 0.0 < t < 1.0:
         raise InvalidParameterError(
@@ -224,8 +229,8 @@ def snap_gaps(values: Any, grid: SnapGrid) -> np.ndarray:
 def noisy_max_core(q: Any, eta: Any) -> int:
     """Noisy Max (Dwork & Roth 2014, Report Noisy Max; Algorithm 1 with k = 1 without the gap):
     the index of the largest ``q_i + eta_i``; ties go to the smallest index."""
-    qa = _as_vector(q, "q")
-    noisy = qa + _as_noise(eta, qa.size, "eta")
+    qa = as_vector(q, "q")
+    noisy = qa + as_noise(eta, qa.size, "eta")
     return int(np.argmax(noisy))
 
 
@@ -240,9 +245,9 @@ def top_k_with_gap_core(q: Any, eta: Any, k: int) -> tuple[np.ndarray, np.ndarra
     The algorithm needs k + 1 items (g_k compares with the best unselected query), so
     ``1 <= k <= n - 1`` (the paper does not state this; ``InvalidKError`` otherwise).
     """
-    qa = _as_vector(q, "q", min_n=2)
+    qa = as_vector(q, "q", min_n=2)
     kk = check_int(k, "k", low=1, high=qa.size - 1, error=InvalidKError)
-    noisy = qa + _as_noise(eta, qa.size, "eta")
+    noisy = qa + as_noise(eta, qa.size, "eta")
     order = np.argsort(-noisy, kind="stable")[: kk + 1]
     vals = noisy[order]
     return order[:kk].astype(np.int64), (vals[:-1] - vals[1:]).astype(np.float64)
@@ -289,7 +294,7 @@ def sample_noisy_max(
 
     Draws: ``eta = rng.laplace(0, b, size=(size, n))`` (one call).  Output (size, 1) float:
     the index (ties to the smallest index)."""
-    qa = _as_vector(q, "q")
+    qa = as_vector(q, "q")
     eps = check_epsilon(epsilon)
     rng = check_rng(rng)
     m = check_size(size)
@@ -318,7 +323,7 @@ def sample_top_k_with_gap(
     ``gap_snap_grid(b, query_bound)``) to which the gaps - not the indices - are clamped and
     rounded (:func:`snap_gaps`): a deviation from the paper that closes the float64 low-bit
     leak (module docstring); post-processing, so Theorem 2 still applies."""
-    qa = _as_vector(q, "q", min_n=2)
+    qa = as_vector(q, "q", min_n=2)
     kk = check_int(k, "k", low=1, high=qa.size - 1, error=InvalidKError)
     b = top_k_noise_scale(kk, epsilon, monotone=monotone)
     rng = check_rng(rng)
@@ -341,10 +346,10 @@ def sparse_vector_core(q: Any, T: float, eta: float, nu: Any, c: int) -> list[bo
     for c answers) with explicit noise: threshold noise ``eta`` (one number) and query noises
     ``nu`` (one per query).  Query i is answered ⊤ iff ``q_i + nu_i >= T + eta``; the run halts
     right after the c-th ⊤.  Returns one bool per processed query."""
-    qa = _as_vector(q, "q")
+    qa = as_vector(q, "q")
     t = as_scalar(T, "T")
     e = as_scalar(eta, "eta")
-    nv = _as_noise(nu, qa.size, "nu")
+    nv = as_noise(nu, qa.size, "nu")
     cc = check_int(c, "c", low=1, error=InvalidKError)
     out: list[bool] = []
     count = 0
@@ -371,11 +376,11 @@ def _svt_prep(
     q: Any, T: Any, epsilon: Any, count: Any, count_name: str, rng: Any, size: Any, theta: Any,
     monotone: bool,
 ) -> tuple[np.ndarray, float, float, int, np.random.Generator, int, float]:
-    qa = _as_vector(q, "q")
+    qa = as_vector(q, "q")
     t = as_scalar(T, "T")
     eps = check_epsilon(epsilon)
     cc = check_int(count, count_name, low=1, error=InvalidKError)
-    th = recommended_theta(cc, monotone=monotone) if theta is None else _check_theta(theta)
+    th = recommended_theta(cc, monotone=monotone) if theta is None else check_theta(theta)
     return qa, t, eps, cc, check_rng(rng), check_size(size), th
 
 
@@ -443,7 +448,7 @@ def adaptive_budgets(
     used: 2 sqrt(2)/eps2."""
     eps = check_epsilon(epsilon)
     kk = check_int(k, "k", low=1, error=InvalidKError)
-    th = _check_theta(theta)
+    th = check_theta(theta)
     eps0 = th * eps
     eps1 = (1.0 - th) * eps / kk
     eps2 = eps1 / 2.0
@@ -519,11 +524,11 @@ def adaptive_svt_with_gap_core(
     :func:`adaptive_budgets`' value.  ``monotone`` only changes the default sigma (the noise
     is given explicitly).
     """
-    qa = _as_vector(q, "q")
+    qa = as_vector(q, "q")
     t = as_scalar(T, "T")
     e = as_scalar(eta, "eta")
-    xv = _as_noise(xi, qa.size, "xi")
-    ev = _as_noise(eta_q, qa.size, "eta_q")
+    xv = as_noise(xi, qa.size, "xi")
+    ev = as_noise(eta_q, qa.size, "eta_q")
     if stopping not in ("exact", "float-printed"):
         raise InvalidParameterError(
             f"stopping must be 'exact' or 'float-printed', got {_describe(stopping)}"
@@ -662,8 +667,8 @@ def sample_svt_with_gap(
 
 # ------------------------------------------------------------------- BLUE (Theorem 3)
 def _blue_inputs(alpha: Any, gaps: Any, lam: Any) -> tuple[np.ndarray, np.ndarray, float]:
-    a = _as_vector(alpha, "alpha")
-    g = _as_noise(gaps, a.size - 1, "gaps")
+    a = as_vector(alpha, "alpha")
+    g = as_noise(gaps, a.size - 1, "gaps")
     lm = as_scalar(lam, "lam")
     if lm <= 0:
         raise InvalidParameterError(f"lam = Var(eta)/Var(xi) must be > 0, got {_describe(lam)}")
@@ -763,7 +768,7 @@ def svt_gap_variance(
     8 (1 + r)^3 / eps_total^2 at eps = eps_total/2 (re-derived)."""
     eps = check_epsilon(epsilon)
     kk = check_int(k, "k", low=1, error=InvalidKError)
-    th = recommended_theta(kk, monotone=monotone) if theta is None else _check_theta(theta)
+    th = recommended_theta(kk, monotone=monotone) if theta is None else check_theta(theta)
     eps0 = th * eps
     eps1 = (1.0 - th) * eps / kk
     mult = 1.0 if monotone else 2.0
@@ -784,8 +789,8 @@ def svt_gap_combine(
     """Section 6.2's per-query inverse-variance combination
     ``beta_i = (alpha_i/Var(alpha) + (gamma_i + T)/Var(gamma)) / (1/Var(alpha) + 1/Var(gamma))``
     of a fresh measurement ``alpha_i`` and the released gap ``gamma_i``."""
-    a = _as_vector(alpha, "alpha", min_n=0)
-    g = _as_noise(gamma, a.size, "gamma")
+    a = as_vector(alpha, "alpha", min_n=0)
+    g = as_noise(gamma, a.size, "gamma")
     t = as_scalar(T, "T")
     va = _positive(var_alpha, "var_alpha")
     vg = _positive(var_gamma, "var_gamma")
@@ -812,8 +817,8 @@ def svt_gap_blue_joint(
     ``gamma + T = q + eta_vec - eta 1`` with Cov(xi) = var_alpha I and
     Cov(eta_vec - eta 1) = var_query I + var_threshold J (the gaps share -eta).
     Returns ``(beta, per-query variances)``.  For k = 1 it equals :func:`svt_gap_combine`."""
-    a = _as_vector(alpha, "alpha")
-    g = _as_noise(gamma, a.size, "gamma")
+    a = as_vector(alpha, "alpha")
+    g = as_noise(gamma, a.size, "gamma")
     t = as_scalar(T, "T")
     va = _positive(var_alpha, "var_alpha")
     vq = _positive(var_query, "var_query")

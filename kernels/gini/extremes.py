@@ -8,7 +8,7 @@ k (equivalently <= k, since a record may be "replaced" by itself):
     min_mean(k), max_mean(k), min_gini(k), max_gini(k).
 
 What is computed, and why it is the true optimum (proof sketches; the brute-force tests
-in ``tests/test_extremes.py`` confirm every one on small n, exactly, with Fractions):
+in ``tests/gini/test_extremes.py`` confirm every one on small n, exactly, with Fractions):
 
 * Means.  min_mean(k) = (x_1+...+x_{n-k} + kL)/n, max_mean(k) = (x_{k+1}+...+x_n + kU)/n
   (the MinAve / MaxAve of Algorithm 3; also stated in the proof of Theorem 4.4).
@@ -73,6 +73,8 @@ __all__ = [
     "max_gini",
     "max_gini_witness",
     "min_gini_witness",
+    "max_gini_batch",
+    "min_gini_batch",
 ]
 
 _ACC = np.longdouble
@@ -117,7 +119,9 @@ def _binary_search_first_false(lo: np.ndarray, hi: np.ndarray, pred) -> np.ndarr
     return lo
 
 
-def _max_gini_batch(pt: PrefixTables, L: float, U: float, ks: np.ndarray):
+def max_gini_batch(pt: PrefixTables, L: float, U: float, ks: np.ndarray):
+    """Maximum Gini after replacing k records, for each k in ``ks`` (vectorised), from the
+    prefix tables ``pt`` of the sorted data."""
     n = pt.n
     P, C = pt.P, pt.C
     counts = ks + 1
@@ -166,7 +170,7 @@ def _max_gini_batch(pt: PrefixTables, L: float, U: float, ks: np.ndarray):
     return gmax.astype(np.float64), best
 
 
-def _min_gini_batch(pt: PrefixTables, ks: np.ndarray):
+def min_gini_batch(pt: PrefixTables, ks: np.ndarray):
     """Minimum Gini for 1 <= k <= n-1 (callers handle k = 0 and k = n)."""
     n = pt.n
     P, R, x = pt.P, pt.R, ExtendedView(pt.x)
@@ -215,13 +219,13 @@ def extremes_sorted(
     P = pt.P
     min_mean = ((P[n - ks] + ks * _ACC(lower)) / n).astype(np.float64)
     max_mean = ((P[n] - P[ks] + ks * _ACC(upper)) / n).astype(np.float64)
-    gmax, amax = _max_gini_batch(pt, lower, upper, ks)
+    gmax, amax = max_gini_batch(pt, lower, upper, ks)
     g0 = pt.gini
     gmin = np.empty(ks.size)
     amin = np.zeros((ks.size, 2), dtype=np.int64)
     mid = (ks >= 1) & (ks <= n - 1)
     if mid.any():
-        gm, am = _min_gini_batch(pt, ks[mid])
+        gm, am = min_gini_batch(pt, ks[mid])
         gmin[mid] = gm
         amin[mid] = am
     gmin[ks == 0] = g0

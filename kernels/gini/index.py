@@ -4,7 +4,7 @@ Paper: Lan & Reiter (2025), "Differentially Private Computation of the Gini Inde
 Income Inequality", Section 2.1.
 
 Relation between the two printed definitions (derived here, checked exactly in
-``tests/test_gini.py``).  For sorted data x_1 <= ... <= x_n with total S = n*xbar,
+``tests/gini/test_gini.py``).  For sorted data x_1 <= ... <= x_n with total S = n*xbar,
 
     sum_i sum_j |x_i - x_j| = 2 * sum_i (2i - n - 1) x_i            (each pair counted twice)
 

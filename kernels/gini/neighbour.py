@@ -46,7 +46,7 @@ from typing import Any
 
 import numpy as np
 
-from kernels.gini.extremes import ExtremesTable, _max_gini_batch, _min_gini_batch
+from kernels.gini.extremes import ExtremesTable, max_gini_batch, min_gini_batch
 from kernels.gini.index import prefix_arrays
 from kernels.gini.release import noise_constants
 from kernels.gini.sensitivity import SAFE_MARGIN, bound_thm43, bound_thm44
@@ -156,12 +156,12 @@ class NeighbourTables:
         P = view.P
         min_mean = ((P[n - ks] + ks * lo) / n).astype(np.float64)
         max_mean = ((P[n] - P[ks] + ks * hi) / n).astype(np.float64)
-        gmax, amax = _max_gini_batch(view, lo, hi, ks)  # type: ignore[arg-type]
+        gmax, amax = max_gini_batch(view, lo, hi, ks)  # type: ignore[arg-type]
         gmin = np.empty(ks.size)
         amin = np.zeros((ks.size, 2), dtype=np.int64)
         mid = (ks >= 1) & (ks <= n - 1)
         if mid.any():
-            gm, am = _min_gini_batch(view, ks[mid])  # type: ignore[arg-type]
+            gm, am = min_gini_batch(view, ks[mid])  # type: ignore[arg-type]
             gmin[mid] = gm
             amin[mid] = am
         gmin[ks == 0] = g0

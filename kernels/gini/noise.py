@@ -5,7 +5,7 @@ release adds Z with density
 
     p(z) = c / (1 + |z|^gamma),   gamma > 1.
 
-Derivations (checked against mpmath quadrature in ``tests/test_noise.py``).  Write
+Derivations (checked against mpmath quadrature in ``tests/gini/test_noise.py``).  Write
 a = 1/gamma, b = 1 - 1/gamma (so a + b = 1), B = Beta function, I = regularised incomplete
 beta (``scipy.special.betainc``).
 
@@ -40,7 +40,7 @@ beta (``scipy.special.betainc``).
   underflow (scipy's betainc(b, a, w) drifts to ~1e-14 at w ~ 1e-160; betaincc(1/2, 1/2, x)
   is ~1e-12 off at x = 1e-16).  The complementary half is 1/2 minus the computed one when
   that is < 1/4 (no cancellation), else ``scipy.special.betaincc``.  Measured against
-  mpmath (``tests/test_noise.py``): <= ~5e-16 relative over gamma in [1.05, 20].
+  mpmath (``tests/gini/test_noise.py``): <= ~5e-16 relative over gamma in [1.05, 20].
   The quantile starts from ``scipy.special.betaincinv`` of the smaller of u, w and takes
   two Newton steps on those accurate halves.
 

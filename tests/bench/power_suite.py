@@ -1,4 +1,4 @@
-"""Power of the black-box tester on the calibration suite (tests/engine/power_suite.py):
+"""Power of the black-box tester on the calibration suite (tests/common/power_suite.py):
 for each mechanism, its true epsilon on the tested pairs (and how it is known), the
 certified lower bound at the settings ``dpaudit test`` uses by default (sequential,
 n_select = n_certify = 2 x 10^5, first batch 2000, float bits on, 90 % confidence), whether
@@ -28,7 +28,7 @@ HERE = pathlib.Path(__file__).resolve().parent
 
 def _suite_module():
     spec = importlib.util.spec_from_file_location(
-        "power_suite_mod", HERE.parent / "engine" / "power_suite.py")
+        "power_suite_mod", HERE.parent / "common" / "power_suite.py")
     mod = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = mod
     assert spec.loader is not None

@@ -43,13 +43,6 @@ SHARED_KERNELS = ("kernels", "kernels.errors", "kernels.validate")
 #: occur (the list only shrinks).  ("cycle", modules) | ("private", file, "module:name") |
 #: ("layer", file, "imported module") | ("subject", file, "imported module")
 ALLOWED: frozenset[tuple[str, ...]] = frozenset({
-    # validation layer (one validate module pending)
-    ("private", "kernels/freegap/broken.py", "kernels.freegap.mechanisms:_as_noise"),
-    ("private", "kernels/freegap/broken.py", "kernels.freegap.mechanisms:_as_vector"),
-    ("private", "kernels/freegap/broken.py", "kernels.freegap.mechanisms:_check_theta"),
-    # gini subject files outside the engine work (subject template pending)
-    ("private", "kernels/gini/neighbour.py", "kernels.gini.extremes:_max_gini_batch"),
-    ("private", "kernels/gini/neighbour.py", "kernels.gini.extremes:_min_gini_batch"),
     # Mironov's snapping is shared by two subjects but lives in the Gini kernels
     ("subject", "kernels/freegap/mechanisms.py", "kernels.gini.release"),
     ("subject", "proofs/freegap/mechanisms.py", "kernels.gini.release"),

@@ -77,15 +77,15 @@ def test_replay_type_accepts_the_plain_tuple() -> None:
         registry.Replay.of([True, 1, 2, ""])
 
 
-def test_cli_reports_an_unreplayable_claim_as_an_error(clean_registry, tmp_path,
+def test_cli_reports_an_unreplayable_claim_as_an_error(clean_registry, toy_subject, tmp_path,
                                                        capsys) -> None:
     """Through ``dpaudit search``: the refutation without a replayer becomes an error
     Finding (exit 1), never a silent refuted result."""
     import json
 
-    registry.claim("toy-a.k", "t", "search", paper="lan-reiter-2025")(
+    registry.claim("toy-a.k", "t", "search", paper=toy_subject.name)(
         _refuting("toy-a.unreplayable"))
-    code = main(["search", "--subject", "lan-reiter-2025", "--only", "toy-a.k", "--budget",
+    code = main(["search", "--subject", toy_subject.name, "--only", "toy-a.k", "--budget",
                  "1", "--out", str(tmp_path), "--run-id", "r"])
     capsys.readouterr()
     rep = json.loads((tmp_path / "r" / "report.json").read_text())

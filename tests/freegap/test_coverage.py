@@ -43,15 +43,14 @@ def test_every_numbered_item_is_listed() -> None:
 
 
 # ---- the mechanical inventory of the paper (audit.paper_inventory) and its manifest
-from inventory_checks import (  # noqa: E402
+import proofs.freegap.coverage as _cov  # noqa: E402
+from proofs.freegap import NAME as _NAME  # noqa: E402
+from tests.common.inventory_checks import (  # noqa: E402
     check_accounted,
     check_every_claim_listed,
     check_manifest_current,
     check_rules,
 )
-
-import proofs.freegap.coverage as _cov  # noqa: E402
-from proofs.freegap import NAME as _NAME  # noqa: E402
 
 
 def test_every_inventory_item_is_accounted_for() -> None:

@@ -11,7 +11,6 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from exact import extremes_bruteforce, gini2
 from kernels.errors import InvalidKError, OutOfBoundsError
 from kernels.gini.extremes import (
     extremes,
@@ -22,6 +21,7 @@ from kernels.gini.extremes import (
     min_gini_witness,
     min_mean,
 )
+from tests.common.exact import extremes_bruteforce, gini2
 
 RTOL = 1e-12  # small data: float kernel vs exact optimum
 

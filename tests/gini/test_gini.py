@@ -9,7 +9,6 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from exact import gini1_double_sum, gini2
 from kernels.errors import (
     NonFiniteError,
     NotNumericError,
@@ -18,6 +17,7 @@ from kernels.errors import (
 )
 from kernels.gini.errors import NegativeIncomeError
 from kernels.gini.index import gini, gini_mean_difference, prefix_tables
+from tests.common.exact import gini1_double_sum, gini2
 
 RTOL = 1e-12  # float64 kernel vs exact value; n <= 200 here, values are small dyadics/ints
 

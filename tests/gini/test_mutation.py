@@ -10,6 +10,7 @@ the first refutation); ``-m slow`` runs the *whole* quick regress on every mutan
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import re
 import shutil
 import sys
@@ -69,9 +70,15 @@ def _make_mutant(tmp: Path, idx: int, file: str, old: str, new: str):
             assert text.count(old) == 1, f"mutation anchor not unique/found in {file}: {old!r}"
             text = text.replace(old, new)
         f.write_text(text)
-    if str(tmp) not in sys.path:
-        sys.path.insert(0, str(tmp))
-    importlib.invalidate_caches()
+    # the copy is loaded as package ``pkg`` from its folder (no sys.path edit): its
+    # sub-modules are found through the package's own __path__
+    spec = importlib.util.spec_from_file_location(pkg, dst / "__init__.py",
+                                                  submodule_search_locations=[str(dst)])
+    assert spec is not None and spec.loader is not None
+    for name in [m for m in sys.modules if m == pkg or m.startswith(pkg + ".")]:
+        del sys.modules[name]  # an earlier copy with the same name
+    sys.modules[pkg] = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(sys.modules[pkg])
     return importlib.import_module(f"{pkg}.gini.api")
 
 

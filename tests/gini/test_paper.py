@@ -11,9 +11,9 @@ from fractions import Fraction as Q
 
 import pytest
 
-from exact import ball_lower_bound_A, gini2
 from kernels.gini import printed as paper
 from kernels.gini.extremes import extremes
+from tests.common.exact import ball_lower_bound_A, gini2
 
 TOY = [3, 6, 7, 7.5]  # Section 3, L = 0, U = 10
 

@@ -12,14 +12,14 @@ import mpmath
 import numpy as np
 import pytest
 
-from exact import (
+from proofs.gini import reference as ref
+from tests.common.exact import (
     ball_lower_bound_A,
     extremes_bruteforce,
     gini1_double_sum,
     gini2,
     local_sensitivity,
 )
-from proofs.gini import reference as ref
 
 
 def _dist(a: list[Q], b: list[Q]) -> int:

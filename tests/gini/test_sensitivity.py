@@ -12,7 +12,6 @@ from fractions import Fraction as Q
 import numpy as np
 import pytest
 
-from exact import ball_lower_bound_A, local_sensitivity
 from kernels.errors import InvalidParameterError, OutOfBoundsError
 from kernels.gini.extremes import extremes
 from kernels.gini.sensitivity import (
@@ -21,6 +20,7 @@ from kernels.gini.sensitivity import (
     local_sensitivity_bound,
     smooth_sensitivity,
 )
+from tests.common.exact import ball_lower_bound_A, local_sensitivity
 
 
 def _random_case(rng: random.Random, max_n: int):

@@ -3,16 +3,15 @@ mechanical inventory and point only at registered claims; every registered claim
 
 from __future__ import annotations
 
-from inventory_checks import (  # noqa: E402
+# ---- the mechanical inventory of the paper (audit.paper_inventory) and its manifest
+import proofs.subset_optimal.coverage as _cov  # noqa: E402
+from proofs.subset_optimal import NAME as _NAME  # noqa: E402
+from tests.common.inventory_checks import (  # noqa: E402
     check_accounted,
     check_every_claim_listed,
     check_manifest_current,
     check_rules,
 )
-
-# ---- the mechanical inventory of the paper (audit.paper_inventory) and its manifest
-import proofs.subset_optimal.coverage as _cov  # noqa: E402
-from proofs.subset_optimal import NAME as _NAME  # noqa: E402
 
 
 def test_every_inventory_item_is_accounted_for() -> None:

@@ -34,7 +34,7 @@ Nothing here prints or writes files (the command module does); progress goes thr
 callback and says only what public inputs determine.  Every value a link computes from the
 data goes to its Finding's ``confidential`` part (the confidential report); a Finding's
 ``evidence``, ``scope`` and ``claim`` hold only what n and the public parameters determine
-(checked by the neighbour test, ``tests/engine/test_report_privacy.py``).
+(checked by the neighbour test, ``tests/gini/test_report_privacy.py``).
 """
 
 from __future__ import annotations

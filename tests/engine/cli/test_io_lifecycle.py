@@ -26,6 +26,7 @@ import numpy as np
 import pytest
 
 from audit.cli import main
+from tests.common.paths import ROOT
 
 MODULE = textwrap.dedent('''
     import time
@@ -475,7 +476,7 @@ def test_a_long_title_wraps_in_the_html_report() -> None:
 
 
 def test_the_architecture_is_inside_the_repository() -> None:
-    root = Path(__file__).resolve().parents[2]
+    root = ROOT
     readme = (root / "README.md").read_text(encoding="utf-8")
     assert "../shared/DESIGN.md" not in readme  # the architecture is inside the repository
     assert "audit/ARCHITECTURE.md" in readme
@@ -513,12 +514,12 @@ def test_the_cli_catches_one_base_class() -> None:
                 protocols.KernelModuleError, registry.SubjectLoadError, MechanismLoadError,
                 errors.NotNumericError, InvalidGammaError, NegativeIncomeError):
         assert issubclass(cls, errors.InputError), cls
-    src = (Path(__file__).resolve().parents[2] / "audit" / "cli" / "app.py").read_text("utf-8")
+    src = (ROOT / "audit" / "cli" / "app.py").read_text("utf-8")
     assert "_BAD_INPUT = (" not in src and "except InputError" in src
 
 
 def test_kernels_errors_and_validate_name_no_subject() -> None:
-    root = Path(__file__).resolve().parents[2] / "kernels"
+    root = ROOT / "kernels"
     for name in ("errors.py", "validate.py"):
         text = (root / name).read_text(encoding="utf-8")
         for word in ("Gini", "density (10)", "income"):

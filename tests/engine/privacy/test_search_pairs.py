@@ -1,6 +1,6 @@
 """The neighbour search as `dpaudit test` uses it (audit/privacy/search_pairs.py).
 
-Truths: the brute-force ordered-neighbour oracle of tests/engine/test_neighbour_search.py
+Truths: the brute-force ordered-neighbour oracle of tests/engine/privacy/test_neighbour_search.py
 (re-stated here); the float-sum examples whose claims are right or wrong by construction
 (audit/examples/float_sums.py)."""
 

@@ -1,8 +1,8 @@
 """Regenerate the committed inventory manifests of every subject's coverage table from the
 paper texts (run as a script, not collected by pytest):
 
-    PYTHONPATH=. python tests/coverage_manifests.py          # write proofs/*/coverage_manifest.json
-    PYTHONPATH=. python tests/coverage_manifests.py --check  # exit 1 when one differs
+    PYTHONPATH=. python tests/common/coverage_manifests.py   # write proofs/*/coverage_manifest.json
+    PYTHONPATH=. python tests/common/coverage_manifests.py --check  # exit 1 if one differs
 
 The papers live outside the repository (``$DPAUDIT_PAPERS`` or ``../shared/papers``); a
 subject whose paper is absent is reported and left alone.  After regenerating, every new key

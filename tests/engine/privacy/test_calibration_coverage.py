@@ -5,7 +5,7 @@ on the selection samples) refuted by the same binomial test.
 
 Rates stated: each case's test refutes a correct tester with probability <= 0.01 (exact
 binomial at level 0.01); the seeds below are fixed.  Slow run (default sizes, every case,
-R = 200): ``pytest -m slow tests/engine/test_calibration_coverage.py``."""
+R = 200): ``pytest -m slow tests/engine/privacy/test_calibration_coverage.py``."""
 
 from __future__ import annotations
 

@@ -129,11 +129,12 @@ def test_calibrate_word_matches_exit_code(tmp_path: Path, monkeypatch: pytest.Mo
 
 
 def test_starting_run_replaces_an_earlier_report_before_its_first_check(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, toy_subject,
         capsys: pytest.CaptureFixture[str]) -> None:
     """An earlier finished CERTIFIED report (and its counterexamples) is gone once a new run
-    starts, even if the new run is interrupted before its first check ends."""
-    from proofs.gini.certify import chain as cert_mod
+    starts, even if the new run is interrupted before its first check ends (the toy
+    subject's certify command, through the engine's report lifecycle)."""
+    from tests.common.toy_subject import command as toy_command
 
     d = tmp_path / "r"
     (d / "counterexamples").mkdir(parents=True)
@@ -146,9 +147,9 @@ def test_starting_run_replaces_an_earlier_report_before_its_first_check(
     def interrupted(*a, **k):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(cert_mod, "certify", interrupted)
-    code, _, err = _run(["certify", str(csv), "--lower", "1", "--upper", "2", "--out",
-                         str(tmp_path), "--run-id", "r"], capsys)
+    monkeypatch.setattr(toy_command, "certify_sum", interrupted)
+    code, _, err = _run(["certify", "--subject", toy_subject.name, str(csv), "--lower", "1",
+                         "--upper", "2", "--out", str(tmp_path), "--run-id", "r"], capsys)
     assert code == 130 and len(err.strip().splitlines()) == 1 and "interrupted" in err
     rep = json.loads((d / "report.json").read_text(encoding="utf-8"))
     assert rep["finished"] is False and rep["findings"] == [] and "certification" not in rep

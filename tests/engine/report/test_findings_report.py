@@ -33,10 +33,10 @@ from audit.report import (
 from audit.report import writer as writer_module
 
 
-def _cx(check_id: str = "gini.alg2.window-range") -> dict:
+def _cx(check_id: str = "toy.sum.as-printed") -> dict:
     return counterexample_document(
         check_id,
-        "kernels:kernels.gini.printed",
+        "kernels:toy.printed",
         {"x": (Fraction(1, 3), 2.5, np.float64(7.0)), "k": np.int64(2)},
         expected=Fraction(2, 7),
         actual=0.2857142,
@@ -45,27 +45,27 @@ def _cx(check_id: str = "gini.alg2.window-range") -> dict:
     )
 
 
-def _verified(fid: str = "gini.extremes.max.vs-reference", duration: float = 0.25) -> Finding:
+def _verified(fid: str = "toy.sum.vs-reference", duration: float = 0.25) -> Finding:
     return Finding(
         id=fid,
-        claim="Lan & Reiter, Algorithm 1: max Gini after replacing k records",
-        reference="Lan & Reiter 2025, Alg. 1",
+        claim="Toy & Sons, Algorithm 1: max sum after replacing k records",
+        reference="Toy & Sons 2025, Alg. 1",
         method=Method.CROSSCHECK,
         verdict=Verdict.VERIFIED,
         scope="n in 2..60, 200 hypothesis data sets + built-in CPS sample, rtol 1e-9",
         evidence={"max_rel_err": np.float64(3e-16), "datasets": np.int64(201)},
         seed=7,
         duration_s=duration,
-        subject="kernels:kernels.gini.api",
+        subject="kernels:toy.kernels",
         tolerance={"rtol": 1e-9, "atol": 0},
     )
 
 
-def _refuted(fid: str = "gini.alg2.window-range", duration: float = 1.5) -> Finding:
+def _refuted(fid: str = "toy.sum.as-printed", duration: float = 1.5) -> Finding:
     return Finding(
         id=fid,
-        claim="Lan & Reiter, Algorithm 2: the window covers all optimal replacements",
-        reference="Lan & Reiter 2025, Alg. 2",
+        claim="Toy & Sons, Algorithm 2: the window covers all optimal replacements",
+        reference="Toy & Sons 2025, Alg. 2",
         method="exhaustive",
         verdict="refuted",
         scope="all k-subsets, n <= 8",
@@ -73,15 +73,15 @@ def _refuted(fid: str = "gini.alg2.window-range", duration: float = 1.5) -> Find
         counterexample=_cx(fid),
         seed=7,
         duration_s=duration,
-        subject="kernels:kernels.gini.printed",
+        subject="kernels:toy.printed",
     )
 
 
 def _inconclusive(duration: float = 0.1) -> Finding:
     return Finding(
-        id="privacy.gini.empirical",
-        claim="Lan & Reiter, Theorem 4.6: the release is eps-DP",
-        reference="Lan & Reiter 2025, Thm. 4.6",
+        id="privacy.toy.empirical",
+        claim="Toy & Sons, Theorem 4.6: the release is eps-DP",
+        reference="Toy & Sons 2025, Thm. 4.6",
         method=Method.EMPIRICAL,
         verdict=Verdict.INCONCLUSIVE,
         scope="10^5 samples per neighbour pair, 3 pairs",
@@ -98,7 +98,7 @@ def _report(durations=(0.25, 1.5, 0.1), started_at="2025-01-01T00:00:00Z", finis
     ]
     return build_report(
         "regress",
-        "kernels:kernels.gini.api",
+        "kernels:toy.kernels",
         7,
         findings,
         {"n_max": 60, "rtol": 1e-9, "bounds": (0, 1)},
@@ -323,13 +323,13 @@ def test_write_report_creates_files(tmp_path):
     assert text == canonical_json(r)
     assert json.loads(text)["summary"]["refuted"] == 1
     assert md_path.read_text(encoding="utf-8") == render_markdown(r)
-    cx_path = out / "counterexamples" / "gini.alg2.window-range.json"
+    cx_path = out / "counterexamples" / "toy.sum.as-printed.json"
     assert cx_path.is_file()
     cx = json.loads(cx_path.read_text(encoding="utf-8"))
     assert cx["schema"] == "dpaudit.counterexample/1"
     assert from_jsonable(cx["expected"]) == Fraction(2, 7)
     assert sorted(p.name for p in (out / "counterexamples").iterdir()) == [cx_path.name]
-    assert "counterexamples/gini.alg2.window-range.json" in md_path.read_text(encoding="utf-8")
+    assert "counterexamples/toy.sum.as-printed.json" in md_path.read_text(encoding="utf-8")
     assert writer_module.REPORT_SCHEMA == r["schema"]
 
 
@@ -340,16 +340,16 @@ def test_write_report_creates_files(tmp_path):
 
 def test_markdown_contents():
     md = render_markdown(_report())
-    assert md.startswith("# dpaudit regress — kernels:kernels.gini.api\n")
+    assert md.startswith("# dpaudit regress — kernels:toy.kernels\n")
     assert "Seed: 7" in md
-    assert "dpaudit replay counterexamples/gini.alg2.window-range.json" in md
-    assert "| gini.extremes.max.vs-reference | verified | crosscheck |" in md
-    assert "FAIL" in md and "Lan & Reiter, Algorithm 2" in md
+    assert "dpaudit replay counterexamples/toy.sum.as-printed.json" in md
+    assert "| toy.sum.vs-reference | verified | crosscheck |" in md
+    assert "FAIL" in md and "Toy & Sons, Algorithm 2" in md
     assert "2/7" in md  # expected value shown as a fraction
     # detail sections for refuted and inconclusive, none for the verified one
-    assert "### `gini.alg2.window-range` — REFUTED" in md
-    assert "### `privacy.gini.empirical` — INCONCLUSIVE" in md
-    assert "### `gini.extremes.max.vs-reference`" not in md
+    assert "### `toy.sum.as-printed` — REFUTED" in md
+    assert "### `privacy.toy.empirical` — INCONCLUSIVE" in md
+    assert "### `toy.sum.vs-reference`" not in md
     assert render_markdown(_report()) == md  # pure
 
 
@@ -373,7 +373,7 @@ def test_summary_table_pass_and_fail():
     fail = render_summary_table(_report())
     last = fail.splitlines()[-1]
     assert last == "FAIL: 1 verified, 1 refuted, 1 inconclusive, 0 error"
-    assert "gini.alg2.window-range" in fail
+    assert "toy.sum.as-printed" in fail
     ok = build_report("regress", "s", 1, [_verified(), _inconclusive()], {}, "t", True)
     table = render_summary_table(ok)
     assert table.splitlines()[-1] == "PASS: 1 verified, 0 refuted, 1 inconclusive, 0 error"

@@ -132,7 +132,7 @@ def test_large_pair_counterexample_stores_a_recipe_that_replays():
 
 @pytest.mark.slow
 def test_naive_float_sum_refuted_at_2_26_records():
-    # python -m pytest -m slow tests/engine/test_sensitivity_check.py (about 10 s, 1 GiB)
+    # python -m pytest -m slow tests/engine/privacy/test_sensitivity_check.py (about 10 s, 1 GiB)
     # n = 2^26: m = 2^25 ones, k = 2^25 copies of v ~ 2^-28: gap 1 + 2^25 * 2^-28 = 1.125
     sp = SearchSpace(0.0, 1.0, REPLACE_ONE, n_max=2**26)
     p = straddle_pair(sp, 2**26)

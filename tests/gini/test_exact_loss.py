@@ -1,6 +1,8 @@
-"""Exact privacy loss and worst-neighbour search (audit.privacy.exact_loss).
+"""The engine's exact privacy loss and worst-neighbour search (audit.privacy.exact_loss) on
+the DP Gini release (density (10), the Gini subject's noise law; the engine's own tests, on
+Laplace, Gaussian and the toy subject's law, are in tests/engine/privacy/test_exact_loss.py).
 
-Independent sources of truth: Laplace closed forms; the Cauchy pure-shift closed form
+Independent sources of truth: the Cauchy pure-shift closed form
 2 asinh(|d|/2); the semi-analytic sup of proofs.gini.admissibility (a different method:
 unique root of the derivative, no grid); dense brute-force grids of y; a brute-force grid
 of replacement values on the exact reference (Fractions / mpmath) location and scale.
@@ -16,13 +18,11 @@ import pytest
 from audit.privacy.exact_loss import (
     REFERENCE_RTOL,
     dataset_pair_loss,
-    noise_family,
     pair_loss,
     reference_location_scale,
     worst_neighbour,
 )
 from audit.privacy.mechanisms import LaplaceMechanism
-from audit.protocols import ADD_REMOVE_ONE
 from kernels.errors import InputError
 from kernels.gini.noise import powerlaw_logpdf
 from proofs.gini import reference
@@ -31,37 +31,6 @@ from proofs.gini.mechanisms import GiniRelease
 
 
 # ------------------------------------------------------------------ closed forms
-def test_laplace_mechanism_calibration_pair_exact():
-    r = dataset_pair_loss(LaplaceMechanism(0.1), [0.0, 0.0], [0.0, 1.0]).kernel
-    assert r.epsilon_up == pytest.approx(0.1, rel=1e-12)
-    assert r.value_down <= 0.1 <= r.epsilon_up
-    assert r.certified and r.family == "laplace"
-    assert isinstance(r.y_star, float)  # attained (a whole half-line attains it)
-
-
-@pytest.mark.parametrize("seed", range(5))
-def test_laplace_equal_scales_closed_form(seed):
-    rng = np.random.default_rng(seed)
-    a, a2 = rng.normal(size=2) * 3
-    b = float(rng.uniform(0.1, 5))
-    r = pair_loss(LaplaceMechanism(1.0), a, b, a2, b)
-    want = abs(a - a2) / b
-    assert r.epsilon_up == pytest.approx(want, rel=1e-12)
-    assert r.epsilon_up >= want >= r.value_down
-
-
-def test_laplace_different_scales_unbounded():
-    r = pair_loss(LaplaceMechanism(1.0), 0.0, 1.0, 0.0, 1.1)
-    assert r.epsilon_up == math.inf and r.y_star == "+-inf" and r.certified
-
-
-def test_gaussian_unbounded_unless_identical():
-    m = LaplaceMechanism(1.0, noise="gaussian")
-    assert noise_family(m)[0] == "gaussian"
-    assert pair_loss(m, 0.0, 1.0, 0.1, 1.0).epsilon_up == math.inf
-    assert pair_loss(m, 0.0, 1.0, 0.0, 1.0).value_down == 0.0
-
-
 @pytest.mark.parametrize("d", [1e-3, 0.05, 0.4, 2.0, 30.0])
 def test_cauchy_pure_shift_closed_form(d):
     # gamma = 2, b = b': sup |L| = log max_z (1+(z+d)^2)/(1+z^2) = 2 asinh(|d|/2)
@@ -217,47 +186,10 @@ def test_skipped_all_zero_neighbour_counted():
     assert "skipped" in r.scope
 
 
-def test_add_remove_relation():
-    m = LaplaceMechanism(0.5, relation=ADD_REMOVE_ONE)
-    r = worst_neighbour(m, [0.2, 0.7, 0.9], lower=0.0, upper=1.0)
-    assert r.relation == ADD_REMOVE_ONE
-    # adding the value 1 (or removing 0.9) moves the sum by at most 1: loss exactly epsilon
-    assert r.epsilon_up == pytest.approx(0.5, rel=1e-12) and not r.violates
-    assert r.worst.change["op"] in ("add", "remove")
-    with pytest.raises(InputError, match="replace-one"):
-        worst_neighbour(GiniRelease(0.0, 1.0, 1.0), [0.2, 0.5], relation=ADD_REMOVE_ONE)
-
-
-def test_budget_truncates():
-    r = worst_neighbour(GiniRelease(0.0, 1.0, 1.0), [0.1, 0.3, 0.6, 0.9], max_evals=5)
-    assert r.truncated and r.n_location_scale <= 6 and "truncated" in r.scope
-    d = r.as_dict()
-    assert d["truncated"] and d["worst"]["kernel"]["rounding"] == "up"
-
-
-# ------------------------------------------------------------------ validation
-def test_validation_names_bad_value():
-    m = GiniRelease(0.0, 1.0, 1.0)
-    with pytest.raises(InputError, match="b2 must be > 0, got -1.0"):
-        pair_loss(m, 0.0, 1.0, 0.0, -1.0)
-    with pytest.raises(InputError, match="a must be finite"):
-        pair_loss(m, math.nan, 1.0, 0.0, 1.0)
-    with pytest.raises(InputError, match="dps"):
-        pair_loss(m, 0.0, 1.0, 0.0, 1.0, dps=(30, 30))
-    with pytest.raises(InputError, match="grid must be an integer >= 3, got 1"):
-        pair_loss(m, 0.0, 1.0, 0.0, 1.0, grid=1)
-    with pytest.raises(InputError, match="max_evals must be an integer >= 1, got 0"):
-        worst_neighbour(m, [0.2, 0.5], max_evals=0)
-    with pytest.raises(InputError, match="'sideways'"):
-        worst_neighbour(m, [0.2, 0.5], relation="sideways")
-    with pytest.raises(InputError, match="lower and upper bounds"):
-        worst_neighbour(LaplaceMechanism(1.0), [0.2, 0.5])
-    with pytest.raises(InputError, match="time_budget_s must be > 0"):
-        worst_neighbour(m, [0.2, 0.5], time_budget_s=-3)
-    with pytest.raises(InputError, match="LocationScaleMechanism"):
-        worst_neighbour(object(), [0.2, 0.5])  # type: ignore[arg-type]
+def test_validation_of_the_release_names_bad_value():
+    """The release's own check (the engine's search does not bound the records)."""
     with pytest.raises(InputError, match="above the upper bound"):
-        worst_neighbour(m, [0.2, 1.5])
+        worst_neighbour(GiniRelease(0.0, 1.0, 1.0), [0.2, 1.5])
 
 
 @pytest.mark.slow

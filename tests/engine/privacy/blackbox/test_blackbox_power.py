@@ -1,5 +1,5 @@
 """Seeded tests of the black-box tester's aggregate, learned and code event families, the
-held-out selection and the calibration suite (tests/engine/power_suite.py).
+held-out selection and the calibration suite (tests/common/power_suite.py).
 
 Each family test runs the tester restricted to that family (``families=(...)``) on a correct
 mechanism (true epsilon = claim, exact: the test must not flag it; the guarantee bounds a
@@ -10,10 +10,7 @@ mechanism's docstring, not taken from the tester.
 
 from __future__ import annotations
 
-import importlib.util
 import math
-import pathlib
-import sys
 from dataclasses import dataclass
 
 import numpy as np
@@ -24,15 +21,11 @@ from audit.privacy.blackbox.aggregate_events import detect_codes, modal_state_ro
 from audit.privacy.blackbox.features import Feature, states
 from audit.protocols import REPLACE_ONE, NeighbourPair
 from kernels.errors import InvalidParameterError
+from tests.common import power_suite
 
 
 def _suite():
-    path = pathlib.Path(__file__).with_name("power_suite.py")
-    spec = importlib.util.spec_from_file_location("power_suite_t", path)
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = mod
-    spec.loader.exec_module(mod)
-    return mod
+    return power_suite
 
 
 @dataclass

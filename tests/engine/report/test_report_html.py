@@ -115,8 +115,8 @@ def test_checker_catches_unbalanced_markup():
 
 def _findings() -> list[Finding]:
     cx = counterexample_document(
-        "gini.alg2.window-range",
-        "kernels:kernels.gini.printed",
+        "toy.sum.as-printed",
+        "kernels:toy.printed",
         {"x": [1, 2, 3], "k": 1},
         expected=Fraction(2, 7),
         actual=0.2857,
@@ -125,9 +125,9 @@ def _findings() -> list[Finding]:
     )
     return [
         Finding(
-            id="gini.extremes.max.vs-reference",
+            id="toy.sum.vs-reference",
             claim=EVIL,
-            reference="Lan & Reiter 2025, Alg. 1",
+            reference="Toy & Sons 2025, Alg. 1",
             method=Method.CROSSCHECK,
             verdict=Verdict.VERIFIED,
             scope="n <= 60 & 200 data sets",
@@ -137,9 +137,9 @@ def _findings() -> list[Finding]:
             tolerance={"rtol": 1e-9, "atol": 0},
         ),
         Finding(
-            id="gini.alg2.window-range",
-            claim="Lan & Reiter, Algorithm 2: the window covers all optimal replacements",
-            reference="Lan & Reiter 2025, Alg. 2",
+            id="toy.sum.as-printed",
+            claim="Toy & Sons, Algorithm 2: the window covers all optimal replacements",
+            reference="Toy & Sons 2025, Alg. 2",
             method=Method.EXHAUSTIVE,
             verdict=Verdict.REFUTED,
             scope="all k-subsets, n <= 8",
@@ -149,8 +149,8 @@ def _findings() -> list[Finding]:
             duration_s=1.5,
         ),
         Finding(
-            id="privacy.gini.empirical",
-            claim="Lan & Reiter, Theorem 4.6: the release is eps-DP",
+            id="privacy.toy.empirical",
+            claim="Toy & Sons, Theorem 4.6: the release is eps-DP",
             reference="",
             method=Method.EMPIRICAL,
             verdict=Verdict.INCONCLUSIVE,
@@ -213,7 +213,7 @@ CERT = {
     "verdict": "NOT CERTIFIED",
     "scope": "replace one record, n = 100 & eps = 1",
     "reasons": ["Alg. 2 refuted <see below>"],
-    "counterexample": "counterexamples/gini.alg2.window-range.json",
+    "counterexample": "counterexamples/toy.sum.as-printed.json",
     "data_sha256": "0123456789abcdef" * 4,
 }
 
@@ -274,7 +274,7 @@ def test_every_text_is_escaped_and_decodes_back():
     # once parsed, the escaped text is exactly the original
     for original in (EVIL, "Loss <vs> k & more", "caption with <i>markup</i>", "exact <a>",
                      "k* <2>", "Alg. 2 refuted <see below>", "window <starts> late & wrong",
-                     "data <sha> & co", "Lan & Reiter 2025, Alg. 1", "<param & more>"):
+                     "data <sha> & co", "Toy & Sons 2025, Alg. 1", "<param & more>"):
         assert original in text, original
 
 
@@ -289,14 +289,14 @@ def test_every_finding_appears_in_table_and_details():
         detail = root.find_id(f"finding-{f['id']}")
         assert f["id"] in detail.all_text()
         assert f["verdict"].upper() in detail.all_text()
-    refuted = root.find_id("finding-gini.alg2.window-range")
+    refuted = root.find_id("finding-toy.sum.as-printed")
     links = [a.attrs["href"] for a in refuted.iter("a")]
-    assert links == ["counterexamples/gini.alg2.window-range.json"]
-    assert "dpaudit replay counterexamples/gini.alg2.window-range.json" in refuted.all_text()
+    assert links == ["counterexamples/toy.sum.as-printed.json"]
+    assert "dpaudit replay counterexamples/toy.sum.as-printed.json" in refuted.all_text()
     # no counterexample link for findings without one
-    assert list(root.find_id("finding-gini.extremes.max.vs-reference").iter("a")) == []
-    details = root.find_id("finding-gini.extremes.max.vs-reference").all_text()
-    for piece in ("Lan & Reiter 2025, Alg. 1", "max_rel_err", "3e-16", "1/3", "rtol", "0.25 s"):
+    assert list(root.find_id("finding-toy.sum.vs-reference").iter("a")) == []
+    details = root.find_id("finding-toy.sum.vs-reference").all_text()
+    for piece in ("Toy & Sons 2025, Alg. 1", "max_rel_err", "3e-16", "1/3", "rtol", "0.25 s"):
         assert piece in details, piece
 
 
@@ -626,7 +626,7 @@ def test_write_report_writes_html_in_order(tmp_path, monkeypatch):
     monkeypatch.setattr(writer_module, "atomic_write_text", recording)
     json_path, md_path = write_report(tmp_path, report)
     assert order == [
-        "counterexamples/gini.alg2.window-range.json",
+        "counterexamples/toy.sum.as-printed.json",
         "report.md",
         "report.html",
         "report.json",

@@ -54,6 +54,7 @@ def check_manifest_current(cov: ModuleType) -> None:
     fresh = manifest(cov.PAPER_FILE, inventory(path.read_text(encoding="utf-8")))
     gone, new = manifest_diff(load_manifest(cov.MANIFEST), fresh)
     assert not gone and not new, (f"manifest out of date: {len(gone)} gone {gone[:3]}, "
-                                  f"{len(new)} new {new[:3]}; run tests/coverage_manifests.py")
+                                  f"{len(new)} new {new[:3]}; run "
+                                  "tests/common/coverage_manifests.py")
     assert [it["key"] for it in load_manifest(cov.MANIFEST)["items"]] == \
         [it["key"] for it in fresh["items"]]
