@@ -46,7 +46,6 @@ import importlib
 import inspect
 import itertools
 import math
-import sys
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -55,6 +54,8 @@ from typing import Any
 
 import mpmath
 
+from audit import dsl
+from audit.dsl import Lin
 from audit.prove.exact_event import (
     Constraint,
     DrawLaw,
@@ -79,135 +80,16 @@ __all__ = [
 ]
 
 RELATIONS = ("linf1", "monotone1", "onehot1")
-SAMPLERS = ("laplace", "geometric")
 MAX_PATHS = 4096
 
 
-class NonLinear(UnsupportedEvent):
-    """The program multiplied two draw-dependent values (outside the linear DSL)."""
+_NEG = {">=": "<", ">": "<=", "<=": ">", "<": ">="}
 
 
-# =============================================================================================
-# linear expressions over draws, and the forking tracer
-# =============================================================================================
+class _ConcreteInputTracer:
+    """The :class:`audit.dsl.Tracer` of one run on concrete queries: draws become named
+    variables, each comparison takes the next decision of ``prefix`` (True past its end)."""
 
-
-class Lin:
-    """``sum coeffs[x] * x + const`` over draw variables x, rational coefficients."""
-
-    __slots__ = ("coeffs", "const")
-    __hash__ = None  # type: ignore[assignment]
-
-    def __init__(self, coeffs: Mapping[str, Fraction], const: Fraction = Fraction(0)) -> None:
-        self.coeffs = {k: v for k, v in coeffs.items() if v != 0}
-        self.const = const
-
-    @staticmethod
-    def of(v: Any) -> Lin:
-        if isinstance(v, Lin):
-            return v
-        return Lin({}, to_fraction(v))
-
-    def __add__(self, o: Any) -> Lin:
-        if not isinstance(o, (Lin, int, float, Fraction)):
-            return NotImplemented
-        o = Lin.of(o)
-        cs = dict(self.coeffs)
-        for k, v in o.coeffs.items():
-            cs[k] = cs.get(k, Fraction(0)) + v
-        return Lin(cs, self.const + o.const)
-
-    __radd__ = __add__
-
-    def __neg__(self) -> Lin:
-        return Lin({k: -v for k, v in self.coeffs.items()}, -self.const)
-
-    def __sub__(self, o: Any) -> Lin:
-        if not isinstance(o, (Lin, int, float, Fraction)):
-            return NotImplemented
-        return self + (-Lin.of(o))
-
-    def __rsub__(self, o: Any) -> Lin:
-        return Lin.of(o) + (-self)
-
-    def __mul__(self, o: Any) -> Lin:
-        if isinstance(o, Lin):
-            if o.coeffs and self.coeffs:
-                raise NonLinear("product of two draw-dependent values")
-            o, s = (o, self) if not o.coeffs else (self, o)
-            o = o.const
-        elif not isinstance(o, (int, float, Fraction)):
-            return NotImplemented
-        else:
-            s = self
-        f = to_fraction(o)
-        return Lin({k: v * f for k, v in s.coeffs.items()}, s.const * f)
-
-    __rmul__ = __mul__
-
-    def __truediv__(self, o: Any) -> Lin:
-        if isinstance(o, Lin):
-            if o.coeffs:
-                raise NonLinear("division by a draw-dependent value")
-            o = o.const
-        return self * (1 / to_fraction(o))
-
-    def _cmp(self, o: Any, op: str) -> _Cmp:
-        d = self - Lin.of(o)
-        return _Cmp(Constraint(d.coeffs, d.const, op))
-
-    def __ge__(self, o: Any) -> _Cmp:
-        return self._cmp(o, ">=")
-
-    def __gt__(self, o: Any) -> _Cmp:
-        return self._cmp(o, ">")
-
-    def __le__(self, o: Any) -> _Cmp:
-        return self._cmp(o, "<=")
-
-    def __lt__(self, o: Any) -> _Cmp:
-        return self._cmp(o, "<")
-
-    def __eq__(self, o: Any) -> _Cmp:  # type: ignore[override]
-        return self._cmp(o, "==")
-
-    def __abs__(self) -> Lin:
-        return self if self >= 0 else -self
-
-    def __float__(self) -> float:
-        if self.coeffs:
-            raise TypeError("a draw-dependent value has no concrete float value")
-        return float(self.const)
-
-    def as_doc(self) -> dict[str, Any]:
-        return {"coeffs": {k: str(v) for k, v in sorted(self.coeffs.items())},
-                "const": str(self.const)}
-
-    def __repr__(self) -> str:
-        terms = [f"{v}*{k}" for k, v in sorted(self.coeffs.items())]
-        return " + ".join([*terms, str(self.const)])
-
-
-_NEG = {">=": "<", ">": "<=", "<=": ">", "<": ">=", "==": "!="}
-
-
-class _Cmp:
-    """A symbolic comparison; ``bool()`` consults the active tracer (forks the path)."""
-
-    __slots__ = ("c",)
-
-    def __init__(self, c: Constraint) -> None:
-        self.c = c
-
-    def __bool__(self) -> bool:
-        if not self.c.coeffs:  # constant comparison: decide exactly
-            return Constraint({}, self.c.const, self.c.op).holds({})
-        if not _TRACERS:
-            raise UnsupportedEvent("a symbolic comparison outside a tracer run")
-        return _TRACERS[-1].decide(self.c)
-
-
-class _Tracer:
     def __init__(self, prefix: Sequence[bool]) -> None:
         self.prefix = list(prefix)
         self.taken: list[bool] = []
@@ -215,34 +97,25 @@ class _Tracer:
         self.draws: dict[str, DrawLaw] = {}
         self.sites: dict[str, int] = {}
 
-    def draw(self, law: str, scale: Any) -> Lin:
-        frame = sys._getframe(2)
-        site = f"{frame.f_code.co_name}:{frame.f_lineno}"
+    def draw(self, law: str, scale: Any, site: str) -> Lin:
         k = self.sites.get(site, 0)
         self.sites[site] = k + 1
         name = f"{site}#{k}"
         if isinstance(scale, Lin):
-            scale = float(scale)
+            scale = scale.const
         self.draws[name] = DrawLaw(name, law, to_fraction(scale, "noise scale"))
-        return Lin({name: Fraction(1)})
+        return Lin.var(name)
 
-    def decide(self, c: Constraint) -> bool:
+    def decide(self, expr: Lin, op: str) -> bool:
         i = len(self.taken)
         v = self.prefix[i] if i < len(self.prefix) else True
         self.taken.append(v)
-        if v:
-            self.constraints.append(c)
-        else:
-            op = _NEG[c.op]
-            if op == "!=":
-                if any(self.draws[k].law != "laplace" for k in c.coeffs):
-                    raise UnsupportedEvent(f"'!=' over an integer draw: {c.describe()}")
-            else:  # '!=' over continuous draws holds with probability 1: no constraint
-                self.constraints.append(Constraint(c.coeffs, c.const, op))
+        unknown = set(expr.terms) - set(self.draws)
+        if unknown:
+            raise UnsupportedEvent(f"comparison over non-draw variables {sorted(unknown)} "
+                                   "(refutation runs on concrete queries and parameters)")
+        self.constraints.append(Constraint(expr.terms, expr.const, op if v else _NEG[op]))
         return v
-
-
-_TRACERS: list[_Tracer] = []
 
 
 @dataclass(frozen=True)
@@ -265,7 +138,7 @@ def output_pattern(output: Sequence[Any]) -> tuple[Any, ...]:
     out: list[Any] = []
     for v in output:
         if isinstance(v, Lin):
-            out.append("num" if v.coeffs else ("c", str(v.const)))
+            out.append("num" if v.terms else ("c", str(v.const)))
         elif isinstance(v, bool):
             out.append(v)
         elif isinstance(v, (int, Fraction, float)):
@@ -276,14 +149,10 @@ def output_pattern(output: Sequence[Any]) -> tuple[Any, ...]:
 
 
 def raw_function(program: Any) -> Callable[..., Any]:
-    """The plain Python function of a DSL mechanism (unwrapping decorators)."""
-    f = program
-    for attr in ("__wrapped__", "function", "fn", "func"):
-        g = getattr(f, attr, None)
-        if callable(g) and hasattr(g, "__globals__"):
-            f = g
-    if not hasattr(f, "__globals__"):
-        raise UnsupportedEvent(f"{program!r} is not a Python function")
+    """The plain Python function of a DSL mechanism."""
+    f = getattr(program, "fn", None) or getattr(program, "__wrapped__", None) or program
+    if not callable(f):
+        raise UnsupportedEvent(f"{program!r} is not a DSL mechanism or function")
     return f
 
 
@@ -292,37 +161,22 @@ def trace_paths(program: Any, q: Sequence[Any], eps: Any, params: Mapping[str, A
     """Every path of ``program(q, eps=eps, **params)`` with the queries concrete (exact
     rationals) and the draws symbolic (module docstring, step 1)."""
     fn = raw_function(program)
-    g = fn.__globals__
-    saved = {k: g[k] for k in SAMPLERS if k in g}
     qs = [to_fraction(v, "query value") for v in q]
-    kw = dict(params or {})
+    kw = {**dict(getattr(program, "params", None) or {}), **dict(params or {})}
     kw[eps_name] = to_fraction(eps, "epsilon")
     paths: list[TracedPath] = []
     stack: list[list[bool]] = [[]]
-    try:
-        g["laplace"] = lambda scale: _TRACERS[-1].draw("laplace", scale)
-        g["geometric"] = lambda scale: _TRACERS[-1].draw("geometric", scale)
-        while stack:
-            prefix = stack.pop()
-            tr = _Tracer(prefix)
-            _TRACERS.append(tr)
-            try:
-                out = fn(list(qs), **kw)
-            finally:
-                _TRACERS.pop()
-            for i in range(len(prefix), len(tr.taken)):
-                stack.append(tr.taken[:i] + [not tr.taken[i]])
-            outs = tuple(out) if isinstance(out, (list, tuple)) else (out,)
-            paths.append(TracedPath(tuple(tr.taken), tuple(tr.constraints), dict(tr.draws),
-                                    outs))
-            if len(paths) > max_paths:
-                raise UnsupportedEvent(f"more than {max_paths} paths")
-    finally:
-        for k in SAMPLERS:
-            if k in saved:
-                g[k] = saved[k]
-            else:
-                g.pop(k, None)
+    while stack:
+        prefix = stack.pop()
+        tr = _ConcreteInputTracer(prefix)
+        with dsl.symbolic(tr):
+            out = fn(list(qs), **kw)
+        for i in range(len(prefix), len(tr.taken)):
+            stack.append(tr.taken[:i] + [not tr.taken[i]])
+        outs = tuple(out) if isinstance(out, (list, tuple)) else (out,)
+        paths.append(TracedPath(tuple(tr.taken), tuple(tr.constraints), dict(tr.draws), outs))
+        if len(paths) > max_paths:
+            raise UnsupportedEvent(f"more than {max_paths} paths")
     return paths
 
 
@@ -359,6 +213,13 @@ class Event:
         return s
 
 
+def _lin(v: Any) -> Lin:
+    out = Lin.lift(v)
+    if out is None:
+        raise UnsupportedEvent(f"output entry {v!r} is not a number or linear value")
+    return out
+
+
 def event_paths(paths: Sequence[TracedPath], ev: Event
                 ) -> tuple[dict[str, DrawLaw], list[list[Constraint]]]:
     """The draws and disjoint constraint conjunctions whose union is ``ev``."""
@@ -370,8 +231,8 @@ def event_paths(paths: Sequence[TracedPath], ev: Event
         cs = list(p.constraints)
         if ev.index is not None:
             y = p.output[ev.index]
-            d = Lin.of(y) - Lin.of(ev.t)
-            cs.append(Constraint(d.coeffs, d.const, ev.side or ">="))
+            d = _lin(y) - _lin(ev.t)
+            cs.append(Constraint(d.terms, d.const, ev.side or ">="))
         draws.update(p.draws)
         conj.append(cs)
     return draws, conj
@@ -391,7 +252,7 @@ def candidate_events(paths_a: Sequence[TracedPath], paths_b: Sequence[TracedPath
     for p in [*paths_a, *paths_b]:
         evs[Event(p.pattern)] = None
         for i, v in enumerate(p.output):
-            if isinstance(v, Lin) and v.coeffs:
+            if isinstance(v, Lin) and v.terms:
                 consts.setdefault((p.pattern, i), set()).add(v.const)
     unit = 1 / eps
     for (pat, i), cs in consts.items():
@@ -423,7 +284,7 @@ def _log_ratio_bounds(p: ExactProbability, pp: ExactProbability
 
 def program_ref(program: Any) -> str:
     fn = raw_function(program)
-    return f"{fn.__module__}:{getattr(program, '__name__', fn.__name__)}"
+    return f"{fn.__module__}:{fn.__name__}"
 
 
 def load_program(ref: str) -> Any:
@@ -472,12 +333,7 @@ class Witness:
 
 
 def _eps_name(program: Any) -> str:
-    meta = getattr(program, "dsl_meta", None) or getattr(program, "meta", None)
-    name = None
-    if isinstance(meta, Mapping):
-        name = meta.get("epsilon")
-    else:
-        name = getattr(meta, "epsilon", None)
+    name = getattr(program, "epsilon_param", None)
     return name if isinstance(name, str) else "eps"
 
 
@@ -573,8 +429,7 @@ class RefuteResult:
 def _relation(program: Any, relation: str | None) -> str:
     if relation is not None:
         return relation
-    meta = getattr(program, "dsl_meta", None) or getattr(program, "meta", None)
-    r = meta.get("relation") if isinstance(meta, Mapping) else getattr(meta, "relation", None)
+    r = getattr(program, "relation", None)
     return r if isinstance(r, str) else "linf1"
 
 
@@ -592,7 +447,8 @@ def _default_values(program: Any) -> list[Fraction]:
 
 
 def refute(program: Any, *, epsilon: Any = 1, params: Mapping[str, Any] | None = None,
-           relation: str | None = None, n_max: int = 3, values: Sequence[Any] | None = None,
+           relation: str | None = None, n_min: int = 1, n_max: int = 3,
+           values: Sequence[Any] | None = None,
            seeds: Sequence[tuple[Sequence[Any], Sequence[Any]]] = (), digits: int = 40,
            stop_at_first: bool = True) -> RefuteResult:
     """Search the scope (module docstring, step 3) for a certified violation of the claim
@@ -608,13 +464,22 @@ def refute(program: Any, *, epsilon: Any = 1, params: Mapping[str, Any] | None =
 
     def pairs() -> Iterator[tuple[Sequence[Any], Sequence[Any]]]:
         yield from seeds
-        for n in range(1, n_max + 1):
+        for n in range(n_min, n_max + 1):
             yield from candidate_pairs(n, rel, vals)
 
     found: Witness | None = None
     cache: dict[tuple[Fraction, ...], list[TracedPath]] = {}
+    notes: list[str] = []
+    too_short: set[int] = set()
     for q, qp in pairs():
-        w, sk = evaluate_pair(program, q, qp, eps_f, params, digits, cache=cache)
+        if len(q) in too_short:
+            continue
+        try:
+            w, sk = evaluate_pair(program, q, qp, eps_f, params, digits, cache=cache)
+        except IndexError:  # the program reads more queries than len(q)
+            too_short.add(len(q))
+            notes.append(f"n = {len(q)} not searched: the program needs more queries")
+            continue
         pairs_checked += 1
         skipped += sk
         if w is None:
@@ -627,13 +492,14 @@ def refute(program: Any, *, epsilon: Any = 1, params: Mapping[str, Any] | None =
                 found = w
             if stop_at_first:
                 break
-    scope = {"relation": rel, "n": f"1..{n_max}", "values": [str(to_fraction(v)) for v in vals],
+    scope = {"relation": rel, "n": f"{n_min}..{n_max}", "n_skipped": sorted(too_short),
+             "values": [str(to_fraction(v)) for v in vals],
              "seeds": len(seeds), "digits": digits,
              "events": "output patterns; numeric entries: half-lines at noiseless value "
                        "+ {-2,-1,0,1,2}/eps"}
     return RefuteResult(program_ref(program), eps_f, "refuted" if found else "not-refuted",
                         found, best, scope, pairs_checked, events_checked, skipped,
-                        time.perf_counter() - t0)
+                        time.perf_counter() - t0, notes)
 
 
 def replay_witness(doc: Mapping[str, Any]) -> Witness:
@@ -674,42 +540,21 @@ class Agreement:
     seed: int
 
 
-def _encode(out: Any, width: int) -> list[float]:
-    outs = list(out) if isinstance(out, (list, tuple)) else [out]
-    vals = [float(v) for v in outs][:width]
-    return vals + [math.nan] * (width - len(vals))
+class _AsReplaceOne:
+    """A DSL :class:`audit.dsl.Mechanism` presented to the black-box tester, whose pair
+    relations are data-set relations: the tester never checks neighbourhood itself, the
+    witness pair is a neighbouring pair under the program's own relation."""
 
+    def __init__(self, mech: Any) -> None:
+        from audit.protocols import REPLACE_ONE
 
-def concrete_mechanism(program: Any, epsilon: Any, params: Mapping[str, Any] | None,
-                       width: int, claimed: float) -> Any:
-    """The DSL program as a black-box :class:`audit.protocols.Mechanism` (one output row per
-    run; bools as 0/1, entries past the output's length NaN = absent)."""
-    import numpy as np
+        self.mech = mech
+        self.relation = REPLACE_ONE
+        self.claimed_epsilon = mech.claimed_epsilon
+        self.name = mech.name
 
-    from audit import dsl
-    from audit.protocols import REPLACE_ONE
-
-    fn = raw_function(program)
-    eps_v = float(epsilon)
-    kw = {k: float(v) if isinstance(v, Fraction) else v for k, v in (params or {}).items()}
-    name = _eps_name(program)
-
-    class _Mech:
-        relation = REPLACE_ONE
-        claimed_epsilon = claimed
-
-        def __init__(self) -> None:
-            self.name = program_ref(program)
-
-        def sample(self, dataset: Any, size: int, rng: Any) -> Any:
-            q = [float(v) for v in np.asarray(dataset, dtype=float)]
-            rows = np.empty((size, width))
-            with dsl.concrete(rng):
-                for i in range(size):
-                    rows[i] = _encode(fn(list(q), **{name: eps_v}, **kw), width)
-            return rows
-
-    return _Mech()
+    def sample(self, dataset: Any, size: int, rng: Any) -> Any:
+        return self.mech.sample(dataset, size, rng)
 
 
 def blackbox_agreement(program: Any, witness: Witness, *, seed: int = 0,
@@ -725,18 +570,14 @@ def blackbox_agreement(program: Any, witness: Witness, *, seed: int = 0,
     from audit.privacy.blackbox import BlackBoxTester
     from audit.protocols import REPLACE_ONE, NeighbourPair
 
-    width = max(len(witness.event.pattern), 1)
-    mech = concrete_mechanism(program, witness.epsilon, witness.params, width,
-                              float(witness.epsilon))
+    mech = _AsReplaceOne(program.at(float(witness.epsilon), **{
+        k: (float(v) if isinstance(v, Fraction) else v) for k, v in witness.params.items()}))
     pair = NeighbourPair([float(v) for v in witness.q], [float(v) for v in witness.q_prime],
                          REPLACE_ONE, {"op": "dsl-neighbour"})
     tester = BlackBoxTester(n_select=n_select, n_certify=n_certify, confidence=confidence)
     res = tester.run(mech, [pair], np.random.default_rng(seed))
     lower = float(res.epsilon_lower or 0.0)
     exact = float(witness.eps_value)
-    # the exact figure is one event's ratio; the tester's bound may come from another event
-    # whose ratio is larger, up to the true epsilon: compare with the exact value only
-    # when the true epsilon is this witness's (checked by the caller), else with +inf
     return Agreement(lower, confidence, bool(res.violates), exact,
                      lower <= exact + 1e-12 or math.isinf(exact), 2 * (n_select + n_certify),
                      seed)

@@ -47,7 +47,7 @@ def noisy_max_small_noise(q, eps):
     return best
 
 
-@mechanism(epsilon="eps", relation="linf1", outputs="value")
+@mechanism(epsilon="eps", relation="linf1", outputs="number")
 def noisy_max_value(q, eps):
     """BROKEN (CheckDP's "BadNoisyMax"-style twin): Report Noisy Max with Lap(2/eps) that
     releases the largest noisy *value* instead of its index.  What breaks: the value is not
@@ -61,7 +61,7 @@ def noisy_max_value(q, eps):
     return best_val
 
 
-@mechanism(epsilon="eps", relation="linf1", outputs="index-gap")
+@mechanism(epsilon="eps", relation="linf1", outputs="mixed-list")
 def noisy_top1_with_gap(q, eps):
     """Ding et al. Algorithm 1 with k = 1: the noisy argmax and the gap to the runner-up,
     eta_i ~ Lap(2/eps).  Claimed eps-DP (Ding et al. Theorem 2)."""
@@ -80,7 +80,7 @@ def noisy_top1_with_gap(q, eps):
     return [best, best_val - second_val]
 
 
-@mechanism(epsilon="eps", relation="linf1", outputs="index-gap")
+@mechanism(epsilon="eps", relation="linf1", outputs="mixed-list")
 def noisy_top1_with_gap_half_noise(q, eps):
     """BROKEN.  Ding et al. Algorithm 1 (k = 1) with Lap(1/eps), the monotone-query scale
     (Ding et al. Sec. 4.1), on general sensitivity-1 queries.  What breaks: half the noise
