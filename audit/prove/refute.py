@@ -265,16 +265,26 @@ def candidate_events(paths_a: Sequence[TracedPath], paths_b: Sequence[TracedPath
 
 def _log_ratio_bounds(p: ExactProbability, pp: ExactProbability
                       ) -> tuple[mpmath.mpf, mpmath.mpf, mpmath.mpf]:
-    """(certified lower bound, midpoint value, certified upper bound) of ln(P / P')."""
+    """(certified lower bound, midpoint value, certified upper bound) of ln(P / P'), in
+    interval arithmetic at the probabilities' precision (outward rounding)."""
     inf = mpmath.inf
     if p.upper == 0:
         return -inf, -inf, -inf
     if pp.upper == 0:
         return inf, inf, inf
-    lo = mpmath.log(p.lower / pp.upper) if p.lower > 0 else -inf
-    hi = mpmath.log(p.upper / pp.lower) if pp.lower > 0 else inf
-    mid = mpmath.log(p.mid / pp.mid) if pp.mid > 0 and p.mid > 0 else (lo + hi) / 2
-    return lo, mid, hi
+    iv = mpmath.iv
+    saved = iv.prec
+    prec = int(p.digits * 3.33) + 40
+    iv.prec = prec
+    try:
+        with mpmath.workprec(prec):
+            lo = iv.log(iv.mpf(p.lower) / iv.mpf(pp.upper)).a if p.lower > 0 else -inf
+            hi = iv.log(iv.mpf(p.upper) / iv.mpf(pp.lower)).b if pp.lower > 0 else inf
+            mid = (mpmath.log(p.mid / pp.mid) if pp.mid > 0 and p.mid > 0 else
+                   (lo + hi) / 2)
+            return mpmath.mpf(lo), +mid, mpmath.mpf(hi)
+    finally:
+        iv.prec = saved
 
 
 # =============================================================================================
