@@ -54,6 +54,7 @@ __all__ = [
     "UnsupportedEvent",
     "conjunction_probability",
     "event_probability",
+    "from_symbolic_path",
     "to_fraction",
 ]
 
@@ -574,3 +575,19 @@ def _path_enclosure(draws: Mapping[str, DrawLaw], path: Sequence[Constraint], di
             lo_acc, hi_acc = lo_acc * lo, hi_acc * hi
             cf = None
     return lo_acc, hi_acc, cf
+
+
+def from_symbolic_path(path: object, q: Sequence[Number], eps: Number,
+                       params: Mapping[str, Number] | None = None
+                       ) -> tuple[dict[str, DrawLaw], list[Constraint]]:
+    """The draws and constraints of one path of the symbolic executor
+    (:class:`audit.prove.symbolic.Path`: ``draws`` with ``scale.value(eps)``, constraints
+    with ``at(q, params) -> (coefficients, constant)``) at concrete queries and epsilon."""
+    e = to_fraction(eps, "epsilon")
+    draws = {d.name: DrawLaw(d.name, d.law, to_fraction(d.scale.value(e), "noise scale"))
+             for d in path.draws}  # type: ignore[attr-defined]
+    cons: list[Constraint] = []
+    for c in path.constraints:  # type: ignore[attr-defined]
+        coeffs, const = c.at([to_fraction(v) for v in q], dict(params or {}))
+        cons.append(Constraint(coeffs, const, c.op))
+    return draws, cons

@@ -107,3 +107,30 @@ def test_blackbox_agrees_with_the_exact_witness(prog) -> None:
     a = blackbox_agreement(prog, res.witness, seed=3, n_select=20_000, n_certify=60_000)
     assert a.consistent and a.epsilon_lower <= float(res.witness.eps_value)
     assert a.flagged
+
+
+def test_symbolic_executor_paths_give_the_same_probabilities() -> None:
+    # the prover's symbolic paths (queries symbolic, substituted afterwards) and this
+    # module's concrete-input tracer are two executors: per output pattern, the exact
+    # probabilities must agree to the last digit
+    from audit.prove.exact_event import from_symbolic_path
+    from audit.prove.symbolic import enumerate_paths
+
+    for prog, q in ((sparse_vector.svt_lyu1, [F(1, 2), F(-1), F(0)]),
+                    (noisy_max.noisy_max, [F(0), F(1), F(-1, 3)])):
+        sym = enumerate_paths(prog, len(q), F(1))
+        mine = trace_paths(prog, q, 1)
+        by_pattern: dict = {}
+        for p in sym:
+            out = p.output if isinstance(p.output, tuple) else (p.output,)
+            draws, cons = from_symbolic_path(p, q, F(1))
+            by_pattern.setdefault(tuple(out), ({}, []))
+            by_pattern[tuple(out)][0].update(draws)
+            by_pattern[tuple(out)][1].append(cons)
+        assert len(by_pattern) == len({p.pattern for p in mine}) >= 3
+        for out, (draws, conj) in by_pattern.items():
+            ps = event_probability(draws, conj)
+            mine_p = [t for t in mine if t.output == out]
+            d2 = {k: v for t in mine_p for k, v in t.draws.items()}
+            pm = event_probability(d2, [list(t.constraints) for t in mine_p])
+            assert ps.closed_form == pm.closed_form, out
