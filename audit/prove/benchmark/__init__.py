@@ -37,6 +37,7 @@ PROGRAMS: tuple[Program, ...] = (
     Program("svt_chen", sparse_vector.svt_chen, False),
     Program("svt_no_threshold_noise", sparse_vector.svt_no_threshold_noise, False,
             {"n_max": 5, "values": [0]}),
+    Program("svt_with_gap", sparse_vector.svt_with_gap, True, {"n_max": 2}),
     Program("noisy_max", noisy_max.noisy_max, True),
     Program("noisy_max_small_noise", noisy_max.noisy_max_small_noise, False),
     Program("noisy_max_value", noisy_max.noisy_max_value, False),

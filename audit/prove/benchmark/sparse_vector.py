@@ -156,3 +156,23 @@ def svt_no_threshold_noise(q, eps, T=0, N=1):
         else:
             out.append(False)
     return out
+
+
+@mechanism(epsilon="eps", relation="linf1", outputs="mixed-list")
+def svt_with_gap(q, eps, T=0):
+    """Sparse-Vector-with-Gap: Ding, Wang, Zhang & Kifer (PVLDB 2019) Algorithm 2 without its
+    top branch (lines 8-10), k = 1, theta = 1/2: eps0 = eps/2, eta ~ Lap(1/eps0),
+    eta_i ~ Lap(2/eps1) with eps1 = eps/2; a ⊤ releases the gap q_i + eta_i - (T + eta) and
+    stops.  Claimed eps-DP (Ding et al. Theorem 4 with sigma = infinity)."""
+    eps0 = eps / 2
+    eps1 = eps - eps0
+    t_noisy = T + laplace(1 / eps0)
+    out = []
+    for i in range(len(q)):
+        v = q[i] + laplace(2 / eps1)
+        if v - t_noisy >= 0:
+            out.append(v - t_noisy)
+            break
+        out.append(False)
+    return out
+
