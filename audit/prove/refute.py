@@ -502,7 +502,9 @@ def refute(program: Any, *, epsilon: Any = 1, params: Mapping[str, Any] | None =
                 found = w
             if stop_at_first:
                 break
-    scope = {"relation": rel, "n": f"{n_min}..{n_max}", "n_skipped": sorted(too_short),
+    scope = {"relation": rel,
+             "n": f"{n_min}..{n_max}" if n_max >= n_min else "none (the seeds only)",
+             "n_skipped": sorted(too_short),
              "values": [str(to_fraction(v)) for v in vals],
              "seeds": len(seeds), "digits": digits,
              "events": "output patterns; numeric entries: half-lines at noiseless value "
