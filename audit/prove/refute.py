@@ -350,32 +350,46 @@ def _eps_name(program: Any) -> str:
 def evaluate_pair(program: Any, q: Sequence[Any], q_prime: Sequence[Any], eps: Any,
                   params: Mapping[str, Any] | None = None, digits: int = 40,
                   events: Sequence[Event] | None = None,
-                  cache: dict[tuple[Fraction, ...], list[TracedPath]] | None = None
+                  cache: dict[Any, Any] | None = None
                   ) -> tuple[Witness | None, int]:
     """The best witness over the candidate events (both directions) of one pair, and the
-    number of events skipped as outside the exact class."""
+    number of events skipped as outside the exact class.  ``cache`` (one per program,
+    epsilon, parameters and digits) keeps the paths and event probabilities of every query
+    vector already seen: a base vector is shared by many pairs."""
     eps_f = to_fraction(eps, "epsilon")
     name = _eps_name(program)
     cache = {} if cache is None else cache
+    qa = tuple(to_fraction(x) for x in q)
+    qb = tuple(to_fraction(x) for x in q_prime)
 
-    def paths(v: Sequence[Any]) -> list[TracedPath]:
-        key = tuple(to_fraction(x) for x in v)
-        if key not in cache:
-            cache[key] = trace_paths(program, key, eps_f, params, name)
-        return cache[key]
+    def paths(key: tuple[Fraction, ...]) -> list[TracedPath]:
+        if ("paths", key) not in cache:
+            cache[("paths", key)] = trace_paths(program, key, eps_f, params, name)
+        return cache[("paths", key)]
 
-    pa, pb = paths(q), paths(q_prime)
+    def prob(key: tuple[Fraction, ...], ev: Event) -> ExactProbability | None:
+        k = ("p", key, ev)
+        if k not in cache:
+            try:
+                cache[k] = probability(paths(key), ev, digits)
+            except UnsupportedEvent:
+                cache[k] = None
+        return cache[k]
+
+    pa, pb = paths(qa), paths(qb)
     evs = list(events) if events is not None else candidate_events(pa, pb, eps_f)
     best: Witness | None = None
     skipped = 0
     for ev in evs:
-        try:
-            p = probability(pa, ev, digits)
-            pp = probability(pb, ev, digits)
-        except UnsupportedEvent:
+        p, pp = prob(qa, ev), prob(qb, ev)
+        if p is None or pp is None:
             skipped += 1
             continue
         for a, b, x, y in ((q, q_prime, p, pp), (q_prime, q, pp, p)):
+            if best is not None and x.upper > 0 and y.lower > 0 and best.eps_lower > -mpmath.inf:
+                # cheap screen: ln(x_upper / y_lower) bounds the certified figure above
+                if float(x.upper) < float(y.lower) * math.exp(float(best.eps_lower)) * (1 - 1e-9):
+                    continue
             lo, mid, _ = _log_ratio_bounds(x, y)
             if best is None or lo > best.eps_lower:
                 best = Witness(program_ref(program), tuple(to_fraction(v) for v in a),
