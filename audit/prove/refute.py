@@ -28,7 +28,10 @@ What it does.
 4. **Witness** (:class:`Witness`): program reference, q, q', epsilon, event (output pattern
    and interval), the exact closed forms and enclosures of P and P', epsilon_witness with
    its certified lower bound; :func:`replay_witness` recomputes it from the JSON document.
-5. **Black-box agreement** (:func:`blackbox_agreement`): the same program run concretely
+5. **Finding** (:func:`refute_finding`): ``refuted`` (method exact) with a counterexample
+   document whose replayer (check ``prove.refute``, :func:`replay_refutation`) recomputes
+   it, else ``not-refuted`` with the scope.
+6. **Black-box agreement** (:func:`blackbox_agreement`): the same program run concretely
    (``audit.dsl.concrete``) through dpaudit's black-box tester on the witness pair; the
    tester's certified lower bound must not exceed the exact epsilon_witness (an exact
    value above a sound lower bound), and a violation flagged by the tester confirms the
@@ -56,6 +59,7 @@ import mpmath
 
 from audit import dsl
 from audit.dsl import Lin
+from audit.findings import Finding, Method, Verdict, counterexample_document
 from audit.prove.exact_event import (
     Constraint,
     DrawLaw,
@@ -64,8 +68,10 @@ from audit.prove.exact_event import (
     event_probability,
     to_fraction,
 )
+from audit.registry import replayer
 
 __all__ = [
+    "CHECK_REFUTE",
     "RELATIONS",
     "Lin",
     "RefuteResult",
@@ -75,6 +81,8 @@ __all__ = [
     "candidate_pairs",
     "evaluate_pair",
     "refute",
+    "refute_finding",
+    "replay_refutation",
     "replay_witness",
     "trace_paths",
 ]
@@ -607,3 +615,56 @@ def blackbox_agreement(program: Any, witness: Witness, *, seed: int = 0,
     return Agreement(lower, confidence, bool(res.violates), exact,
                      lower <= exact + 1e-12 or math.isinf(exact), 2 * (n_select + n_certify),
                      seed)
+
+
+# =============================================================================================
+# the Finding / counterexample / replay spine
+# =============================================================================================
+
+#: check id of a refutation finding and of its ``dpaudit replay`` replayer
+CHECK_REFUTE = "prove.refute"
+
+
+def refute_finding(result: RefuteResult, check_id: str = CHECK_REFUTE) -> Finding:
+    """The :class:`audit.findings.Finding` of a refutation search: ``refuted`` (method
+    ``exact``: both probabilities exact, the violation certified) with a counterexample
+    document that :func:`replay_refutation` re-runs; otherwise ``not-refuted`` (method
+    ``sampled``: exact figures on hand-picked pairs, never a proof) with the scope."""
+    w = result.witness
+    eps = result.claimed_epsilon
+    claim = f"{result.program} is {eps}-DP (program relation)"
+    scope = ", ".join(f"{k}={v}" for k, v in result.scope.items())
+    evidence: dict[str, Any] = {
+        "pairs_checked": result.pairs_checked, "skipped_events": result.skipped_events,
+        "best_log_ratio_lower": (None if result.best is None else
+                                 float(result.best.eps_lower)),
+        "seconds": round(result.seconds, 3), "notes": list(result.notes),
+    }
+    if w is None:
+        return Finding(id=check_id, claim=claim, reference="dpaudit prove (refutation search)",
+                       method=Method.SAMPLED, verdict=Verdict.NOT_REFUTED, scope=scope,
+                       evidence=evidence, duration_s=result.seconds, subject="mechanism")
+    doc = w.as_doc()
+    evidence.update({"epsilon_witness": doc["epsilon_witness"],
+                     "epsilon_witness_lower": doc["epsilon_witness_lower"],
+                     "P": doc["P"]["lower"], "P_prime": doc["P_prime"]["lower"],
+                     "event": w.event.describe()})
+    cx = counterexample_document(
+        check_id, "mechanism", doc, f"ln(P/P') <= {eps}", doc["epsilon_witness_lower"],
+        None, note=f"exact probabilities at {w.digits} digits; {w.event.describe()}")
+    return Finding(id=check_id, claim=claim, reference="dpaudit prove (refutation search)",
+                   method=Method.EXACT, verdict=Verdict.REFUTED, scope=scope,
+                   evidence=evidence, counterexample=cx, duration_s=result.seconds,
+                   subject="mechanism")
+
+
+@replayer(CHECK_REFUTE)
+def replay_refutation(inputs: dict[str, Any]) -> tuple[bool, Any, Any, str]:
+    """Re-import the program, re-trace both query vectors and recompute the event's exact
+    probabilities: still fails when the certified lower bound exceeds the claim."""
+    w = replay_witness(inputs)
+    lo = "inf" if w.eps_lower == mpmath.inf else mpmath.nstr(w.eps_lower, 12)
+    return (w.refutes, f"ln(P/P') <= {w.epsilon}", lo,
+            f"{w.program} on q={[str(v) for v in w.q]}, q'={[str(v) for v in w.q_prime]}: "
+            f"{w.event.describe()}, P={mpmath.nstr(w.p.mid, 12)}, "
+            f"P'={mpmath.nstr(w.p_prime.mid, 12)}")

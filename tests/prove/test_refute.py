@@ -134,3 +134,21 @@ def test_symbolic_executor_paths_give_the_same_probabilities() -> None:
             d2 = {k: v for t in mine_p for k, v in t.draws.items()}
             pm = event_probability(d2, [list(t.constraints) for t in mine_p])
             assert ps.closed_form == pm.closed_form, out
+
+
+def test_finding_and_registered_replayer() -> None:
+    from audit import registry
+    from audit.findings import Method, Verdict, from_jsonable
+    from audit.prove.refute import CHECK_REFUTE, refute_finding
+
+    f = refute_finding(refute(noisy_max.noisy_max_small_noise, n_max=2))
+    assert f.verdict == Verdict.REFUTED and f.method == Method.EXACT
+    doc = json.loads(json.dumps(f.counterexample))
+    assert doc["check"] == CHECK_REFUTE
+    rep = registry.replay(doc["check"], from_jsonable(doc["inputs"]))
+    assert rep.still_fails and rep.actual.startswith("1.30685")
+    bad = dict(doc["inputs"], q_prime=["0", "0"])  # no longer a differing pair: ratio 1
+    assert not registry.replay(doc["check"], from_jsonable(bad)).still_fails
+    ok = refute_finding(refute(noisy_max.noisy_max, n_max=2))
+    assert ok.verdict == Verdict.NOT_REFUTED and ok.counterexample is None
+    assert ok.method == Method.SAMPLED and "relation=linf1" in ok.scope
