@@ -89,6 +89,7 @@ __all__ = [
     "RELATIONS",
     "DSLError",
     "EpsPower",
+    "EpsilonUseError",
     "Lin",
     "Mechanism",
     "concrete",
@@ -115,6 +116,11 @@ class DSLError(ValueError):
     """A program stepped outside the DSL (the message names the source line and construct)."""
 
 
+class EpsilonUseError(DSLError):
+    """The program uses the symbolic eps other than as a noise scale ``c / eps`` (a proof for
+    one numeric epsilon may still be possible)."""
+
+
 def _user_line() -> str:
     """``file:line`` (and the source text) of the innermost frame outside dpaudit's DSL
     machinery: where the user's program did the unsupported thing."""
@@ -131,8 +137,8 @@ def _user_line() -> str:
         f"{f.f_code.co_filename}:{f.f_lineno}"
 
 
-def _error(construct: str) -> DSLError:
-    return DSLError(f"{_user_line()}: {construct} is outside the dpaudit DSL "
+def _error(construct: str, cls: type[DSLError] = DSLError) -> DSLError:
+    return cls(f"{_user_line()}: {construct} is outside the dpaudit DSL "
                     "(see audit/dsl.py for what a program may do)")
 
 
@@ -204,7 +210,7 @@ class Lin:
             if isinstance(x, EpsPower):
                 raise _error(f"'{op}' of a noisy/query value and eps (eps may only scale "
                              "noise, as c/eps, in a symbolic proof; prove for a numeric "
-                             "epsilon instead)")
+                             "epsilon instead)", EpsilonUseError)
             raise _error(f"'{op}' of a noisy/query value and {type(x).__name__}")
         return o
 
@@ -343,7 +349,8 @@ class EpsPower:
         c = _number(x)
         if c is None:
             raise _error(f"'{op}' of eps and {type(x).__name__} (eps may only scale noise as "
-                         "c/eps in a symbolic proof; prove for a numeric epsilon instead)")
+                         "c/eps in a symbolic proof; prove for a numeric epsilon instead)",
+                         EpsilonUseError)
         return c
 
     def __mul__(self, x: Any) -> EpsPower:
@@ -366,7 +373,7 @@ class EpsPower:
 
     def _refuse(self, *_a: Any) -> Any:
         raise _error("arithmetic or a comparison on eps other than c/eps (prove for a "
-                     "numeric epsilon instead)")
+                     "numeric epsilon instead)", EpsilonUseError)
 
     __add__ = __radd__ = __sub__ = __rsub__ = __neg__ = __lt__ = __le__ = __gt__ = \
         __ge__ = __bool__ = __float__ = __int__ = __index__ = __pow__ = _refuse

@@ -49,6 +49,7 @@ from audit.prove.symbolic import Path, enumerate_paths, output_shape, z3_constra
 
 __all__ = [
     "Coordinate",
+    "NeedsNumericEpsilon",
     "Problem",
     "Template",
     "build_problem",
@@ -56,6 +57,10 @@ __all__ = [
 ]
 
 Coordinate = tuple[str, int]  # (site, occurrence index)
+
+
+class NeedsNumericEpsilon(ValueError):
+    """A noise scale does not scale with 1/eps: the cost cannot be normalised by eps."""
 
 
 @dataclass(frozen=True)
@@ -168,7 +173,7 @@ def build_problem(mech: Mechanism, ns: Sequence[int], eps: Fraction | None = Non
         info["laws"].add(d.law)
     if eps is None and any(s.power == 0 for s in scales.values()):
         fixed = sorted({c[0] for c, s in scales.items() if s.power == 0})
-        raise ValueError(f"draw site(s) {', '.join(fixed)} have a scale that does not "
+        raise NeedsNumericEpsilon(f"draw site(s) {', '.join(fixed)} have a scale that does not "
                          "scale with 1/eps: give a numeric epsilon to prove for that value")
     bound = Fraction(1) if eps is None else Fraction(eps)
 

@@ -45,7 +45,7 @@ from typing import Any
 import z3
 
 from audit import dsl
-from audit.dsl import DSLError, EpsPower, Lin, Mechanism
+from audit.dsl import DSLError, EpsilonUseError, EpsPower, Lin, Mechanism
 
 __all__ = [
     "NEGATE",
@@ -185,7 +185,8 @@ class _Tracer:
             elif scale.power == -1:
                 s = Scale(scale.coef, -1)
             else:
-                raise dsl._error(f"a {law} scale {scale!r} (only numbers and c/eps)")
+                raise EpsilonUseError(f"a {law} scale {scale!r} at site {site} (only numbers "
+                                      "and c/eps)")
         else:
             lin = Lin.lift(scale)
             if lin is None or not lin.is_constant():
