@@ -46,7 +46,7 @@ from audit.prove.alignment import (
 )
 from audit.prove.symbolic import z3_constraint
 
-__all__ = ["RLIMIT", "Counterexample", "Synthesis", "synthesise"]
+__all__ = ["RLIMIT", "Counterexample", "Synthesis", "check_alignment", "synthesise"]
 
 #: Z3 resource limit per query (deterministic work units, not seconds)
 RLIMIT = 20_000_000
@@ -290,3 +290,13 @@ class _Loop:
 def synthesise(prob: Problem, max_rounds: int = MAX_ROUNDS) -> Synthesis:
     """Run the loop on ``prob`` (see the module docstring)."""
     return _Loop(prob).run(max_rounds)
+
+
+def check_alignment(prob: Problem, theta: dict[Unknown, Fraction]
+                    ) -> list[Counterexample] | None:
+    """Verify given template coefficients (e.g. a hand-written alignment): the
+    counterexamples found (empty: every condition UNSAT; None: Z3 unknown).  Unknowns not in
+    ``theta`` are 0."""
+    loop = _Loop(prob)
+    full = {u: Fraction(theta.get(u, 0)) for u in loop.theta_vars}
+    return loop.verify(full)
