@@ -117,7 +117,7 @@ class ProveCommand:
     def _summary(v: Any, wall: float, out_dir: Path) -> None:
         w = sys.stdout.write
         word = {"verified": "PROVED", "refuted": "REFUTED"}.get(v.status, "INCONCLUSIVE")
-        w(f"{word}: {v.claim()}\n  scope: {v.scope_text()}\n")
+        w(f"{word}: claim: {v.claim()}\n  scope: {v.scope_text()}\n")
         w(f"  paths per n: {', '.join(f'n={k}: {c}' for k, c in v.paths.items())}; "
           f"{v.rounds} rounds, {v.examples} counterexamples, {v.solver_calls} Z3 calls\n")
         for line in v.sketch:

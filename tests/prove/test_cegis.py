@@ -197,3 +197,13 @@ def test_relation_matters_for_partial_sum():
                            refute=False).status == "inconclusive"
     # n = 1: onehot1 and linf1 coincide
     assert prove_mechanism(M.partial_sum_linf, n_max=1).status == "verified"
+
+
+@pytest.mark.parametrize("name", BROKEN)
+def test_broken_twins_are_refuted_with_an_exact_witness(name):
+    pytest.importorskip("audit.prove.refute")
+    v = prove_mechanism(getattr(M, name), n_max=3)
+    assert v.status == "refuted"
+    assert float(v.witness["epsilon_witness_lower"]) > float(Fraction(v.witness["epsilon"]))
+    f = v.to_finding("mechanism:test")
+    assert f.verdict.value == "refuted" and f.counterexample is not None
