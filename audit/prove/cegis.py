@@ -94,6 +94,7 @@ class Synthesis:
     counterexample: Counterexample | None = None
     weak_sites: list[str] = field(default_factory=list)
     reason: str = ""
+    all_examples: list[Counterexample] = field(default_factory=list)
 
 
 def _value(m: z3.ModelRef, v: Any) -> Fraction:
@@ -270,7 +271,7 @@ class _Loop:
                     why = ("no shift of the noise at all makes the counterexample runs "
                            "keep their output within the privacy cost")
                 return Synthesis("no-alignment", None, rounds, len(self.examples), self.calls,
-                                 last, weak, why)
+                                 last, weak, why, list(self.examples))
             m = synth.model()
             theta = {u: _value(m, v) for u, v in self.theta_vars.items()}
             cexs = self.verify(theta)

@@ -25,6 +25,8 @@ __all__ = ["DEFAULT_N_MAX", "prove_mechanism", "solver_settings"]
 
 #: prove for every n <= this by default (a work-unit bound: paths grow with n)
 DEFAULT_N_MAX = 4
+#: at most this many Z3 counterexample pairs seed the exact refutation search
+MAX_SEEDS = 8
 
 
 def solver_settings(max_rounds: int) -> dict[str, Any]:
@@ -69,6 +71,7 @@ def prove_mechanism(mech: Mechanism, *, n_max: int = DEFAULT_N_MAX,
     notes += prob.notes
     syn = cegis.synthesise(prob, max_rounds)
     name = ref or mech.name
+    ns = list(prob.ns)
     v = ProofVerdict("inconclusive", name, rel, ns, prob.eps, solver_settings(max_rounds),
                      paths=prob.path_counts, rounds=syn.rounds, examples=syn.examples,
                      solver_calls=syn.solver_calls, notes=notes)
@@ -86,10 +89,13 @@ def prove_mechanism(mech: Mechanism, *, n_max: int = DEFAULT_N_MAX,
     if syn.counterexample is not None:
         v.counterexample = syn.counterexample.describe()
     if refute:
-        cx = syn.counterexample
-        seeds = []
-        if cx is not None and cx.kind == "output" and not cx.public:
-            seeds.append((cx.q, [a + b for a, b in zip(cx.q, cx.d, strict=True)]))
+        seeds: list[tuple[list[Fraction], list[Fraction]]] = []
+        # the Z3 counterexamples seed the search, those of the largest n first
+        for cx in sorted(reversed(syn.all_examples), key=lambda c: -c.n):
+            q = cx.q if cx.kind == "output" else [Fraction(0)] * cx.n
+            pair = (q, [a + b for a, b in zip(q, cx.d, strict=True)])
+            if pair not in seeds and len(seeds) < MAX_SEEDS:
+                seeds.append(pair)
         eps_r = prob.eps if prob.eps is not None else Fraction(mech.claimed_epsilon)
         res, why = _refute(mech, eps_r, rel, min(n_max, 3), seeds)
         if res is not None and res.verdict == "refuted" and res.witness is not None:
@@ -102,5 +108,23 @@ def prove_mechanism(mech: Mechanism, *, n_max: int = DEFAULT_N_MAX,
                            f"violation over its scope {res.scope}")
         elif why:
             v.notes.append(why)
+    if v.status == "inconclusive" and syn.status == "no-alignment" and len(ns) > 1:
+        _largest_proved(mech, ns, prob.eps, rel, max_rounds, v)
     v.seconds = time.perf_counter() - t0
     return v
+
+
+def _largest_proved(mech: Mechanism, ns: list[int], eps: Fraction | None, rel: str,
+                    max_rounds: int, v: ProofVerdict) -> None:
+    """Record in ``v`` the largest prefix of ``ns`` the templates do prove (a partial result:
+    the verdict stays inconclusive for the scope asked)."""
+    for k in range(len(ns) - 1, 0, -1):
+        sub = build_problem(mech, ns[:k], eps, rel)
+        syn = cegis.synthesise(sub, max_rounds)
+        if syn.status == "verified":
+            assert syn.theta is not None
+            v.partial = {"proved_for_n_up_to": ns[k - 1],
+                         "alignment": proof_sketch(sub, syn.theta)}
+            v.notes.append(f"the templates do prove n <= {ns[k - 1]}; no alignment covers "
+                           f"n = {ns[k]}")
+            return

@@ -106,6 +106,7 @@ class ProofVerdict:
     notes: list[str] = field(default_factory=list)
     seconds: float = 0.0
     all_n: bool = False
+    partial: dict[str, Any] | None = None  # the largest n <= N the templates do prove
 
     def scope_text(self) -> str:
         ns = ("every n (inductive step checked)" if self.all_n else
@@ -141,6 +142,8 @@ class ProofVerdict:
             ev["z3_counterexample"] = self.counterexample
         if self.witness is not None:
             ev["witness"] = self.witness
+        if self.partial is not None:
+            ev["partial_proof"] = self.partial
         if self.reason:
             ev["reason"] = self.reason
         if self.notes:
