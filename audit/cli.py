@@ -228,6 +228,10 @@ def _add_claims(sub: argparse._SubParsersAction, name: str, what: str,
     p.add_argument("--list", action="store_true", help="list the claims and exit")
     p.add_argument("--out", default="reports")
     p.add_argument("--run-id", type=_run_id_type, default=None)
+    if name == "prove":  # `prove MODULE:OBJECT`: a DSL mechanism (audit/prove/command.py)
+        from audit.prove.command import add_arguments as _prove_mechanism_arguments
+
+        _prove_mechanism_arguments(p)
 
 
 def _cmd_claims(a: argparse.Namespace) -> int:
@@ -727,6 +731,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                 return _cmd_regress(args)
             if args.command == "replay":
                 return _cmd_replay(args)
+            if args.command == "prove" and getattr(args, "mechanism", None) is not None:
+                from audit.prove.command import run as _prove_mechanism
+
+                return _prove_mechanism(args)
             if args.command in ("prove", "search", "reproduce"):
                 return _cmd_claims(args)
             if args.command == "subjects":

@@ -48,7 +48,8 @@ the source line and the construct otherwise):
   ``and``/``or``/``not``, or stored as an output bit), ``if``/``else``, ``for`` loops over
   ``range(len(q))`` (or any bound that does not depend on noise), ``break``, ``return``;
 * noise scales built from numbers and the privacy parameter as ``c / eps`` (``c > 0`` a
-  number); a proof normalises the privacy cost by eps (see :mod:`audit.prove.alignment`);
+  number; budget splits such as ``eps1 = eps / 2; eps2 = eps - eps1`` are fine); a proof
+  normalises the privacy cost by eps (see :mod:`audit.prove.alignment`);
 * outputs: a list or tuple of ``True``/``False``/numbers/linear values, one number or index
   (``int``), or one linear value.
 
@@ -89,6 +90,7 @@ __all__ = [
     "RELATIONS",
     "DSLError",
     "EpsPower",
+    "EpsilonUseError",
     "Lin",
     "Mechanism",
     "concrete",
@@ -115,6 +117,11 @@ class DSLError(ValueError):
     """A program stepped outside the DSL (the message names the source line and construct)."""
 
 
+class EpsilonUseError(DSLError):
+    """The program uses the symbolic eps other than as a noise scale ``c / eps`` (a proof for
+    one numeric epsilon may still be possible)."""
+
+
 def _user_line() -> str:
     """``file:line`` (and the source text) of the innermost frame outside dpaudit's DSL
     machinery: where the user's program did the unsupported thing."""
@@ -131,8 +138,8 @@ def _user_line() -> str:
         f"{f.f_code.co_filename}:{f.f_lineno}"
 
 
-def _error(construct: str) -> DSLError:
-    return DSLError(f"{_user_line()}: {construct} is outside the dpaudit DSL "
+def _error(construct: str, cls: type[DSLError] = DSLError) -> DSLError:
+    return cls(f"{_user_line()}: {construct} is outside the dpaudit DSL "
                     "(see audit/dsl.py for what a program may do)")
 
 
@@ -204,12 +211,14 @@ class Lin:
             if isinstance(x, EpsPower):
                 raise _error(f"'{op}' of a noisy/query value and eps (eps may only scale "
                              "noise, as c/eps, in a symbolic proof; prove for a numeric "
-                             "epsilon instead)")
+                             "epsilon instead)", EpsilonUseError)
             raise _error(f"'{op}' of a noisy/query value and {type(x).__name__}")
         return o
 
     def __add__(self, x: Any) -> Lin:
         o = self._other(x, "+")
+        if _MODES and (len(self.terms) == 1 or len(o.terms) == 1):
+            _note_combination(self, o)
         t = dict(self.terms)
         for k, v in o.terms.items():
             t[k] = t.get(k, Fraction(0)) + v
@@ -315,6 +324,18 @@ class Lin:
         return format_linear(self)
 
 
+def _note_combination(a: Lin, b: Lin) -> None:
+    """Tell a symbolic run that a bare draw (``c * x``) is being added to ``b`` (or ``a`` to
+    a bare draw ``b``): the data a draw is combined with anchors its alignment."""
+    mode = _active()
+    if not isinstance(mode, _SymbolicMode) or not hasattr(mode.tracer, "combine"):
+        return
+    for bare, partner in ((a, b), (b, a)):
+        if len(bare.terms) == 1 and bare.const == 0:
+            (var, coef), = bare.terms.items()
+            mode.tracer.combine(var, coef, partner)
+
+
 def format_linear(e: Lin) -> str:
     """``e`` as readable text, e.g. ``q0 + x1 - 1/2``."""
     parts: list[str] = []
@@ -330,8 +351,9 @@ def format_linear(e: Lin) -> str:
 
 
 class EpsPower:
-    """The symbolic privacy parameter in a proof: ``coef * eps**power``.  It may only be
-    combined with numbers (``*``, ``/``) and used as a noise scale ``c / eps``."""
+    """The symbolic privacy parameter in a proof: ``coef * eps**power``.  It may be scaled by
+    numbers, added to / subtracted from a term of the same power (``eps - eps / 2``),
+    inverted, and used as a noise scale ``c / eps``; nothing else."""
 
     __slots__ = ("coef", "power")
     __hash__ = None  # type: ignore[assignment]
@@ -343,7 +365,8 @@ class EpsPower:
         c = _number(x)
         if c is None:
             raise _error(f"'{op}' of eps and {type(x).__name__} (eps may only scale noise as "
-                         "c/eps in a symbolic proof; prove for a numeric epsilon instead)")
+                         "c/eps in a symbolic proof; prove for a numeric epsilon instead)",
+                         EpsilonUseError)
         return c
 
     def __mul__(self, x: Any) -> EpsPower:
@@ -364,11 +387,25 @@ class EpsPower:
     def __rtruediv__(self, x: Any) -> EpsPower:
         return EpsPower(self._num(x, "/") / self.coef, -self.power)
 
-    def _refuse(self, *_a: Any) -> Any:
-        raise _error("arithmetic or a comparison on eps other than c/eps (prove for a "
-                     "numeric epsilon instead)")
+    def __add__(self, x: Any) -> EpsPower:
+        if isinstance(x, EpsPower) and x.power == self.power:
+            return EpsPower(self.coef + x.coef, self.power)
+        return self._refuse()
 
-    __add__ = __radd__ = __sub__ = __rsub__ = __neg__ = __lt__ = __le__ = __gt__ = \
+    def __sub__(self, x: Any) -> EpsPower:
+        if isinstance(x, EpsPower) and x.power == self.power:
+            return EpsPower(self.coef - x.coef, self.power)
+        return self._refuse()
+
+    def __neg__(self) -> EpsPower:
+        return EpsPower(-self.coef, self.power)
+
+    def _refuse(self, *_a: Any) -> Any:
+        raise _error("arithmetic or a comparison on eps other than c/eps, sums of c*eps "
+                     "terms and their inverses (prove for a numeric epsilon instead)",
+                     EpsilonUseError)
+
+    __radd__ = __rsub__ = __lt__ = __le__ = __gt__ = \
         __ge__ = __bool__ = __float__ = __int__ = __index__ = __pow__ = _refuse
 
     def __repr__(self) -> str:

@@ -49,6 +49,7 @@ from audit.prove.symbolic import Path, enumerate_paths, output_shape, z3_constra
 
 __all__ = [
     "Coordinate",
+    "NeedsNumericEpsilon",
     "Problem",
     "Template",
     "build_problem",
@@ -56,6 +57,10 @@ __all__ = [
 ]
 
 Coordinate = tuple[str, int]  # (site, occurrence index)
+
+
+class NeedsNumericEpsilon(ValueError):
+    """A noise scale does not scale with 1/eps: the cost cannot be normalised by eps."""
 
 
 @dataclass(frozen=True)
@@ -108,41 +113,50 @@ class Problem:
     notes: list[str] = field(default_factory=list)
 
 
-def _cls(output: Any, k: int, loop: bool) -> str:
-    if not loop:
+def _is_index(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _element_class(v: Any) -> str:
+    if isinstance(v, bool):
+        return "T" if v else "F"
+    if isinstance(v, Lin | Fraction):
+        return "num"
+    if _is_index(v):
+        return "int"
+    return "none" if v is None else "other"
+
+
+def _cls(output: Any, pos: int | None) -> str:
+    """The class of a draw at query position ``pos`` for ``output`` (a function of the
+    output only)."""
+    if pos is None:
         return "any"
     if isinstance(output, tuple):
-        if k >= len(output):
-            return "absent"
-        v = output[k]
-        if isinstance(v, bool):
-            return "T" if v else "F"
-        if isinstance(v, Lin | Fraction):
-            return "num"
-        if isinstance(v, int):
-            return f"int{v}"
-        return "none" if v is None else "other"
-    if isinstance(output, int) and not isinstance(output, bool):
-        return "hit" if output == k else "miss"
+        base = _element_class(output[pos]) if pos < len(output) else "absent"
+        if any(_is_index(v) for v in output):
+            base += "/hit" if any(_is_index(v) and v == pos for v in output) else "/miss"
+        return base
+    if _is_index(output):
+        return "hit" if output == pos else "miss"
     return "any"
 
 
-def _anchor(path: Path, var: str) -> Lin:
-    """The anchor distance of draw ``var`` on ``path`` (over ``d<i>``; see the docstring)."""
-    exprs = [c.expr for c in path.constraints]
+def _delta(anchor: Lin | None) -> Lin:
+    """The anchor's distance between q' = q + d and q: the anchor with q<i> -> d<i>."""
+    if anchor is None:
+        return Lin()
+    return Lin({f"d{k[1:]}": c for k, c in anchor.terms.items() if k.startswith("q")})
 
-    def flat(o: Any) -> list[Lin]:
-        if isinstance(o, tuple):
-            return [e for v in o for e in flat(v)]
-        return [o] if isinstance(o, Lin) else []
 
-    for e in exprs + flat(path.output):
-        a = e.terms.get(var)
-        if a:
-            terms = {f"d{k[1:]}": c / a for k, c in e.terms.items()
-                     if k.startswith("q") and (c > 0) == (a > 0)}
-            return Lin(terms)
-    return Lin()
+def _position(anchor: Lin | None, index: int, loop: bool) -> int | None:
+    """The query position a draw belongs to: ``i`` when it is added to ``c * q[i]`` alone,
+    else its occurrence index for a loop site, else none."""
+    if anchor is not None and len(anchor.terms) == 1:
+        (k,) = anchor.terms
+        if k.startswith("q"):
+            return int(k[1:])
+    return index if loop else None
 
 
 def _same(a: Lin, b: Lin) -> bool:
@@ -153,7 +167,16 @@ def build_problem(mech: Mechanism, ns: Sequence[int], eps: Fraction | None = Non
                   relation: str | None = None) -> Problem:
     """Enumerate the paths of ``mech`` for every n in ``ns`` and set up the templates."""
     rel = relation or mech.relation
-    per_n = {n: enumerate_paths(mech, n, eps) for n in ns}
+    per_n: dict[int, list[Path]] = {}
+    skipped = []
+    for n in ns:
+        try:
+            per_n[n] = enumerate_paths(mech, n, eps)
+        except IndexError:  # the program reads more queries than n
+            skipped.append(n)
+    if not per_n:
+        raise ValueError(f"{mech.name} fails with an IndexError for every n in {list(ns)}")
+    ns = list(per_n)
     draws = [d for ps in per_n.values() for p in ps for d in p.draws]
     integer = any(d.law == "geometric" for d in draws)
     scales: dict[Coordinate, Any] = {}
@@ -168,7 +191,7 @@ def build_problem(mech: Mechanism, ns: Sequence[int], eps: Fraction | None = Non
         info["laws"].add(d.law)
     if eps is None and any(s.power == 0 for s in scales.values()):
         fixed = sorted({c[0] for c, s in scales.items() if s.power == 0})
-        raise ValueError(f"draw site(s) {', '.join(fixed)} have a scale that does not "
+        raise NeedsNumericEpsilon(f"draw site(s) {', '.join(fixed)} have a scale that does not "
                          "scale with 1/eps: give a numeric epsilon to prove for that value")
     bound = Fraction(1) if eps is None else Fraction(eps)
 
@@ -194,11 +217,12 @@ def build_problem(mech: Mechanism, ns: Sequence[int], eps: Fraction | None = Non
                 for d in p.draws:
                     c = (d.site, d.index)
                     m[d.name] = c
+                    a = _delta(p.anchors.get(d.name))
                     if c not in cls:
                         coords.append(c)
-                        cls[c] = _cls(p.output, d.index, sites[d.site]["loop"])
+                        pos = _position(p.anchors.get(d.name), d.index, sites[d.site]["loop"])
+                        cls[c] = _cls(p.output, pos)
                         classes[d.site].add(cls[c])
-                    a = _anchor(p, d.name)
                     key = (n, shape, c)
                     if key in anchors and not _same(anchors[key], a):
                         inconsistent.add(d.site)
@@ -207,7 +231,8 @@ def build_problem(mech: Mechanism, ns: Sequence[int], eps: Fraction | None = Non
                 coord_of.append(m)
             groups.append(ShapeGroup(n, shape, gp, coords, {c: weight(c) for c in coords},
                                      cls, delta, coord_of))
-    notes = [f"the anchor of draw site {s} differs between paths with the same output: its "
+    notes = [f"n = {n} skipped: the program reads more than {n} queries" for n in skipped]
+    notes += [f"the anchor of draw site {s} differs between paths with the same output: its "
              "alignment is a constant per class" for s in sorted(inconsistent)]
     zero_anchor = {s for s in sites if all(not a.terms for (_, _, c), a in anchors.items()
                                            if c[0] == s)}

@@ -46,7 +46,7 @@ from audit.prove.alignment import (
 )
 from audit.prove.symbolic import z3_constraint
 
-__all__ = ["RLIMIT", "Counterexample", "Synthesis", "synthesise"]
+__all__ = ["RLIMIT", "Counterexample", "Synthesis", "check_alignment", "synthesise"]
 
 #: Z3 resource limit per query (deterministic work units, not seconds)
 RLIMIT = 20_000_000
@@ -94,6 +94,7 @@ class Synthesis:
     counterexample: Counterexample | None = None
     weak_sites: list[str] = field(default_factory=list)
     reason: str = ""
+    all_examples: list[Counterexample] = field(default_factory=list)
 
 
 def _value(m: z3.ModelRef, v: Any) -> Fraction:
@@ -270,7 +271,7 @@ class _Loop:
                     why = ("no shift of the noise at all makes the counterexample runs "
                            "keep their output within the privacy cost")
                 return Synthesis("no-alignment", None, rounds, len(self.examples), self.calls,
-                                 last, weak, why)
+                                 last, weak, why, list(self.examples))
             m = synth.model()
             theta = {u: _value(m, v) for u, v in self.theta_vars.items()}
             cexs = self.verify(theta)
@@ -290,3 +291,13 @@ class _Loop:
 def synthesise(prob: Problem, max_rounds: int = MAX_ROUNDS) -> Synthesis:
     """Run the loop on ``prob`` (see the module docstring)."""
     return _Loop(prob).run(max_rounds)
+
+
+def check_alignment(prob: Problem, theta: dict[Unknown, Fraction]
+                    ) -> list[Counterexample] | None:
+    """Verify given template coefficients (e.g. a hand-written alignment): the
+    counterexamples found (empty: every condition UNSAT; None: Z3 unknown).  Unknowns not in
+    ``theta`` are 0."""
+    loop = _Loop(prob)
+    full = {u: Fraction(theta.get(u, 0)) for u in loop.theta_vars}
+    return loop.verify(full)

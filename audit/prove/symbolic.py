@@ -45,7 +45,7 @@ from typing import Any
 import z3
 
 from audit import dsl
-from audit.dsl import DSLError, EpsPower, Lin, Mechanism
+from audit.dsl import DSLError, EpsilonUseError, EpsPower, Lin, Mechanism
 
 __all__ = [
     "NEGATE",
@@ -135,6 +135,10 @@ class Path:
     constraints: tuple[LinearConstraint, ...]
     draws: tuple[Draw, ...]
     output: Any
+    #: per draw variable, its *anchor*: the query data it was first added to (a Lin over
+    #: q<i>, divided by the draw's coefficient; data already anchored to other draws in the
+    #: partner expression is not counted).  Absent: never combined with anything.
+    anchors: dict[str, Lin] = field(default_factory=dict, compare=False)
 
     def draw(self, name: str) -> Draw:
         for d in self.draws:
@@ -177,6 +181,18 @@ class _Tracer:
     draws: list[Draw] = field(default_factory=list)
     forced: list[bool] = field(default_factory=list)  # decision k had one feasible branch
     counts: dict[str, int] = field(default_factory=dict)
+    anchors: dict[str, Lin] = field(default_factory=dict)
+
+    def combine(self, var: str, coef: Fraction, partner: Lin) -> None:
+        """``coef * var`` (a bare draw) is added to ``partner``: record the draw's anchor,
+        the partner's query part minus the data anchored to other draws in it."""
+        if not var.startswith("x") or var in self.anchors:
+            return
+        rest = Lin({k: v for k, v in partner.terms.items() if k.startswith("q")})
+        for k, v in partner.terms.items():
+            if k.startswith("x") and k in self.anchors:
+                rest = rest - self.anchors[k] * v
+        self.anchors[var] = rest / coef
 
     def draw(self, law: str, scale: Any, site: str) -> Lin:
         if isinstance(scale, EpsPower):
@@ -185,7 +201,8 @@ class _Tracer:
             elif scale.power == -1:
                 s = Scale(scale.coef, -1)
             else:
-                raise dsl._error(f"a {law} scale {scale!r} (only numbers and c/eps)")
+                raise EpsilonUseError(f"a {law} scale {scale!r} at site {site} (only numbers "
+                                      "and c/eps)")
         else:
             lin = Lin.lift(scale)
             if lin is None or not lin.is_constant():
@@ -304,7 +321,7 @@ def enumerate_paths(mech: Mechanism, n: int, eps: Fraction | None = None,
         with dsl.symbolic(tr):
             out = mech.fn(list(q), **{mech.epsilon_param: e, **kwargs})
         paths.append(Path(tuple(tr.decisions), tuple(tr.constraints), tuple(tr.draws),
-                          freeze_output(out)))
+                          freeze_output(out), dict(tr.anchors)))
         if len(paths) > max_paths:
             raise ValueError(f"{mech.name} has more than {max_paths} paths at n = {n}")
         for k in range(len(tr.decisions) - 1, len(prefix) - 1, -1):
