@@ -41,6 +41,7 @@ PROGRAMS: tuple[Program, ...] = (
     Program("svt_with_gap", sparse_vector.svt_with_gap, True, {"n_max": 2}),
     Program("svt_with_gap_small_noise", sparse_vector.svt_with_gap_small_noise, False,
             {"n_min": 3, "n_max": 3, "values": [0]}),
+    Program("adaptive_svt_with_gap", sparse_vector.adaptive_svt_with_gap, True, {"n_max": 2}),
     Program("numeric_sparse", sparse_vector.numeric_sparse, True, {"n_max": 2}),
     # one pair: five queries all moving up (the loss grows by 2/9 per ⊥; 10/9 at n = 5)
     Program("numeric_sparse_reuse_noise", sparse_vector.numeric_sparse_reuse_noise, False,
@@ -61,6 +62,9 @@ PROGRAMS: tuple[Program, ...] = (
             {"n_min": 2, "n_max": 2}),
     Program("partial_sum", sums.partial_sum, True),
     Program("partial_sum_small_noise", sums.partial_sum_small_noise, False),
+    Program("partial_sum_geometric", sums.partial_sum_geometric, True),
+    Program("partial_sum_geometric_small_noise", sums.partial_sum_geometric_small_noise,
+            False),
     Program("smart_sum", sums.smart_sum, True, {"n_max": 2}),
     Program("smart_sum_no_noise_at_block", sums.smart_sum_no_block_noise, False,
             {"n_max": 2}),
