@@ -151,8 +151,11 @@ def output_pattern(output: Sequence[Any]) -> tuple[Any, ...]:
             out.append(v)
         elif isinstance(v, (int, Fraction, float)):
             out.append(("c", str(to_fraction(v))))
+        elif v is None:
+            out.append(("none",))
         else:
-            out.append(repr(v))
+            raise UnsupportedEvent(f"output entry {v!r}: refutation handles flat outputs of "
+                                   "bools, numbers, None and linear values")
     return tuple(out)
 
 

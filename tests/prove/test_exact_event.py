@@ -200,3 +200,15 @@ def test_chain_against_monte_carlo() -> None:
     freq = np.mean((xa < xb + 0.5) & (xb < xc) & (xc <= 1))
     sd = math.sqrt(p * (1 - p) / m)
     assert abs(freq - p) < 5 * sd  # false alarm ~6e-7 for a correct value; seed fixed
+
+
+def test_geometric_hub_with_laplace_leaf_against_brute_force() -> None:
+    # P(G + X > 1/2), G two-sided geometric scale 1, X ~ Lap(1): sum_k p(k) P(X > 1/2 - k)
+    g, x = DrawLaw("g", "geometric", F(1)), DrawLaw("x", "laplace", F(1))
+    p = conjunction_probability([g, x], [Constraint({"g": 1, "x": 1}, F(-1, 2), ">")])
+    a = math.exp(-1)
+    brute = sum((1 - a) / (1 + a) * a ** abs(k) * (1 - lap_cdf(0.5 - k, 1))
+                for k in range(-200, 201))
+    assert abs(float(p.mid) - brute) < 1e-13
+    assert p.closed_form is None  # a truncated sum: enclosure only
+    assert p.upper - p.lower < mpmath.mpf(10) ** -30

@@ -152,3 +152,22 @@ def test_finding_and_registered_replayer() -> None:
     ok = refute_finding(refute(noisy_max.noisy_max, n_max=2))
     assert ok.verdict == Verdict.NOT_REFUTED and ok.counterexample is None
     assert ok.method == Method.SAMPLED and "relation=linf1" in ok.scope
+
+
+def test_candidate_pairs_cover_each_relation() -> None:
+    from audit.prove.refute import candidate_pairs
+
+    for n in (1, 2, 3):
+        lin = list(candidate_pairs(n, "linf1", [0]))
+        mono = list(candidate_pairs(n, "monotone1", [0]))
+        one = list(candidate_pairs(n, "onehot1", [0]))
+        assert len(lin) == 3 ** n - 1 and len(mono) == 2 * (2 ** n - 1) and len(one) == 2 * n
+        for q, qp in lin + mono + one:
+            d = [b - a for a, b in zip(q, qp, strict=True)]
+            assert max(abs(v) for v in d) == 1
+        for q, qp in mono:
+            d = [b - a for a, b in zip(q, qp, strict=True)]
+            assert all(v >= 0 for v in d) or all(v <= 0 for v in d)
+        assert all(sum(1 for a, b in zip(q, qp, strict=True) if a != b) == 1 for q, qp in one)
+    with pytest.raises(Exception, match="relation"):
+        list(candidate_pairs(2, "l2", [0]))
