@@ -10,7 +10,7 @@ from fractions import Fraction as F
 import mpmath
 import pytest
 
-from audit.prove.benchmark import noisy_max, sparse_vector
+from audit.prove.benchmark import noisy_max, sparse_vector, sums
 from audit.prove.exact_event import event_probability
 from audit.prove.refute import (
     Event,
@@ -96,13 +96,16 @@ def test_correct_programs_are_not_refuted_in_scope() -> None:
 
 
 @pytest.mark.parametrize("prog", [noisy_max.noisy_max_small_noise,
-                                  sparse_vector.svt_lee_clifton])
+                                  sparse_vector.svt_lee_clifton,
+                                  sums.partial_sum_small_noise])
 def test_blackbox_agrees_with_the_exact_witness(prog) -> None:
     # Discrete outputs: every output pattern is a candidate, both directions, so the witness
-    # is the pair's exact epsilon (a union of patterns never has a larger ratio).  The
+    # is the pair's exact epsilon (a union of patterns never has a larger ratio); Partial
+    # Sum: Laplace(1/2) shifted by 1, whose log-ratio is 2 on every tail event = the pair's
+    # exact epsilon.  The
     # tester's lower bound holds with probability >= 90 % (its guarantee): with a correct
     # exact figure, "consistent" fails with probability <= 10 % per seed (seed fixed: the
-    # outcome is deterministic).  Power: the gap to the claim (0.16 / 0.31) is flagged.
+    # outcome is deterministic).  Power: the gaps to the claim (0.16 / 0.31 / 1) are flagged.
     res = refute(prog, n_max=2)
     a = blackbox_agreement(prog, res.witness, seed=3, n_select=20_000, n_certify=60_000)
     assert a.consistent and a.epsilon_lower <= float(res.witness.eps_value)
