@@ -309,8 +309,12 @@ def _hub_range(cons: Sequence[tuple[Fraction, Fraction, str]], law: DrawLaw
     hi: Fraction | None = None
     for a, c, op in cons:
         v = -c / a
-        if op == "==":
-            return v, v, law.law == "geometric"
+        if op == "==":  # measure zero for a continuous hub; an integer hub needs v integer
+            if law.law != "geometric" or v.denominator != 1:
+                return v, v, False
+            lo = v if lo is None else max(lo, v)
+            hi = v if hi is None else min(hi, v)
+            continue
         ge = op in (">=", ">")
         if a < 0:
             ge = not ge

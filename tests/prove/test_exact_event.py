@@ -212,3 +212,20 @@ def test_geometric_hub_with_laplace_leaf_against_brute_force() -> None:
     assert abs(float(p.mid) - brute) < 1e-13
     assert p.closed_form is None  # a truncated sum: enclosure only
     assert p.upper - p.lower < mpmath.mpf(10) ** -30
+
+
+def test_geometric_equalities_are_exact() -> None:
+    g, h = DrawLaw("g", "geometric", F(2)), DrawLaw("h", "geometric", F(2))
+    a = math.exp(-1 / 2)
+    pmf = (1 - a) / (1 + a)
+    # P(G == 1) and P(G == 1/2) = 0 (G integer)
+    assert abs(float(conjunction_probability([g], [Constraint({"g": 1}, -1, "==")]).mid)
+               - pmf * a) < 1e-14
+    assert conjunction_probability([g], [Constraint({"g": 2}, -1, "==")]).upper == 0
+    # hub equality: P(G == 1, H <= G) = pmf(1) * P(H <= 1)
+    p = conjunction_probability([g, h], [Constraint({"g": 1}, -1, "=="),
+                                         Constraint({"h": 1, "g": -1}, 0, "<=")])
+    want = pmf * a * (1 - a ** 2 / (1 + a))
+    assert abs(float(p.mid) - want) < 1e-14
+    assert conjunction_probability([g, h], [Constraint({"g": 2}, -1, "=="),
+                                            Constraint({"h": 1, "g": -1}, 0, "<=")]).upper == 0
