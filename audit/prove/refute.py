@@ -119,6 +119,9 @@ class _ConcreteInputTracer:
 
     def decide(self, expr: Lin, op: str) -> bool:
         i = len(self.taken)
+        if i >= dsl.MAX_DECISIONS:
+            raise UnsupportedEvent(f"a path made more than {dsl.MAX_DECISIONS} comparisons "
+                                   "(a loop that does not end)")
         v = self.prefix[i] if i < len(self.prefix) else True
         self.taken.append(v)
         unknown = set(expr.terms) - set(self.draws)

@@ -174,3 +174,18 @@ def test_candidate_pairs_cover_each_relation() -> None:
         assert all(sum(1 for a, b in zip(q, qp, strict=True) if a != b) == 1 for q, qp in one)
     with pytest.raises(Exception, match="relation"):
         list(candidate_pairs(2, "l2", [0]))
+
+
+def test_a_loop_that_never_ends_is_refused() -> None:
+    from audit.dsl import laplace, mechanism
+    from audit.prove.exact_event import UnsupportedEvent
+
+    @mechanism(epsilon="eps", relation="linf1", outputs="number")
+    def spin(q, eps):
+        x = q[0] + laplace(1 / eps)
+        while x >= 0:  # noisy loop condition: the always-true branch never ends
+            x = x + 1
+        return x
+
+    with pytest.raises(UnsupportedEvent, match="comparisons"):
+        trace_paths(spin, [0], 1)
