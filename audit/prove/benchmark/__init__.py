@@ -31,7 +31,9 @@ class Program:
 
 PROGRAMS: tuple[Program, ...] = (
     Program("svt_lyu1", sparse_vector.svt_lyu1, True),
-    Program("svt_dwork_roth", sparse_vector.svt_dwork_roth, True),
+    Program("svt_lyu1_c2", sparse_vector.svt_lyu1, True, {"params": {"N": 2}}),
+    # at c = 1 Alg. 2 has Alg. 1's scales; the threshold redraw matters from c = 2 on
+    Program("svt_dwork_roth", sparse_vector.svt_dwork_roth, True, {"params": {"N": 2}}),
     Program("svt_roth_release", sparse_vector.svt_roth_release, False),
     Program("svt_lee_clifton", sparse_vector.svt_lee_clifton, False),
     Program("svt_stoddard", sparse_vector.svt_stoddard, False),
