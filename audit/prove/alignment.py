@@ -72,6 +72,7 @@ class Template:
     classes: tuple[str, ...]
     anchored: bool  # the delta term is used (anchor consistent on every path)
     integer: bool  # geometric site: integer coefficients
+    position: int | None = None  # the query position of a once-per-run site, if one
 
     def unknowns(self) -> list[tuple[str, str, int]]:
         out = []
@@ -221,6 +222,7 @@ def build_problem(mech: Mechanism, ns: Sequence[int], eps: Fraction | None = Non
                     if c not in cls:
                         coords.append(c)
                         pos = _position(p.anchors.get(d.name), d.index, sites[d.site]["loop"])
+                        sites[d.site].setdefault("positions", set()).add(pos)
                         cls[c] = _cls(p.output, pos)
                         classes[d.site].add(cls[c])
                     key = (n, shape, c)
@@ -239,8 +241,10 @@ def build_problem(mech: Mechanism, ns: Sequence[int], eps: Fraction | None = Non
     templates = {}
     for s, info in sites.items():
         anchored = s not in inconsistent and s not in zero_anchor
+        posns = info.get("positions", set())
+        position = next(iter(posns)) if len(posns) == 1 and not info["loop"] else None
         templates[s] = Template(s, info["loop"], tuple(sorted(classes[s])), anchored,
-                                "geometric" in info["laws"])
+                                "geometric" in info["laws"], position)
     publics = sorted({k[2:] for ps in per_n.values() for p in ps for c in p.constraints
                       for k in c.expr.terms if k.startswith("p:")})
     return Problem(mech.name, rel, list(ns), eps, bound, integer, publics, templates, groups,

@@ -68,6 +68,10 @@ def proof_sketch(prob: Problem, theta: dict[tuple[str, str, int], Fraction]) -> 
             t1 = theta.get((site, cls, 1)) if tpl.anchored else None
             text = _eta_text(t0, t1, delta)
             when = _CLASS_TEXT.get(cls, f"when output[k] is {cls}")
+            if tpl.position is not None:
+                when = when.replace("[k]", f"[{tpl.position}]").replace(
+                    "is not k", f"is not {tpl.position}").replace(
+                    "is k", f"is {tpl.position}")
             cases.append(f"{text} {when}".strip())
         line = f"{site} ({law}, scale {scale}, {where}): eta = " + "; ".join(cases)
         if tpl.anchored:
