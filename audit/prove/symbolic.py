@@ -164,11 +164,14 @@ def freeze_output(out: Any) -> Any:
 
 
 def output_shape(out: Any) -> Any:
-    """The discrete part of an output: numbers and linear values become ``"num"``."""
+    """The discrete part of an output: numbers and linear values become ``"num"``, an int
+    ``i`` becomes ``("int", i)`` (so that ``True`` and ``1`` stay different shapes)."""
     if isinstance(out, tuple):
         return tuple(output_shape(v) for v in out)
     if isinstance(out, Lin | Fraction):
         return "num"
+    if isinstance(out, int) and not isinstance(out, bool):
+        return ("int", out)
     return out
 
 
