@@ -261,9 +261,9 @@ def build_problem(mech: Mechanism, ns: Sequence[int], eps: Fraction | None = Non
     publics = sorted({k[2:] for ps in per_n.values() for p in ps for c in p.constraints
                       for k in c.expr.terms if k.startswith("p:")})
     _, _, kwargs, _ = symbolic_arguments(mech, ns[0], eps)
-    fixed = {k: v for k, v in kwargs.items() if not isinstance(v, Lin)}
+    fixed_params = {k: v for k, v in kwargs.items() if not isinstance(v, Lin)}
     return Problem(mech.name, rel, list(ns), eps, bound, integer, publics, templates, groups,
-                   {n: len(ps) for n, ps in per_n.items()}, notes, fixed)
+                   {n: len(ps) for n, ps in per_n.items()}, notes, fixed_params)
 
 
 # Z3 encodings ------------------------------------------------------------------------------------

@@ -267,3 +267,40 @@ def test_textbook_svt_alignment_is_what_is_synthesised_for_lyu_algorithm_1():
     t0, t1 = (Fraction(t) for t in v.alignment["nu"]["T"])
     assert all(1 - d <= t0 + t1 * d <= 2 for d in (-1, 0, 1))
     assert v.alignment["nu"]["F"] == ["0", "0"]
+
+
+def test_relation_formulas_by_enumeration():
+    import itertools
+
+    import z3
+
+    from audit.prove.alignment import relation_formula
+
+    def holds(rel, d):
+        s = z3.Solver()
+        s.add(relation_formula(rel, [z3.RealVal(Fraction(v)) for v in d]))
+        return s.check() == z3.sat
+
+    grid = [-1, -Fraction(1, 2), 0, 1, Fraction(3, 2)]
+    for d in itertools.product(grid, repeat=3):
+        box = all(abs(v) <= 1 for v in d)
+        same_sign = all(v >= 0 for v in d) or all(v <= 0 for v in d)
+        nonzero = sum(v != 0 for v in d)
+        assert holds("linf1", d) == box
+        assert holds("monotone1", d) == (box and same_sign)
+        assert holds("onehot1", d) == (box and nonzero <= 1)
+
+
+def test_monotone_relation_allows_less_noise_for_partial_sums_of_signed_queries():
+    # under monotone1 the sum of two queries still moves by up to 2: Lap(1/eps) is not
+    # enough, Lap(2/eps) is (eta = -(d0 + d1), cost |d0 + d1| / 2 <= 1)
+    @mechanism(relation="monotone1", outputs="number")
+    def sum2(q, eps):
+        return q[0] + q[1] + laplace(2 / eps)
+
+    @mechanism(relation="monotone1", outputs="number")
+    def sum2_small(q, eps):
+        return q[0] + q[1] + laplace(1 / eps)
+
+    assert prove_mechanism(sum2, n_max=2).status == "verified"
+    assert prove_mechanism(sum2_small, n_max=2, refute=False).status == "inconclusive"
