@@ -28,10 +28,12 @@ The types below are the contract shared with the exact-probability code
   parameters ``p:<name>``: :meth:`LinearConstraint.coefficients` gives the draw
   coefficients ``a_j``, :meth:`LinearConstraint.constant` the rest ``b`` (queries and
   public parameters only; eps never appears: it may only scale noise);
-* :class:`Path` ``(decisions, constraints, draws, output)``: the path is taken exactly when
-  every constraint holds; ``output`` is the returned value with lists/tuples as tuples, numbers
-  as ``Fraction``, bools and ints as such, linear values as ``Lin`` over draws, queries and
-  public parameters.  The paths of one ``n`` partition the noise space (for every q).
+* :class:`Path` ``(decisions, constraints, draws, output, anchors)``: the path is taken
+  exactly when every constraint holds; ``output`` is the returned value with lists/tuples as
+  tuples, numbers as ``Fraction``, bools and ints as such, linear values as ``Lin`` over draws,
+  queries and public parameters.  The paths of one ``n`` partition the noise space (for every
+  q).  ``anchors`` (not part of equality) maps a draw variable to the query data it was first
+  added to (only used to build alignment templates).
 """
 
 from __future__ import annotations
