@@ -304,3 +304,28 @@ def test_monotone_relation_allows_less_noise_for_partial_sums_of_signed_queries(
 
     assert prove_mechanism(sum2, n_max=2).status == "verified"
     assert prove_mechanism(sum2_small, n_max=2, refute=False).status == "inconclusive"
+
+
+def test_synthesised_noisy_max_alignment_passes_the_freegap_checker():
+    # proofs/freegap checks eq. (2) (a noise-dependent alignment); here its checker is handed
+    # our output-selected one (winner + theta_hit, losers + theta_miss) for Noisy-Max (index)
+    fg = pytest.importorskip("proofs.freegap.alignment")
+    v = prove_mechanism(M.noisy_max, n_max=3)
+    th = {cls: [Fraction(t) for t in ab] for cls, ab in v.alignment["v"].items()}
+
+    def ours(q, qp, H, pat, size, par, case):
+        w = pat[0]
+        return [H[i] + th["hit" if i == w else "miss"][0]
+                + th["hit" if i == w else "miss"][1] * (qp[i] - q[i]) for i in range(size.n)]
+
+    mech = dataclasses.replace(fg.MECHANISMS["noisy-max"], align=ours)
+    for n in (2, 3):
+        res = fg.check_size(mech, fg.Size(n, 1, 1))
+        assert res.complete and res.sat is None, res.sat
+    # and the checker rejects the winner shifted by 1 only (its power on this input)
+    def short(q, qp, H, pat, size, par, case):
+        return [H[i] + (1 if i == pat[0] else 0) for i in range(size.n)]
+
+    res = fg.check_size(dataclasses.replace(fg.MECHANISMS["noisy-max"], align=short),
+                        fg.Size(2, 1, 1))
+    assert res.sat is not None
