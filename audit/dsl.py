@@ -125,7 +125,7 @@ class EpsilonUseError(DSLError):
 def _user_line() -> str:
     """``file:line`` (and the source text) of the innermost frame outside dpaudit's DSL
     machinery: where the user's program did the unsupported thing."""
-    f = sys._getframe(1)
+    f: Any = sys._getframe(1)
     skip = (_DSL_FILE, "audit/prove/symbolic.py", "audit/prove/concrete.py")
     while f is not None and (f.f_code.co_filename == _DSL_FILE
                              or f.f_code.co_filename.endswith(skip[1:])
@@ -289,12 +289,12 @@ class Lin:
     def __lt__(self, x: Any) -> bool:
         return self._compare(x, "<")
 
-    def __eq__(self, x: object) -> bool:  # type: ignore[override]
+    def __eq__(self, x: object) -> bool:
         if x is None:
             return False
         raise _error("'==' on a noisy/query value (use <, <=, >, >=)")
 
-    def __ne__(self, x: object) -> bool:  # type: ignore[override]
+    def __ne__(self, x: object) -> bool:
         if x is None:
             return True
         raise _error("'!=' on a noisy/query value (use <, <=, >, >=)")
@@ -468,7 +468,7 @@ def _site(name: str | None) -> str:
     source line, else ``draw@<line>``."""
     if name is not None:
         return str(name)
-    f = sys._getframe(2)
+    f: Any = sys._getframe(2)
     while f is not None and f.f_code.co_filename == _DSL_FILE:
         f = f.f_back
     if f is None:
@@ -514,6 +514,14 @@ class Mechanism:
     ``dpaudit test`` it is a vectorised mechanism ``sample(data, size, rng)``: ``data`` is
     the query vector q, the program runs ``size`` times at ``claimed_epsilon`` and each
     output is encoded by :meth:`encode`."""
+
+    fn: Callable[..., Any]
+    epsilon_param: str
+    relation: str
+    outputs: str
+    claimed_epsilon: float
+    params: dict[str, Any]
+    name: str
 
     def __init__(self, fn: Callable[..., Any], epsilon: str, relation: str, outputs: str,
                  claimed_epsilon: float, params: dict[str, Any] | None = None) -> None:

@@ -45,7 +45,13 @@ from typing import Any
 import z3
 
 from audit.dsl import Lin, Mechanism
-from audit.prove.symbolic import Path, enumerate_paths, output_shape, z3_constraint
+from audit.prove.symbolic import (
+    Path,
+    enumerate_paths,
+    output_shape,
+    symbolic_arguments,
+    z3_constraint,
+)
 
 __all__ = [
     "Coordinate",
@@ -72,6 +78,7 @@ class Template:
     classes: tuple[str, ...]
     anchored: bool  # the delta term is used (anchor consistent on every path)
     integer: bool  # geometric site: integer coefficients
+    position: int | None = None  # the query position of a once-per-run site, if one
 
     def unknowns(self) -> list[tuple[str, str, int]]:
         out = []
@@ -111,6 +118,7 @@ class Problem:
     groups: list[ShapeGroup]
     path_counts: dict[int, int]
     notes: list[str] = field(default_factory=list)
+    fixed: dict[str, Any] = field(default_factory=dict)  # int/bool parameters as run
 
 
 def _is_index(v: Any) -> bool:
@@ -221,6 +229,7 @@ def build_problem(mech: Mechanism, ns: Sequence[int], eps: Fraction | None = Non
                     if c not in cls:
                         coords.append(c)
                         pos = _position(p.anchors.get(d.name), d.index, sites[d.site]["loop"])
+                        sites[d.site].setdefault("positions", set()).add(pos)
                         cls[c] = _cls(p.output, pos)
                         classes[d.site].add(cls[c])
                     key = (n, shape, c)
@@ -239,12 +248,22 @@ def build_problem(mech: Mechanism, ns: Sequence[int], eps: Fraction | None = Non
     templates = {}
     for s, info in sites.items():
         anchored = s not in inconsistent and s not in zero_anchor
+        if "geometric" in info["laws"] and any(
+                v.denominator != 1 for (_, _, c), a in anchors.items() if c[0] == s
+                for v in a.terms.values()):
+            anchored = False  # a fractional anchor would shift integer noise off the lattice
+            notes.append(f"geometric draw site {s}: its anchor has fractional coefficients; "
+                         "its alignment is a constant per class")
+        posns = info.get("positions", set())
+        position = next(iter(posns)) if len(posns) == 1 and not info["loop"] else None
         templates[s] = Template(s, info["loop"], tuple(sorted(classes[s])), anchored,
-                                "geometric" in info["laws"])
+                                "geometric" in info["laws"], position)
     publics = sorted({k[2:] for ps in per_n.values() for p in ps for c in p.constraints
                       for k in c.expr.terms if k.startswith("p:")})
+    _, _, kwargs, _ = symbolic_arguments(mech, ns[0], eps)
+    fixed_params = {k: v for k, v in kwargs.items() if not isinstance(v, Lin)}
     return Problem(mech.name, rel, list(ns), eps, bound, integer, publics, templates, groups,
-                   {n: len(ps) for n, ps in per_n.items()}, notes)
+                   {n: len(ps) for n, ps in per_n.items()}, notes, fixed_params)
 
 
 # Z3 encodings ------------------------------------------------------------------------------------
@@ -301,7 +320,7 @@ def aligned_ok(g: ShapeGroup, p_index: int, prob: Problem, q: Sequence[Any], d: 
         for a, b in zip(outs0, _flat_out(p2.output), strict=True):
             if isinstance(a, Lin | Fraction) or isinstance(b, Lin | Fraction):
                 conj.append(_val(a, env0) == _val(b, e1))
-            elif a != b:
+            elif type(a) is not type(b) or a != b:
                 conj.append(z3.BoolVal(False))
         options.append(z3.And(*conj))
     return z3.Or(*options)

@@ -74,7 +74,8 @@ def prove_mechanism(mech: Mechanism, *, n_max: int = DEFAULT_N_MAX,
     ns = list(prob.ns)
     v = ProofVerdict("inconclusive", name, rel, ns, prob.eps, solver_settings(max_rounds),
                      paths=prob.path_counts, rounds=syn.rounds, examples=syn.examples,
-                     solver_calls=syn.solver_calls, notes=notes)
+                     solver_calls=syn.solver_calls, notes=notes, fixed=prob.fixed,
+                     public=prob.public)
     if syn.status == "verified":
         assert syn.theta is not None
         v.status = "verified"

@@ -28,10 +28,12 @@ The types below are the contract shared with the exact-probability code
   parameters ``p:<name>``: :meth:`LinearConstraint.coefficients` gives the draw
   coefficients ``a_j``, :meth:`LinearConstraint.constant` the rest ``b`` (queries and
   public parameters only; eps never appears: it may only scale noise);
-* :class:`Path` ``(decisions, constraints, draws, output)``: the path is taken exactly when
-  every constraint holds; ``output`` is the returned value with lists/tuples as tuples, numbers
-  as ``Fraction``, bools and ints as such, linear values as ``Lin`` over draws, queries and
-  public parameters.  The paths of one ``n`` partition the noise space (for every q).
+* :class:`Path` ``(decisions, constraints, draws, output, anchors)``: the path is taken
+  exactly when every constraint holds; ``output`` is the returned value with lists/tuples as
+  tuples, numbers as ``Fraction``, bools and ints as such, linear values as ``Lin`` over draws,
+  queries and public parameters.  The paths of one ``n`` partition the noise space (for every
+  q).  ``anchors`` (not part of equality) maps a draw variable to the query data it was first
+  added to (only used to build alignment templates).
 """
 
 from __future__ import annotations
@@ -164,11 +166,14 @@ def freeze_output(out: Any) -> Any:
 
 
 def output_shape(out: Any) -> Any:
-    """The discrete part of an output: numbers and linear values become ``"num"``."""
+    """The discrete part of an output: numbers and linear values become ``"num"``, an int
+    ``i`` becomes ``("int", i)`` (so that ``True`` and ``1`` stay different shapes)."""
     if isinstance(out, tuple):
         return tuple(output_shape(v) for v in out)
     if isinstance(out, Lin | Fraction):
         return "num"
+    if isinstance(out, int) and not isinstance(out, bool):
+        return ("int", out)
     return out
 
 

@@ -68,6 +68,10 @@ def proof_sketch(prob: Problem, theta: dict[tuple[str, str, int], Fraction]) -> 
             t1 = theta.get((site, cls, 1)) if tpl.anchored else None
             text = _eta_text(t0, t1, delta)
             when = _CLASS_TEXT.get(cls, f"when output[k] is {cls}")
+            if tpl.position is not None:
+                when = when.replace("[k]", f"[{tpl.position}]").replace(
+                    "is not k", f"is not {tpl.position}").replace(
+                    "is k", f"is {tpl.position}")
             cases.append(f"{text} {when}".strip())
         line = f"{site} ({law}, scale {scale}, {where}): eta = " + "; ".join(cases)
         if tpl.anchored:
@@ -107,6 +111,8 @@ class ProofVerdict:
     seconds: float = 0.0
     all_n: bool = False
     partial: dict[str, Any] | None = None  # the largest n <= N the templates do prove
+    fixed: dict[str, Any] = field(default_factory=dict)  # int/bool parameters as run
+    public: list[str] = field(default_factory=list)  # float parameters: every real value
 
     def scope_text(self) -> str:
         ns = ("every n (inductive step checked)" if self.all_n else
@@ -114,7 +120,9 @@ class ProofVerdict:
         eps = ("every eps > 0 (all noise scales c/eps; cost normalised by eps)"
                if self.epsilon is None else f"epsilon = {self.epsilon}")
         s = self.solver
-        return (f"{ns}; relation {self.relation}; {eps}; real-valued queries, public "
+        params = "".join([f"; {k} = {v!r} (fixed)" for k, v in self.fixed.items()]
+                         + [f"; every real {k}" for k in self.public])
+        return (f"{ns}; relation {self.relation}; {eps}{params}; real-valued queries, public "
                 f"parameters and noise (integers for geometric draws); Z3 {s['z3']}, rlimit "
                 f"{s['rlimit']:,} per query, template coefficients in multiples of "
                 f"1/{s['grid']} within [-{s['bound']}, {s['bound']}], at most "

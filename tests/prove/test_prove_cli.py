@@ -44,6 +44,18 @@ def test_broken_twin_is_refuted_exactly(tmp_path, capsys):
     # eps = 1 (by hand: P(Z > 0) / P(Z > 2) for Z a difference of two Lap(1) variables)
     assert float(w["epsilon_witness_lower"]) > 1.0
     assert f["evidence"]["failing_draw_sites"] == ["v"]
+    # by hand: with Z a difference of two Lap(1), P(Z > t) = e^-t (2 + t) / 4 (t >= 0), so
+    # the log-ratio of an index event between q and q' (gap moved by <= 2) is below
+    # sup_t ln(P(Z > t) / P(Z > t + 2)) = 2; on (0, 0) vs (-1, 1) it is
+    # ln((1/2) / e^-2) = 2 - ln 2 = 1.30685
+    value = float(w["epsilon_witness"])
+    assert 1 < value < 2
+    if sorted([w["q"], w["q_prime"]]) == [["-1", "1"], ["0", "0"]]:
+        assert abs(value - (2 - 0.6931471805599453)) < 1e-9
+    # the counterexample replays: the exact probabilities are recomputed, it still fails
+    cx = tmp_path / "nm" / "counterexamples" / "prove.alignment.json"
+    assert main(["replay", str(cx)]) == 1
+    assert "STILL FAILS" in capsys.readouterr().out
 
 
 def test_no_refute_gives_inconclusive_with_the_z3_counterexample(tmp_path, capsys):

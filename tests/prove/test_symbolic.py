@@ -91,3 +91,19 @@ def test_outside_the_dsl_names_the_line():
 
     with pytest.raises(DSLError, match="eps"):
         enumerate_paths(eps_in_data, 1)
+
+
+def test_anchors_are_the_data_a_draw_is_added_to():
+    from audit.prove.benchmark.sums import smart_sum  # refute's benchmark (M = 2 blocks)
+
+    # by hand, n = 4: running noise r0 at item 0 on q0, block noise b0 at item 1 on q0 + q1,
+    # r1 at item 2 on q2 (base = q0 + q1 + b0 is b0's data, not r1's), b1 on q2 + q3
+    (p,) = enumerate_paths(smart_sum, 4)
+    by_site = {(d.site, d.index): p.anchors[d.name] for d in p.draws}
+    assert by_site[("running", 0)].terms == {"q0": 1}
+    assert by_site[("base", 0)].terms == {"q0": 1, "q1": 1}
+    assert by_site[("running", 1)].terms == {"q2": 1}
+    assert by_site[("base", 1)].terms == {"q2": 1, "q3": 1}
+    # a threshold noise compared with a public threshold has no query data
+    (p0, *_) = enumerate_paths(sparse_vector, 2)
+    assert p0.anchors["x0"].terms == {} and p0.anchors["x1"].terms == {"q0": 1}
