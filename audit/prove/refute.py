@@ -385,12 +385,18 @@ def evaluate_pair(program: Any, q: Sequence[Any], q_prime: Sequence[Any], eps: A
         return cache[("paths", key)]
 
     def prob(key: tuple[Fraction, ...], ev: Event) -> ExactProbability | None:
+        # an output pattern outside the exact class stays outside with a further interval
+        # constraint (constraints only add links), so its variants are skipped at once
+        bad = ("unsupported", key, ev.pattern)
+        if bad in cache:
+            return None
         k = ("p", key, ev)
         if k not in cache:
             try:
                 cache[k] = probability(paths(key), ev, digits)
             except UnsupportedEvent:
                 cache[k] = None
+                cache[bad] = True
         return cache[k]
 
     pa, pb = paths(qa), paths(qb)
