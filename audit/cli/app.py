@@ -28,7 +28,7 @@ from typing import Any
 
 from audit import registry
 from audit.cli.arguments import ArgumentParser, flag_names
-from audit.cli.commands import calibrate, certify, regress, replay, subjects, test
+from audit.cli.commands import calibrate, certify, prove, regress, replay, subjects, test
 from audit.cli.commands.claims import ClaimsCommand
 from audit.cli.outcomes import EXIT_BAD_INPUT, EXIT_OK, outcome, outcome_table
 from audit.cli.signals import handle_signals, interrupted_message
@@ -52,11 +52,11 @@ def command_table(argv: Sequence[str] = ()) -> list[tuple[str, Any]]:
         ("test", test.COMMAND),
     ]
     # one row per command; a command module (add_arguments / run, optional help) is a row
-    # as it is, e.g. ("prove", audit.prove.command) in place of the ClaimsCommand row
+    # as it is
     engine_after = [
         ("regress", regress.COMMAND),
         ("replay", replay.COMMAND),
-        ("prove", ClaimsCommand("prove", "SymPy derivations and Z3")),
+        ("prove", prove.COMMAND),
         ("search", ClaimsCommand("search",
                                  "exhaustive and randomised search against exact oracles")),
         ("reproduce", ClaimsCommand("reproduce",

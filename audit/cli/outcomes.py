@@ -53,8 +53,8 @@ OUTCOMES: dict[str, Outcome] = {o.key: o for o in (
     Outcome("not-certified", "NOT CERTIFIED", EXIT_NOT_CERTIFIED,
             "certify: a link refuted (a replayable counterexample is written)"),
     Outcome("inconclusive", "INCONCLUSIVE", EXIT_INCONCLUSIVE,
-            "certify / calibrate / regress / test: nothing refuted, but a check could not "
-            "decide, crashed, ran out of time, or nothing was checked"),
+            "certify / calibrate / regress / test / prove: nothing refuted, but a check could "
+            "not decide, crashed, ran out of time, or nothing was checked"),
     Outcome("pass", "PASS", EXIT_OK,
             "calibrate / regress: every check agrees (calibrate: every tester matches its "
             "known answer; regress: nothing refuted)"),
@@ -68,6 +68,10 @@ OUTCOMES: dict[str, Outcome] = {o.key: o for o in (
             "replay: the counterexample still fails"),
     Outcome("passes-now", "PASSES NOW", EXIT_OK,
             "replay: the counterexample no longer reproduces"),
+    Outcome("proved", "PROVED", EXIT_OK,
+            "prove MODULE:OBJECT: Z3 verified an alignment proof for the stated scope"),
+    Outcome("refuted", "REFUTED", EXIT_FINDINGS,
+            "prove MODULE:OBJECT: an exact counterexample violates the claimed epsilon"),
     Outcome("not-refuted", "NOT REFUTED", EXIT_OK,
             "test: the sampled tests found no violation of the claimed epsilon (not a proof)"),
     Outcome("flagged", "FLAGGED", EXIT_FINDINGS,

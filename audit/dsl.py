@@ -1,0 +1,614 @@
+"""A small vocabulary for writing a mechanism that dpaudit can both run and reason about.
+
+A DSL mechanism is a plain Python function decorated with :func:`mechanism`; the same function
+is run **concretely** (``dpaudit test``: the samplers draw from a numpy ``Generator``) and
+**symbolically** (``dpaudit prove``: the samplers return fresh symbolic noise variables and
+every comparison of noisy values forks the path; :mod:`audit.prove.symbolic`).  There is no
+second copy of the mechanism to keep in sync and no rewriting of its source.
+
+Example::
+
+    from audit.dsl import mechanism, laplace
+
+    @mechanism(epsilon="eps", relation="linf1", outputs="bool-list")
+    def sparse_vector(q, eps, T=0.0, N=1):
+        out, count = [], 0
+        rho = laplace(2 / eps)                 # a draw: Laplace(0, 2/eps)
+        for i in range(len(q)):
+            nu = laplace(4 * N / eps)
+            if q[i] + nu >= T + rho:           # a comparison of noisy values: a branch
+                out.append(True)
+                count += 1
+                if count >= N:
+                    break
+            else:
+                out.append(False)
+        return out
+
+Samplers (each call is one *draw*, identified by its *site*: the variable it is assigned to,
+or ``name=``, else its source line; and its occurrence index on the path):
+
+* ``laplace(scale)``: Laplace(0, scale), density ``exp(-|x|/scale) / (2 scale)``;
+* ``geometric(scale)``: the two-sided geometric law on the integers,
+  ``P(k) = (1-a)/(1+a) a^|k|`` with ``a = exp(-1/scale)`` (sampled as the difference of two
+  i.i.d. geometric variables on {0, 1, ...}).
+
+What a DSL program may do (the symbolic run checks it and raises :class:`DSLError` naming
+the source line and the construct otherwise):
+
+* take the query vector ``q`` (a list; ``len(q)`` is known in every run), the privacy
+  parameter (the argument named by ``epsilon=``) and further keyword parameters with
+  defaults: an ``int`` or ``bool`` default stays concrete (e.g. a cut-off ``N``), a ``float``
+  default becomes a symbolic *public* real (e.g. a threshold ``T``: a proof covers every
+  value);
+* arithmetic that keeps values *linear* in the queries and draws: ``+``, ``-``, unary minus,
+  multiplication and division by numbers, ``abs``, ``max`` / ``min`` (these compare, so they
+  fork), ``sum`` over a list;
+* comparisons ``<``, ``<=``, ``>``, ``>=`` of linear values (in ``if``/``while`` conditions,
+  ``and``/``or``/``not``, or stored as an output bit), ``if``/``else``, ``for`` loops over
+  ``range(len(q))`` (or any bound that does not depend on noise), ``break``, ``return``;
+* noise scales built from numbers and the privacy parameter as ``c / eps`` (``c > 0`` a
+  number; budget splits such as ``eps1 = eps / 2; eps2 = eps - eps1`` are fine); a proof
+  normalises the privacy cost by eps (see :mod:`audit.prove.alignment`);
+* outputs: a list or tuple of ``True``/``False``/numbers/linear values, one number or index
+  (``int``), or one linear value.
+
+What it may not do: multiply or divide two noisy values (non-linear), test noisy values with
+``==`` / ``!=`` (a measure-zero event for Laplace noise; not supported), convert them with
+``float``/``int``/``round`` or use them as list indices or loop bounds, call numpy (or any
+library) on symbolic values, use ``eps`` other than to scale noise in a symbolic proof (pass a
+numeric epsilon to prove for one value instead), draw with a noise-dependent scale, or keep
+state between calls.  Loops must terminate on every path: the executor stops a path after
+:data:`MAX_DECISIONS` comparisons.
+
+Concrete runs: ``with concrete(rng): f(q, eps)`` binds the samplers to ``rng`` (a
+``numpy.random.Generator``), so a run is reproducible from its seed.  A :class:`Mechanism`
+(what :func:`mechanism` returns) is also a vectorised ``sample(data, size, rng)`` object for
+``dpaudit test`` (outputs encoded as fixed-length numeric vectors, see
+:meth:`Mechanism.encode`).  Nothing here prints or writes files.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import linecache
+import math
+import numbers
+import re
+import sys
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, Protocol
+
+import numpy as np
+
+__all__ = [
+    "LAWS",
+    "MAX_DECISIONS",
+    "OUTPUT_KINDS",
+    "RELATIONS",
+    "DSLError",
+    "EpsPower",
+    "EpsilonUseError",
+    "Lin",
+    "Mechanism",
+    "concrete",
+    "geometric",
+    "laplace",
+    "mechanism",
+    "symbolic",
+]
+
+#: the noise laws a draw may have
+LAWS = ("laplace", "geometric")
+#: neighbouring query vectors q, q' (d = q' - q): ``linf1`` |d_i| <= 1 for all i;
+#: ``monotone1`` linf1 and all d_i of one sign; ``onehot1`` at most one d_i non-zero, |d_i| <= 1
+RELATIONS = ("linf1", "monotone1", "onehot1")
+#: what the mechanism returns (metadata for the concrete encoding and the report)
+OUTPUT_KINDS = ("bool-list", "number-list", "mixed-list", "index", "number")
+#: a symbolic path making more comparisons than this is stopped (a loop that does not end)
+MAX_DECISIONS = 10_000
+
+_DSL_FILE = __file__
+
+
+class DSLError(ValueError):
+    """A program stepped outside the DSL (the message names the source line and construct)."""
+
+
+class EpsilonUseError(DSLError):
+    """The program uses the symbolic eps other than as a noise scale ``c / eps`` (a proof for
+    one numeric epsilon may still be possible)."""
+
+
+def _user_line() -> str:
+    """``file:line`` (and the source text) of the innermost frame outside dpaudit's DSL
+    machinery: where the user's program did the unsupported thing."""
+    f: Any = sys._getframe(1)
+    skip = (_DSL_FILE, "audit/prove/symbolic.py", "audit/prove/concrete.py")
+    while f is not None and (f.f_code.co_filename == _DSL_FILE
+                             or f.f_code.co_filename.endswith(skip[1:])
+                             or f.f_code.co_filename.startswith("<frozen")):
+        f = f.f_back
+    if f is None:
+        return "<unknown line>"
+    text = linecache.getline(f.f_code.co_filename, f.f_lineno).strip()
+    return f"{f.f_code.co_filename}:{f.f_lineno} ({text})" if text else \
+        f"{f.f_code.co_filename}:{f.f_lineno}"
+
+
+def _error(construct: str, cls: type[DSLError] = DSLError) -> DSLError:
+    return cls(f"{_user_line()}: {construct} is outside the dpaudit DSL "
+                    "(see audit/dsl.py for what a program may do)")
+
+
+def _number(x: Any) -> Fraction | None:
+    """``x`` as an exact Fraction when it is a plain finite real number, else None."""
+    if isinstance(x, bool):
+        return Fraction(int(x))
+    if isinstance(x, Fraction):
+        return x
+    if isinstance(x, numbers.Integral):
+        return Fraction(int(x))
+    if isinstance(x, numbers.Real):
+        v = float(x)
+        if not math.isfinite(v):
+            raise _error(f"the non-finite number {v!r}")
+        return Fraction(v)
+    return None
+
+
+class Lin:
+    """A linear expression ``sum_v c_v * v + const`` over named variables, exact (Fractions).
+
+    Variables: ``x<j>`` the j-th draw of the path, ``q<i>`` the i-th query, ``p:<name>`` a
+    public real parameter.  Arithmetic stays linear (else :class:`DSLError`); an ordering
+    comparison with a non-constant difference asks the active symbolic run to decide it (a
+    fork of the path) and returns a Python bool."""
+
+    __slots__ = ("terms", "const")
+    __hash__ = None  # type: ignore[assignment]
+
+    def __init__(self, terms: dict[str, Fraction] | None = None,
+                 const: Fraction = Fraction(0)) -> None:
+        self.terms = {k: v for k, v in (terms or {}).items() if v != 0}
+        self.const = const
+
+    @staticmethod
+    def var(name: str) -> Lin:
+        return Lin({name: Fraction(1)})
+
+    @staticmethod
+    def lift(x: Any) -> Lin | None:
+        if isinstance(x, Lin):
+            return x
+        c = _number(x)
+        return None if c is None else Lin({}, c)
+
+    def is_constant(self) -> bool:
+        return not self.terms
+
+    def variables(self) -> set[str]:
+        return set(self.terms)
+
+    def substitute(self, values: dict[str, Fraction | Lin]) -> Lin:
+        """Replace the variables found in ``values`` (numbers or linear expressions)."""
+        out = Lin({}, self.const)
+        for k, c in self.terms.items():
+            if k in values:
+                v = Lin.lift(values[k])
+                assert v is not None
+                out = out + v * c
+            else:
+                out = out + Lin({k: c})
+        return out
+
+    # arithmetic -----------------------------------------------------------------------------
+    def _other(self, x: Any, op: str) -> Lin:
+        o = Lin.lift(x)
+        if o is None:
+            if isinstance(x, EpsPower):
+                raise _error(f"'{op}' of a noisy/query value and eps (eps may only scale "
+                             "noise, as c/eps, in a symbolic proof; prove for a numeric "
+                             "epsilon instead)", EpsilonUseError)
+            raise _error(f"'{op}' of a noisy/query value and {type(x).__name__}")
+        return o
+
+    def __add__(self, x: Any) -> Lin:
+        o = self._other(x, "+")
+        if _MODES and (len(self.terms) == 1 or len(o.terms) == 1):
+            _note_combination(self, o)
+        t = dict(self.terms)
+        for k, v in o.terms.items():
+            t[k] = t.get(k, Fraction(0)) + v
+        return Lin(t, self.const + o.const)
+
+    __radd__ = __add__
+
+    def __neg__(self) -> Lin:
+        return Lin({k: -v for k, v in self.terms.items()}, -self.const)
+
+    def __pos__(self) -> Lin:
+        return self
+
+    def __sub__(self, x: Any) -> Lin:
+        return self + (-self._other(x, "-"))
+
+    def __rsub__(self, x: Any) -> Lin:
+        return self._other(x, "-") + (-self)
+
+    def __mul__(self, x: Any) -> Lin:
+        o = self._other(x, "*")
+        if not o.is_constant() and not self.is_constant():
+            raise _error("multiplying two noisy/query values (non-linear)")
+        if o.is_constant():
+            c, e = o.const, self
+        else:
+            c, e = self.const, o
+        return Lin({k: v * c for k, v in e.terms.items()}, e.const * c)
+
+    __rmul__ = __mul__
+
+    def __truediv__(self, x: Any) -> Lin:
+        o = self._other(x, "/")
+        if not o.is_constant():
+            raise _error("dividing by a noisy/query value (non-linear)")
+        if o.const == 0:
+            raise _error("division by zero")
+        return self * (1 / o.const)
+
+    def __rtruediv__(self, x: Any) -> Lin:
+        if self.is_constant() and self.const != 0:
+            return self._other(x, "/") * (1 / self.const)
+        raise _error("dividing by a noisy/query value (non-linear)")
+
+    def __abs__(self) -> Lin:
+        return self if self >= 0 else -self
+
+    # comparisons ------------------------------------------------------------------------------
+    def _compare(self, x: Any, op: str) -> bool:
+        diff = self - self._other(x, op)
+        if diff.is_constant():
+            return {">=": diff.const >= 0, ">": diff.const > 0, "<=": diff.const <= 0,
+                    "<": diff.const < 0}[op]
+        mode = _active()
+        if not isinstance(mode, _SymbolicMode):
+            raise _error(f"comparing a symbolic value ('{op}') outside a symbolic run")
+        return mode.tracer.decide(diff, op)
+
+    def __ge__(self, x: Any) -> bool:
+        return self._compare(x, ">=")
+
+    def __gt__(self, x: Any) -> bool:
+        return self._compare(x, ">")
+
+    def __le__(self, x: Any) -> bool:
+        return self._compare(x, "<=")
+
+    def __lt__(self, x: Any) -> bool:
+        return self._compare(x, "<")
+
+    def __eq__(self, x: object) -> bool:
+        if x is None:
+            return False
+        raise _error("'==' on a noisy/query value (use <, <=, >, >=)")
+
+    def __ne__(self, x: object) -> bool:
+        if x is None:
+            return True
+        raise _error("'!=' on a noisy/query value (use <, <=, >, >=)")
+
+    def __bool__(self) -> bool:
+        raise _error("the truth value of a noisy/query value (compare it with < <= > >=)")
+
+    def __float__(self) -> float:
+        raise _error("float() of a noisy/query value")
+
+    def __int__(self) -> int:
+        raise _error("int() of a noisy/query value")
+
+    def __index__(self) -> int:
+        raise _error("a noisy/query value as an index or loop bound")
+
+    def __round__(self, *_a: Any) -> Any:
+        raise _error("round() of a noisy/query value")
+
+    def __array__(self, *_a: Any, **_k: Any) -> Any:
+        raise _error("a numpy call on a noisy/query value")
+
+    def __array_ufunc__(self, ufunc: Any, *_a: Any, **_k: Any) -> Any:
+        raise _error(f"numpy.{getattr(ufunc, '__name__', ufunc)} on a noisy/query value")
+
+    def __repr__(self) -> str:
+        return format_linear(self)
+
+
+def _note_combination(a: Lin, b: Lin) -> None:
+    """Tell a symbolic run that a bare draw (``c * x``) is being added to ``b`` (or ``a`` to
+    a bare draw ``b``): the data a draw is combined with anchors its alignment."""
+    mode = _active()
+    if not isinstance(mode, _SymbolicMode) or not hasattr(mode.tracer, "combine"):
+        return
+    for bare, partner in ((a, b), (b, a)):
+        if len(bare.terms) == 1 and bare.const == 0:
+            (var, coef), = bare.terms.items()
+            mode.tracer.combine(var, coef, partner)
+
+
+def format_linear(e: Lin) -> str:
+    """``e`` as readable text, e.g. ``q0 + x1 - 1/2``."""
+    parts: list[str] = []
+    for k in sorted(e.terms):
+        c = e.terms[k]
+        mag = abs(c)
+        body = k if mag == 1 else f"{mag}*{k}"
+        parts.append(("- " if c < 0 else "+ ") + body)
+    if e.const != 0 or not parts:
+        parts.append(("- " if e.const < 0 else "+ ") + str(abs(e.const)))
+    text = " ".join(parts)
+    return text[2:] if text.startswith("+ ") else "-" + text[2:]
+
+
+class EpsPower:
+    """The symbolic privacy parameter in a proof: ``coef * eps**power``.  It may be scaled by
+    numbers, added to / subtracted from a term of the same power (``eps - eps / 2``),
+    inverted, and used as a noise scale ``c / eps``; nothing else."""
+
+    __slots__ = ("coef", "power")
+    __hash__ = None  # type: ignore[assignment]
+
+    def __init__(self, coef: Fraction = Fraction(1), power: int = 1) -> None:
+        self.coef, self.power = coef, power
+
+    def _num(self, x: Any, op: str) -> Fraction:
+        c = _number(x)
+        if c is None:
+            raise _error(f"'{op}' of eps and {type(x).__name__} (eps may only scale noise as "
+                         "c/eps in a symbolic proof; prove for a numeric epsilon instead)",
+                         EpsilonUseError)
+        return c
+
+    def __mul__(self, x: Any) -> EpsPower:
+        if isinstance(x, EpsPower):
+            return EpsPower(self.coef * x.coef, self.power + x.power)
+        return EpsPower(self.coef * self._num(x, "*"), self.power)
+
+    __rmul__ = __mul__
+
+    def __truediv__(self, x: Any) -> EpsPower:
+        if isinstance(x, EpsPower):
+            return EpsPower(self.coef / x.coef, self.power - x.power)
+        c = self._num(x, "/")
+        if c == 0:
+            raise _error("division by zero")
+        return EpsPower(self.coef / c, self.power)
+
+    def __rtruediv__(self, x: Any) -> EpsPower:
+        return EpsPower(self._num(x, "/") / self.coef, -self.power)
+
+    def __add__(self, x: Any) -> EpsPower:
+        if isinstance(x, EpsPower) and x.power == self.power:
+            return EpsPower(self.coef + x.coef, self.power)
+        return self._refuse()
+
+    def __sub__(self, x: Any) -> EpsPower:
+        if isinstance(x, EpsPower) and x.power == self.power:
+            return EpsPower(self.coef - x.coef, self.power)
+        return self._refuse()
+
+    def __neg__(self) -> EpsPower:
+        return EpsPower(-self.coef, self.power)
+
+    def _refuse(self, *_a: Any) -> Any:
+        raise _error("arithmetic or a comparison on eps other than c/eps, sums of c*eps "
+                     "terms and their inverses (prove for a numeric epsilon instead)",
+                     EpsilonUseError)
+
+    __radd__ = __rsub__ = __lt__ = __le__ = __gt__ = \
+        __ge__ = __bool__ = __float__ = __int__ = __index__ = __pow__ = _refuse
+
+    def __repr__(self) -> str:
+        return f"{self.coef}*eps^{self.power}"
+
+
+# modes -------------------------------------------------------------------------------------------
+class Tracer(Protocol):
+    """What a symbolic run provides to the samplers and comparisons."""
+
+    def draw(self, law: str, scale: Any, site: str) -> Lin: ...
+
+    def decide(self, expr: Lin, op: str) -> bool: ...
+
+
+@dataclass
+class _ConcreteMode:
+    rng: np.random.Generator
+
+
+@dataclass
+class _SymbolicMode:
+    tracer: Tracer
+
+
+_MODES: list[_ConcreteMode | _SymbolicMode] = []
+
+
+def _active() -> _ConcreteMode | _SymbolicMode | None:
+    return _MODES[-1] if _MODES else None
+
+
+@contextlib.contextmanager
+def concrete(rng: np.random.Generator) -> Iterator[None]:
+    """Bind the samplers to ``rng`` for the block (concrete runs, e.g. ``dpaudit test``)."""
+    if not isinstance(rng, np.random.Generator):
+        raise TypeError(f"concrete() needs a numpy.random.Generator, got {type(rng).__name__}")
+    _MODES.append(_ConcreteMode(rng))
+    try:
+        yield
+    finally:
+        _MODES.pop()
+
+
+@contextlib.contextmanager
+def symbolic(tracer: Tracer) -> Iterator[None]:
+    """Bind the samplers and comparisons to a symbolic run (used by the prover)."""
+    _MODES.append(_SymbolicMode(tracer))
+    try:
+        yield
+    finally:
+        _MODES.pop()
+
+
+_ASSIGNED = re.compile(r"^\s*([A-Za-z_]\w*)\s*(?::[^=]*)?=(?!=)")
+
+
+def _site(name: str | None) -> str:
+    """The draw site: ``name``, else the variable the sampler's result is assigned to on its
+    source line, else ``draw@<line>``."""
+    if name is not None:
+        return str(name)
+    f: Any = sys._getframe(2)
+    while f is not None and f.f_code.co_filename == _DSL_FILE:
+        f = f.f_back
+    if f is None:
+        return "draw"
+    text = linecache.getline(f.f_code.co_filename, f.f_lineno)
+    m = _ASSIGNED.match(text)
+    return m.group(1) if m else f"draw@{f.f_lineno}"
+
+
+def _draw(law: str, scale: Any, name: str | None) -> Any:
+    mode = _active()
+    if mode is None:
+        raise DSLError(f"{_user_line()}: {law}() called outside a dpaudit run (use "
+                       "`with audit.dsl.concrete(rng): ...` to run a DSL program)")
+    if isinstance(mode, _SymbolicMode):
+        if isinstance(scale, Lin) and not scale.is_constant():
+            raise _error(f"a {law} draw whose scale depends on noise or data")
+        return mode.tracer.draw(law, scale, _site(name))
+    s = float(scale)
+    if not (math.isfinite(s) and s > 0):
+        raise DSLError(f"{_user_line()}: {law} scale must be a finite number > 0, got {s!r}")
+    if law == "laplace":
+        return float(mode.rng.laplace(0.0, s))
+    p = -math.expm1(-1.0 / s)  # success probability 1 - exp(-1/scale)
+    return int(mode.rng.geometric(p)) - int(mode.rng.geometric(p))
+
+
+def laplace(scale: Any, *, name: str | None = None) -> Any:
+    """One Laplace(0, ``scale``) draw (density exp(-|x|/scale) / (2 scale))."""
+    return _draw("laplace", scale, name)
+
+
+def geometric(scale: Any, *, name: str | None = None) -> Any:
+    """One two-sided geometric draw on the integers, P(k) proportional to exp(-|k|/scale)."""
+    return _draw("geometric", scale, name)
+
+
+# the decorator -----------------------------------------------------------------------------------
+class Mechanism:
+    """A DSL program with its metadata (what :func:`mechanism` returns).
+
+    Calling it runs the function (inside :func:`concrete` or :func:`symbolic`).  For
+    ``dpaudit test`` it is a vectorised mechanism ``sample(data, size, rng)``: ``data`` is
+    the query vector q, the program runs ``size`` times at ``claimed_epsilon`` and each
+    output is encoded by :meth:`encode`."""
+
+    fn: Callable[..., Any]
+    epsilon_param: str
+    relation: str
+    outputs: str
+    claimed_epsilon: float
+    params: dict[str, Any]
+    name: str
+
+    def __init__(self, fn: Callable[..., Any], epsilon: str, relation: str, outputs: str,
+                 claimed_epsilon: float, params: dict[str, Any] | None = None) -> None:
+        if relation not in RELATIONS:
+            raise ValueError(f"relation must be one of {', '.join(RELATIONS)}, got "
+                             f"{relation!r}")
+        if outputs not in OUTPUT_KINDS:
+            raise ValueError(f"outputs must be one of {', '.join(OUTPUT_KINDS)}, got "
+                             f"{outputs!r}")
+        if not (isinstance(claimed_epsilon, numbers.Real) and claimed_epsilon > 0
+                and math.isfinite(claimed_epsilon)):
+            raise ValueError(f"claimed_epsilon must be a finite number > 0, got "
+                             f"{claimed_epsilon!r}")
+        self.fn = fn
+        self.epsilon_param = epsilon
+        self.relation = relation
+        self.outputs = outputs
+        self.claimed_epsilon = float(claimed_epsilon)
+        self.params = dict(params or {})
+        self.name = getattr(fn, "__qualname__", getattr(fn, "__name__", "mechanism"))
+        self.__doc__ = getattr(fn, "__doc__", None)
+        self.__wrapped__ = fn
+
+    def __call__(self, q: Sequence[Any], eps: Any, **params: Any) -> Any:
+        return self.fn(q, **{self.epsilon_param: eps, **self.params, **params})
+
+    def at(self, epsilon: float, **params: Any) -> Mechanism:
+        """The same program claimed (and run by ``dpaudit test``) at ``epsilon``."""
+        return Mechanism(self.fn, self.epsilon_param, self.relation, self.outputs,
+                         epsilon, {**self.params, **params})
+
+    def encode(self, out: Any, n: int) -> list[float]:
+        """One output as a fixed-length vector of floats.
+
+        * ``bool-list``: ``n`` entries, True 1, False 0, absent (the list ended) -1;
+        * ``number-list``: ``2 n`` entries, the ``n`` values (0 where the list ended) then
+          ``n`` presence flags (1 present, 0 absent);
+        * ``mixed-list``: per position a kind code (1 True, 0 False, -1 absent, 2 number)
+          followed by the value (the number, else 0): ``2 n`` entries;
+        * ``index``: one entry, the index (-1 for None);
+        * ``number``: one entry.
+        """
+        kind = self.outputs
+        if kind in ("index", "number"):
+            return [-1.0 if out is None else float(out)]
+        seq = list(out)
+        if len(seq) > n:
+            raise DSLError(f"{self.name}: output of length {len(seq)} > len(q) = {n} cannot "
+                           "be encoded as a fixed-length vector")
+        if kind == "bool-list":
+            return [(1.0 if v else 0.0) for v in seq] + [-1.0] * (n - len(seq))
+        if kind == "number-list":
+            return ([float(v) for v in seq] + [0.0] * (n - len(seq))
+                    + [1.0] * len(seq) + [0.0] * (n - len(seq)))
+        enc: list[float] = []
+        for k in range(n):
+            if k >= len(seq):
+                enc += [-1.0, 0.0]
+            elif isinstance(seq[k], bool | np.bool_):
+                enc += [1.0 if seq[k] else 0.0, 0.0]
+            else:
+                enc += [2.0, float(seq[k])]
+        return enc
+
+    def sample(self, data: Any, size: int, rng: np.random.Generator) -> np.ndarray:
+        """``size`` encoded outputs on the query vector ``data`` (a ``dpaudit test``
+        vectorised mechanism)."""
+        q = [float(v) for v in np.asarray(data, dtype=float).ravel()]
+        rows = []
+        with concrete(rng):
+            for _ in range(int(size)):
+                rows.append(self.encode(self(q, self.claimed_epsilon), len(q)))
+        return np.asarray(rows, dtype=float)
+
+    def __repr__(self) -> str:
+        return (f"<dpaudit DSL mechanism {self.name}: epsilon={self.epsilon_param!r}, "
+                f"relation={self.relation!r}, outputs={self.outputs!r}>")
+
+
+def mechanism(*, epsilon: str = "eps", relation: str = "linf1", outputs: str = "bool-list",
+              claimed_epsilon: float = 1.0) -> Callable[[Callable[..., Any]], Mechanism]:
+    """Declare a DSL mechanism: ``epsilon`` names its privacy parameter, ``relation`` the
+    neighbouring query vectors (one of :data:`RELATIONS`), ``outputs`` what it returns (one of
+    :data:`OUTPUT_KINDS`), ``claimed_epsilon`` the value ``dpaudit test`` runs and claims it
+    at (``.at(eps)`` gives another)."""
+
+    def wrap(fn: Callable[..., Any]) -> Mechanism:
+        return Mechanism(fn, epsilon, relation, outputs, claimed_epsilon)
+
+    return wrap

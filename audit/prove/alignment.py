@@ -1,0 +1,340 @@
+"""Randomness alignments of a DSL mechanism: the templates and the conditions Z3 checks.
+
+Method (randomness alignment, as in LightDP / ShadowDP / CheckDP; Wang, Ding, Kifer & Zhang,
+"CheckDP", CCS 2020, Section 3): for neighbouring query vectors q, q' = q + d (``d`` in the
+mechanism's relation) an *alignment* maps the noise vector x of a run on q to the noise
+vector x + eta of a run on q'.  If, for every output o,
+
+  (a) eta depends only on (q, d, o) -- so on the set {x : M(q, x) = o} it is a translation,
+      one-to-one with unit Jacobian, and the images of different outputs are disjoint;
+  (b) M(q', x + eta(o)) = o for every x with M(q, x) = o;
+  (c) cost(o) = sum_c |eta_c(o)| / scale_c <= eps (summed over every draw coordinate c that
+      a run with output o may consume; the Laplace and two-sided geometric densities satisfy
+      p(x) <= exp(|eta|/scale) p(x + eta));
+
+then Pr[M(q) in S] <= exp(eps) Pr[M(q') in S] for every set S of outputs: M is eps-DP under
+the relation.  (For geometric draws eta must be an integer: queries, differences and template
+coefficients are then integers.)
+
+Templates.  A draw coordinate is ``(site, index)`` (see :mod:`audit.prove.symbolic`).  For a
+site drawn at most once on every path (e.g. a threshold noise) eta = theta0, one unknown.  For
+a *loop site* the alignment at occurrence k is selected by the output's entry for k (its
+*class*: ``T``/``F`` for a bool, ``num`` for a number, ``hit``/``miss`` for an index output
+equal to k or not, ``absent`` when the list ended) and is linear in the site's *anchor
+distance*: eta = theta[class, 0] + theta[class, 1] * delta_k, shared by every iteration and
+every n.  delta_k is the distance, between q' and q, of the data the draw is combined with:
+in the first comparison or output that reads the draw, the query terms whose coefficient has
+the draw's sign, divided by the draw's coefficient (``q[i] + nu`` gives d_i, a sum of queries
+plus noise gives the sum of the d_i).  Condition (a) holds by construction when delta_k is the
+same on every path with the same output (checked; otherwise the anchor term is dropped).
+
+The conditions are decided per number of queries n, output shape (the discrete part of o)
+and path, over real (or integer) queries, public parameters and noise.  Normalisation of eps:
+when every scale is ``c / eps`` the cost condition is ``sum_c |eta_c| / c <= 1``, the same for
+every eps > 0, and conditions (a), (b) do not involve eps: a proof holds for all eps > 0.
+With a numeric epsilon the scales are numbers and the bound is that epsilon.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+import z3
+
+from audit.dsl import Lin, Mechanism
+from audit.prove.symbolic import (
+    Path,
+    enumerate_paths,
+    output_shape,
+    symbolic_arguments,
+    z3_constraint,
+)
+
+__all__ = [
+    "Coordinate",
+    "NeedsNumericEpsilon",
+    "Problem",
+    "Template",
+    "build_problem",
+    "relation_formula",
+]
+
+Coordinate = tuple[str, int]  # (site, occurrence index)
+
+
+class NeedsNumericEpsilon(ValueError):
+    """A noise scale does not scale with 1/eps: the cost cannot be normalised by eps."""
+
+
+@dataclass(frozen=True)
+class Template:
+    """The unknowns of one draw site: ``theta[(cls, 0)] + theta[(cls, 1)] * delta``."""
+
+    site: str
+    loop: bool
+    classes: tuple[str, ...]
+    anchored: bool  # the delta term is used (anchor consistent on every path)
+    integer: bool  # geometric site: integer coefficients
+    position: int | None = None  # the query position of a once-per-run site, if one
+
+    def unknowns(self) -> list[tuple[str, str, int]]:
+        out = []
+        for cls in self.classes:
+            out.append((self.site, cls, 0))
+            if self.anchored:
+                out.append((self.site, cls, 1))
+        return out
+
+
+@dataclass
+class ShapeGroup:
+    """The paths of one n with one output shape, and what the alignment needs about them."""
+
+    n: int
+    shape: Any
+    paths: list[Path]
+    coords: list[Coordinate]  # every coordinate some path of the group consumes
+    weight: dict[Coordinate, Fraction]  # 1 / scale (eps-normalised: eps / scale)
+    cls: dict[Coordinate, str]
+    delta: dict[Coordinate, Lin]  # anchor distance over d<i>
+    coord_of: list[dict[str, Coordinate]]  # per path: draw variable -> coordinate
+
+
+@dataclass
+class Problem:
+    """Everything the synthesis loop needs, for the sizes ``ns``."""
+
+    mechanism: str
+    relation: str
+    ns: list[int]
+    eps: Fraction | None  # None: every scale is c/eps, cost bound normalised to 1
+    bound: Fraction
+    integer: bool
+    public: list[str]
+    templates: dict[str, Template]
+    groups: list[ShapeGroup]
+    path_counts: dict[int, int]
+    notes: list[str] = field(default_factory=list)
+    fixed: dict[str, Any] = field(default_factory=dict)  # int/bool parameters as run
+
+
+def _is_index(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _element_class(v: Any) -> str:
+    if isinstance(v, bool):
+        return "T" if v else "F"
+    if isinstance(v, Lin | Fraction):
+        return "num"
+    if _is_index(v):
+        return "int"
+    return "none" if v is None else "other"
+
+
+def _cls(output: Any, pos: int | None) -> str:
+    """The class of a draw at query position ``pos`` for ``output`` (a function of the
+    output only)."""
+    if pos is None:
+        return "any"
+    if isinstance(output, tuple):
+        base = _element_class(output[pos]) if pos < len(output) else "absent"
+        if any(_is_index(v) for v in output):
+            base += "/hit" if any(_is_index(v) and v == pos for v in output) else "/miss"
+        return base
+    if _is_index(output):
+        return "hit" if output == pos else "miss"
+    return "any"
+
+
+def _delta(anchor: Lin | None) -> Lin:
+    """The anchor's distance between q' = q + d and q: the anchor with q<i> -> d<i>."""
+    if anchor is None:
+        return Lin()
+    return Lin({f"d{k[1:]}": c for k, c in anchor.terms.items() if k.startswith("q")})
+
+
+def _position(anchor: Lin | None, index: int, loop: bool) -> int | None:
+    """The query position a draw belongs to: ``i`` when it is added to ``c * q[i]`` alone,
+    else its occurrence index for a loop site, else none."""
+    if anchor is not None and len(anchor.terms) == 1:
+        (k,) = anchor.terms
+        if k.startswith("q"):
+            return int(k[1:])
+    return index if loop else None
+
+
+def _same(a: Lin, b: Lin) -> bool:
+    return a.terms == b.terms and a.const == b.const
+
+
+def build_problem(mech: Mechanism, ns: Sequence[int], eps: Fraction | None = None,
+                  relation: str | None = None) -> Problem:
+    """Enumerate the paths of ``mech`` for every n in ``ns`` and set up the templates."""
+    rel = relation or mech.relation
+    per_n: dict[int, list[Path]] = {}
+    skipped = []
+    for n in ns:
+        try:
+            per_n[n] = enumerate_paths(mech, n, eps)
+        except IndexError:  # the program reads more queries than n
+            skipped.append(n)
+    if not per_n:
+        raise ValueError(f"{mech.name} fails with an IndexError for every n in {list(ns)}")
+    ns = list(per_n)
+    draws = [d for ps in per_n.values() for p in ps for d in p.draws]
+    integer = any(d.law == "geometric" for d in draws)
+    scales: dict[Coordinate, Any] = {}
+    sites: dict[str, dict[str, Any]] = {}
+    for d in draws:
+        c = (d.site, d.index)
+        if scales.setdefault(c, d.scale) != d.scale:
+            raise ValueError(f"draw {d.site}[{d.index}] has two scales ({scales[c]}, "
+                             f"{d.scale}) on different paths")
+        info = sites.setdefault(d.site, {"loop": False, "laws": set()})
+        info["loop"] |= d.index > 0
+        info["laws"].add(d.law)
+    if eps is None and any(s.power == 0 for s in scales.values()):
+        fixed = sorted({c[0] for c, s in scales.items() if s.power == 0})
+        raise NeedsNumericEpsilon(f"draw site(s) {', '.join(fixed)} have a scale that does not "
+                         "scale with 1/eps: give a numeric epsilon to prove for that value")
+    bound = Fraction(1) if eps is None else Fraction(eps)
+
+    def weight(c: Coordinate) -> Fraction:
+        s = scales[c]
+        return 1 / s.coef if eps is None else 1 / Fraction(s.value(eps))
+
+    groups: list[ShapeGroup] = []
+    classes: dict[str, set[str]] = {s: set() for s in sites}
+    anchors: dict[tuple[int, Any, Coordinate], Lin] = {}
+    inconsistent: set[str] = set()
+    for n, ps in per_n.items():
+        by_shape: dict[Any, list[Path]] = {}
+        for p in ps:
+            by_shape.setdefault(output_shape(p.output), []).append(p)
+        for shape, gp in by_shape.items():
+            coords: list[Coordinate] = []
+            cls: dict[Coordinate, str] = {}
+            delta: dict[Coordinate, Lin] = {}
+            coord_of = []
+            for p in gp:
+                m = {}
+                for d in p.draws:
+                    c = (d.site, d.index)
+                    m[d.name] = c
+                    a = _delta(p.anchors.get(d.name))
+                    if c not in cls:
+                        coords.append(c)
+                        pos = _position(p.anchors.get(d.name), d.index, sites[d.site]["loop"])
+                        sites[d.site].setdefault("positions", set()).add(pos)
+                        cls[c] = _cls(p.output, pos)
+                        classes[d.site].add(cls[c])
+                    key = (n, shape, c)
+                    if key in anchors and not _same(anchors[key], a):
+                        inconsistent.add(d.site)
+                    anchors.setdefault(key, a)
+                    delta.setdefault(c, a)
+                coord_of.append(m)
+            groups.append(ShapeGroup(n, shape, gp, coords, {c: weight(c) for c in coords},
+                                     cls, delta, coord_of))
+    notes = [f"n = {n} skipped: the program reads more than {n} queries" for n in skipped]
+    notes += [f"the anchor of draw site {s} differs between paths with the same output: its "
+             "alignment is a constant per class" for s in sorted(inconsistent)]
+    zero_anchor = {s for s in sites if all(not a.terms for (_, _, c), a in anchors.items()
+                                           if c[0] == s)}
+    templates = {}
+    for s, info in sites.items():
+        anchored = s not in inconsistent and s not in zero_anchor
+        if "geometric" in info["laws"] and any(
+                v.denominator != 1 for (_, _, c), a in anchors.items() if c[0] == s
+                for v in a.terms.values()):
+            anchored = False  # a fractional anchor would shift integer noise off the lattice
+            notes.append(f"geometric draw site {s}: its anchor has fractional coefficients; "
+                         "its alignment is a constant per class")
+        posns = info.get("positions", set())
+        position = next(iter(posns)) if len(posns) == 1 and not info["loop"] else None
+        templates[s] = Template(s, info["loop"], tuple(sorted(classes[s])), anchored,
+                                "geometric" in info["laws"], position)
+    publics = sorted({k[2:] for ps in per_n.values() for p in ps for c in p.constraints
+                      for k in c.expr.terms if k.startswith("p:")})
+    _, _, kwargs, _ = symbolic_arguments(mech, ns[0], eps)
+    fixed_params = {k: v for k, v in kwargs.items() if not isinstance(v, Lin)}
+    return Problem(mech.name, rel, list(ns), eps, bound, integer, publics, templates, groups,
+                   {n: len(ps) for n, ps in per_n.items()}, notes, fixed_params)
+
+
+# Z3 encodings ------------------------------------------------------------------------------------
+def relation_formula(relation: str, d: Sequence[Any]) -> Any:
+    """``d = q' - q`` is in ``relation`` (see :data:`audit.dsl.RELATIONS`)."""
+    box = [z3.And(di >= -1, di <= 1) for di in d]
+    if relation == "linf1":
+        return z3.And(*box)
+    if relation == "monotone1":
+        return z3.And(*box, z3.Or(z3.And(*[di >= 0 for di in d]),
+                                   z3.And(*[di <= 0 for di in d])))
+    if relation == "onehot1":
+        return z3.And(*box, z3.Or(*[z3.And(*[d[j] == 0 for j in range(len(d)) if j != i])
+                                    for i in range(len(d))]))
+    raise ValueError(f"unknown relation {relation!r}")
+
+
+def lin_z3(e: Lin, env: dict[str, Any]) -> Any:
+    acc: Any = z3.RealVal(e.const)
+    for k, v in e.terms.items():
+        acc = acc + z3.RealVal(v) * env[k]
+    return acc
+
+
+def eta_expr(tpl: Template, cls: str, delta: Any, theta: dict[tuple[str, str, int], Any]
+             ) -> Any:
+    """eta of one coordinate: ``theta0 + theta1 * delta`` (Z3 terms or numbers)."""
+    t0 = theta[(tpl.site, cls, 0)]
+    if not tpl.anchored:
+        return t0
+    return t0 + theta[(tpl.site, cls, 1)] * delta
+
+
+def aligned_ok(g: ShapeGroup, p_index: int, prob: Problem, q: Sequence[Any], d: Sequence[Any],
+               pub: dict[str, Any], x: dict[Coordinate, Any], eta: dict[Coordinate, Any]
+               ) -> Any:
+    """Condition (b) for one run: the run on q with noise x took path ``g.paths[p_index]``;
+    the run on q + d with noise x + eta takes a path of the same group with the same output
+    (a Z3 formula over whatever of the arguments is symbolic)."""
+    p = g.paths[p_index]
+    env0: dict[str, Any] = {f"q{i}": q[i] for i in range(len(q))}
+    env1: dict[str, Any] = {f"q{i}": q[i] + d[i] for i in range(len(q))}
+    for k, v in pub.items():
+        env0[f"p:{k}"] = env1[f"p:{k}"] = v
+    for var, c in g.coord_of[p_index].items():
+        env0[var] = x[c]
+    outs0 = _flat_out(p.output)
+    options = []
+    for j, p2 in enumerate(g.paths):
+        e1 = dict(env1)
+        for var, c in g.coord_of[j].items():
+            e1[var] = x[c] + eta[c]
+        conj = [z3_constraint(c, e1) for c in p2.constraints]
+        for a, b in zip(outs0, _flat_out(p2.output), strict=True):
+            if isinstance(a, Lin | Fraction) or isinstance(b, Lin | Fraction):
+                conj.append(_val(a, env0) == _val(b, e1))
+            elif type(a) is not type(b) or a != b:
+                conj.append(z3.BoolVal(False))
+        options.append(z3.And(*conj))
+    return z3.Or(*options)
+
+
+def _val(v: Any, env: dict[str, Any]) -> Any:
+    return lin_z3(v, env) if isinstance(v, Lin) else z3.RealVal(v)
+
+
+def _flat_out(o: Any) -> list[Any]:
+    if isinstance(o, tuple):
+        return [e for v in o for e in _flat_out(v)]
+    return [o]
+
+
+def z3_abs(e: Any) -> Any:
+    return z3.If(e >= 0, e, -e)

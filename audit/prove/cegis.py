@@ -1,0 +1,303 @@
+"""Counterexample-guided synthesis of a randomness alignment (CheckDP's loop: Wang, Ding,
+Kifer & Zhang, CCS 2020, Section 4), with Z3.
+
+Given a :class:`~audit.prove.alignment.Problem` (paths and templates for the sizes n in
+scope), repeat:
+
+1. **synthesise**: ask Z3 for template coefficients theta that satisfy the alignment
+   conditions on every example found so far (an example is a concrete run: n, the path, the
+   queries q, the difference d, the public parameters and the noise x, for condition (b); or
+   n, an output shape and d, for the cost condition (c));
+2. **verify**: for those theta ask Z3, for every n, output shape and path, for queries, a
+   difference d in the relation and noise on the path such that the aligned run on q + d leaves
+   the output (condition (b)), and for a d whose cost exceeds the bound (condition (c)).  Each
+   answer is an example for step 1.
+
+Template coefficients range over multiples of 1/:data:`GRID` in [-:data:`BOUND`,
+:data:`BOUND`] (integers for geometric draws), a finite space, so the loop ends.
+
+Every verification query UNSAT => the alignment is a proof for those n (see the alignment
+module for why (a)-(c) imply eps-DP).  Step 1 UNSAT => no coefficients of these templates
+work: the result names the draw sites whose template, replaced by a free shift per example,
+would make the examples satisfiable (the templates that are too weak), with the last
+counterexample.  Every Z3 call runs under a resource limit (``rlimit``, deterministic work
+units), and the loop under an iteration bound: an ``unknown`` or the bound makes the result
+undecided, never a proof.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+import z3
+
+from audit.prove.alignment import (
+    Coordinate,
+    Problem,
+    ShapeGroup,
+    Template,
+    aligned_ok,
+    eta_expr,
+    lin_z3,
+    relation_formula,
+    z3_abs,
+)
+from audit.prove.symbolic import z3_constraint
+
+__all__ = ["RLIMIT", "Counterexample", "Synthesis", "check_alignment", "synthesise"]
+
+#: Z3 resource limit per query (deterministic work units, not seconds)
+RLIMIT = 20_000_000
+#: synthesis/verification rounds at most
+MAX_ROUNDS = 60
+#: template coefficients are multiples of 1/GRID in [-BOUND, BOUND] (a finite template space:
+#: the loop cannot creep towards a limit value one counterexample at a time)
+GRID = 2
+BOUND = 8
+
+Unknown = tuple[str, str, int]
+
+
+@dataclass
+class Counterexample:
+    """A concrete run the current alignment does not handle (numbers are exact)."""
+
+    kind: str  # "output" (condition (b)) or "cost" (condition (c))
+    n: int
+    shape: Any
+    path: int  # index of the path in its group (output kind)
+    decisions: tuple[bool, ...]
+    q: list[Fraction]
+    d: list[Fraction]
+    public: dict[str, Fraction]
+    x: dict[Coordinate, Fraction]
+
+    def describe(self) -> dict[str, Any]:
+        return {"kind": self.kind, "n": self.n, "output_shape": repr(self.shape),
+                "path_decisions": list(self.decisions),
+                "q": [str(v) for v in self.q], "d": [str(v) for v in self.d],
+                "public": {k: str(v) for k, v in self.public.items()},
+                "noise": {f"{s}[{i}]": str(v) for (s, i), v in sorted(self.x.items())}}
+
+
+@dataclass
+class Synthesis:
+    """What the loop found."""
+
+    status: str  # "verified", "no-alignment", "unknown", "round-limit"
+    theta: dict[Unknown, Fraction] | None
+    rounds: int
+    examples: int
+    solver_calls: int
+    counterexample: Counterexample | None = None
+    weak_sites: list[str] = field(default_factory=list)
+    reason: str = ""
+    all_examples: list[Counterexample] = field(default_factory=list)
+
+
+def _value(m: z3.ModelRef, v: Any) -> Fraction:
+    r = m.eval(v, model_completion=True)
+    if z3.is_int_value(r):
+        return Fraction(r.as_long())
+    if z3.is_rational_value(r):
+        return Fraction(r.numerator_as_long(), r.denominator_as_long())
+    raise ValueError(f"non-rational model value {r}")  # pragma: no cover - linear problems
+
+
+def _solver() -> z3.Solver:
+    s = z3.Solver()
+    s.set("rlimit", RLIMIT)
+    return s
+
+
+def _num(v: Fraction) -> Any:
+    return z3.RealVal(v)
+
+
+class _Loop:
+    def __init__(self, prob: Problem) -> None:
+        self.prob = prob
+        self.calls = 0
+        self.theta_vars: dict[Unknown, Any] = {}
+        self.ranges: list[Any] = []
+        for t in prob.templates.values():
+            for u in t.unknowns():
+                k = z3.Int(f"theta_{u[0]}_{u[1]}_{u[2]}")
+                self.ranges.append(z3.And(k >= -BOUND * GRID, k <= BOUND * GRID))
+                if t.integer:
+                    self.ranges.append(k % GRID == 0)
+                self.theta_vars[u] = z3.ToReal(k) / GRID
+        self.examples: list[Counterexample] = []
+
+    # encodings ----------------------------------------------------------------------------------
+    def _eta(self, g: ShapeGroup, theta: dict[Unknown, Any], d_env: dict[str, Any],
+             free: dict[Coordinate, Any] | None = None, relax: str | None = None
+             ) -> dict[Coordinate, Any]:
+        eta = {}
+        for c in g.coords:
+            if relax is not None and c[0] == relax:
+                assert free is not None
+                eta[c] = free[c]
+                continue
+            tpl: Template = self.prob.templates[c[0]]
+            eta[c] = eta_expr(tpl, g.cls[c], lin_z3(g.delta[c], d_env), theta)
+        return eta
+
+    def _group(self, cx: Counterexample) -> ShapeGroup:
+        for g in self.prob.groups:
+            if g.n == cx.n and g.shape == cx.shape:
+                return g
+        raise KeyError((cx.n, cx.shape))  # pragma: no cover - examples come from groups
+
+    def _example(self, cx: Counterexample, relax: str | None = None, tag: str = "") -> Any:
+        g = self._group(cx)
+        d_env = {f"d{i}": _num(v) for i, v in enumerate(cx.d)}
+        free = None
+        if relax is not None:
+            free = {c: z3.Real(f"free_{tag}_{c[0]}_{c[1]}") for c in g.coords}
+        eta = self._eta(g, self.theta_vars, d_env, free, relax)
+        if cx.kind == "cost":
+            cost = sum((_num(g.weight[c]) * z3_abs(eta[c]) for c in g.coords), z3.RealVal(0))
+            return cost <= _num(self.prob.bound)
+        q = [_num(v) for v in cx.q]
+        d = [_num(v) for v in cx.d]
+        pub = {k: _num(v) for k, v in cx.public.items()}
+        x = {c: _num(cx.x.get(c, Fraction(0))) for c in g.coords}
+        return aligned_ok(g, cx.path, self.prob, q, d, pub, x, eta)
+
+    # verification -------------------------------------------------------------------------------
+    def _vars(self, g: ShapeGroup) -> tuple[list[Any], list[Any], dict[str, Any],
+                                            dict[Coordinate, Any]]:
+        mk = z3.Int if self.prob.integer else z3.Real
+        q = [mk(f"q{i}") for i in range(g.n)]
+        d = [mk(f"d{i}") for i in range(g.n)]
+        pub = {k: z3.Real(f"p_{k}") for k in self.prob.public}
+        geo = {c for p in g.paths for dr in p.draws if dr.law == "geometric"
+               for c in [(dr.site, dr.index)]}
+        x = {c: (z3.Int if c in geo else z3.Real)(f"x_{c[0]}_{c[1]}") for c in g.coords}
+        return q, d, pub, x
+
+    def verify(self, theta: dict[Unknown, Fraction]) -> list[Counterexample] | None:
+        """Counterexamples to ``theta`` (empty: verified; None: Z3 answered unknown)."""
+        th = {u: _num(v) for u, v in theta.items()}
+        found: list[Counterexample] = []
+        for g in self.prob.groups:
+            q, d, pub, x = self._vars(g)
+            d_env = {f"d{i}": d[i] for i in range(g.n)}
+            eta = self._eta(g, th, d_env)
+            s = _solver()
+            s.add(relation_formula(self.prob.relation, d))
+            s.add(sum((_num(g.weight[c]) * z3_abs(eta[c]) for c in g.coords), z3.RealVal(0))
+                  > _num(self.prob.bound))
+            self.calls += 1
+            r = s.check()
+            if r == z3.unknown:
+                return None
+            if r == z3.sat:
+                m = s.model()
+                found.append(Counterexample("cost", g.n, g.shape, -1, (),
+                                            [_value(m, v) for v in q],
+                                            [_value(m, v) for v in d], {}, {}))
+            for pi, p in enumerate(g.paths):
+                s = _solver()
+                s.add(relation_formula(self.prob.relation, d))
+                env0: dict[str, Any] = {f"q{i}": q[i] for i in range(g.n)}
+                env0.update({f"p:{k}": v for k, v in pub.items()})
+                env0.update({var: x[c] for var, c in g.coord_of[pi].items()})
+                s.add(*[z3_constraint(c, env0) for c in p.constraints])
+                s.add(z3.Not(aligned_ok(g, pi, self.prob, q, d, pub, x, eta)))
+                self.calls += 1
+                r = s.check()
+                if r == z3.unknown:
+                    return None
+                if r == z3.sat:
+                    m = s.model()
+                    found.append(Counterexample(
+                        "output", g.n, g.shape, pi, p.decisions,
+                        [_value(m, v) for v in q], [_value(m, v) for v in d],
+                        {k: _value(m, v) for k, v in pub.items()},
+                        {c: _value(m, v) for c, v in x.items()}))
+                    break  # one per group per round is enough
+        return found
+
+    # diagnosis ----------------------------------------------------------------------------------
+    def weak_sites(self) -> tuple[list[str], bool]:
+        """Sites whose template, freed per example, makes the examples satisfiable; and
+        whether freeing every site at once does."""
+        out = []
+        for site in sorted(self.prob.templates):
+            s = _solver()
+            for i, cx in enumerate(self.examples):
+                s.add(self._example(cx, relax=site, tag=str(i)))
+            self.calls += 1
+            if s.check() == z3.sat:
+                out.append(site)
+        s = _solver()
+        for i, cx in enumerate(self.examples):
+            g = self._group(cx)
+            free = {c: z3.Real(f"all_{i}_{c[0]}_{c[1]}") for c in g.coords}
+            if cx.kind == "cost":
+                s.add(sum((_num(g.weight[c]) * z3_abs(free[c]) for c in g.coords),
+                          z3.RealVal(0)) <= _num(self.prob.bound))
+            else:
+                x = {c: _num(cx.x.get(c, Fraction(0))) for c in g.coords}
+                s.add(aligned_ok(g, cx.path, self.prob, [_num(v) for v in cx.q],
+                                 [_num(v) for v in cx.d],
+                                 {k: _num(v) for k, v in cx.public.items()}, x, free))
+        self.calls += 1
+        return out, s.check() == z3.sat
+
+    def run(self, max_rounds: int = MAX_ROUNDS) -> Synthesis:
+        synth = _solver()
+        synth.add(*self.ranges)
+        last: Counterexample | None = None
+        for rounds in range(1, max_rounds + 1):
+            self.calls += 1
+            r = synth.check()
+            if r == z3.unknown:
+                return Synthesis("unknown", None, rounds, len(self.examples), self.calls, last,
+                                 reason=f"Z3 unknown while synthesising ({synth.reason_unknown()})")
+            if r == z3.unsat:
+                weak, any_shift = self.weak_sites()
+                if weak:
+                    why = ("no coefficients of the templates satisfy the examples; a free "
+                           f"shift of draw site(s) {', '.join(weak)} would")
+                elif any_shift:
+                    why = ("no coefficients of the templates satisfy the examples; only "
+                           "free shifts of several sites together would")
+                else:
+                    why = ("no shift of the noise at all makes the counterexample runs "
+                           "keep their output within the privacy cost")
+                return Synthesis("no-alignment", None, rounds, len(self.examples), self.calls,
+                                 last, weak, why, list(self.examples))
+            m = synth.model()
+            theta = {u: _value(m, v) for u, v in self.theta_vars.items()}
+            cexs = self.verify(theta)
+            if cexs is None:
+                return Synthesis("unknown", theta, rounds, len(self.examples), self.calls, last,
+                                 reason="Z3 unknown while verifying")
+            if not cexs:
+                return Synthesis("verified", theta, rounds, len(self.examples), self.calls)
+            for cx in cexs:
+                self.examples.append(cx)
+                synth.add(self._example(cx))
+            last = cexs[-1]
+        return Synthesis("round-limit", None, max_rounds, len(self.examples), self.calls, last,
+                         reason=f"no alignment settled within {max_rounds} rounds")
+
+
+def synthesise(prob: Problem, max_rounds: int = MAX_ROUNDS) -> Synthesis:
+    """Run the loop on ``prob`` (see the module docstring)."""
+    return _Loop(prob).run(max_rounds)
+
+
+def check_alignment(prob: Problem, theta: dict[Unknown, Fraction]
+                    ) -> list[Counterexample] | None:
+    """Verify given template coefficients (e.g. a hand-written alignment): the
+    counterexamples found (empty: every condition UNSAT; None: Z3 unknown).  Unknowns not in
+    ``theta`` are 0."""
+    loop = _Loop(prob)
+    full = {u: Fraction(theta.get(u, 0)) for u in loop.theta_vars}
+    return loop.verify(full)

@@ -1,0 +1,131 @@
+"""The whole proof of one DSL mechanism: paths, alignment synthesis, and (when no alignment is
+found) an exact refutation attempt, as a :class:`~audit.prove.verdict.ProofVerdict`.
+
+Scope: every n in 1..``n_max`` (the alignment is one set of coefficients shared by every n and
+every loop iteration).  eps: symbolic when every noise scale is ``c / eps`` (the proof then
+holds for every eps > 0), else the numeric ``epsilon`` given (or the mechanism's claimed
+epsilon).  Nothing here prints or writes files.
+"""
+
+from __future__ import annotations
+
+import importlib
+import time
+from fractions import Fraction
+from typing import Any
+
+import z3
+
+from audit.dsl import DSLError, EpsilonUseError, Mechanism
+from audit.prove import cegis
+from audit.prove.alignment import NeedsNumericEpsilon, build_problem
+from audit.prove.verdict import ProofVerdict, proof_sketch
+
+__all__ = ["DEFAULT_N_MAX", "prove_mechanism", "solver_settings"]
+
+#: prove for every n <= this by default (a work-unit bound: paths grow with n)
+DEFAULT_N_MAX = 4
+#: at most this many Z3 counterexample pairs seed the exact refutation search
+MAX_SEEDS = 8
+
+
+def solver_settings(max_rounds: int) -> dict[str, Any]:
+    return {"z3": z3.get_version_string(), "rlimit": cegis.RLIMIT, "grid": cegis.GRID,
+            "bound": cegis.BOUND, "max_rounds": max_rounds}
+
+
+def _refute(mech: Mechanism, eps: Fraction, relation: str, n_max: int,
+            seeds: list[tuple[list[Fraction], list[Fraction]]]) -> tuple[Any, str]:
+    """The exact refutation search of :mod:`audit.prove.refute` when it is installed."""
+    try:
+        mod = importlib.import_module("audit.prove.refute")
+    except ModuleNotFoundError:
+        return None, "no exact refutation search is available (audit.prove.refute)"
+    res = mod.refute(mech, epsilon=eps, relation=relation, n_max=n_max, seeds=seeds)
+    return res, ""
+
+
+def prove_mechanism(mech: Mechanism, *, n_max: int = DEFAULT_N_MAX,
+                    epsilon: Fraction | None = None, relation: str | None = None,
+                    max_rounds: int = cegis.MAX_ROUNDS, refute: bool = True,
+                    ref: str | None = None) -> ProofVerdict:
+    """Prove ``mech`` epsilon-DP for every n <= ``n_max`` (see the module docstring).
+
+    Raises :class:`~audit.dsl.DSLError` when the program steps outside the DSL."""
+    if not isinstance(mech, Mechanism):
+        raise DSLError(f"{ref or mech!r} is not a DSL mechanism (decorate the function with "
+                       "@audit.dsl.mechanism)")
+    t0 = time.perf_counter()
+    rel = relation or mech.relation
+    ns = list(range(1, n_max + 1))
+    notes: list[str] = []
+    eps = epsilon
+    try:
+        prob = build_problem(mech, ns, eps, rel)
+    except (EpsilonUseError, NeedsNumericEpsilon) as exc:
+        if eps is not None:
+            raise
+        eps = Fraction(mech.claimed_epsilon)
+        notes.append(f"eps cannot stay symbolic ({exc}); proving for epsilon = {eps}")
+        prob = build_problem(mech, ns, eps, rel)
+    notes += prob.notes
+    syn = cegis.synthesise(prob, max_rounds)
+    name = ref or mech.name
+    ns = list(prob.ns)
+    v = ProofVerdict("inconclusive", name, rel, ns, prob.eps, solver_settings(max_rounds),
+                     paths=prob.path_counts, rounds=syn.rounds, examples=syn.examples,
+                     solver_calls=syn.solver_calls, notes=notes, fixed=prob.fixed,
+                     public=prob.public)
+    if syn.status == "verified":
+        assert syn.theta is not None
+        v.status = "verified"
+        v.alignment = {}
+        for (site, cls, k), val in sorted(syn.theta.items()):
+            v.alignment.setdefault(site, {}).setdefault(cls, ["0", "0"])[k] = str(val)
+        v.sketch = proof_sketch(prob, syn.theta)
+        v.seconds = time.perf_counter() - t0
+        return v
+    v.failing_sites = syn.weak_sites
+    v.reason = syn.reason
+    if syn.counterexample is not None:
+        v.counterexample = syn.counterexample.describe()
+    if refute:
+        seeds: list[tuple[list[Fraction], list[Fraction]]] = []
+        # the Z3 counterexamples seed the search, those of the largest n first
+        for cx in sorted(reversed(syn.all_examples), key=lambda c: -c.n):
+            q = cx.q if cx.kind == "output" else [Fraction(0)] * cx.n
+            pair = (q, [a + b for a, b in zip(q, cx.d, strict=True)])
+            if pair not in seeds and len(seeds) < MAX_SEEDS:
+                seeds.append(pair)
+        eps_r = prob.eps if prob.eps is not None else Fraction(mech.claimed_epsilon)
+        res, why = _refute(mech, eps_r, rel, min(n_max, 3), seeds)
+        if res is not None and res.verdict == "refuted" and res.witness is not None:
+            v.status = "refuted"
+            v.witness = res.witness.as_doc()
+            v.reason = (f"no alignment found ({syn.reason}); an exact witness violates "
+                        f"epsilon = {eps_r}")
+        elif res is not None:
+            v.notes.append(f"exact refutation search at epsilon = {eps_r} found no "
+                           f"violation over its scope {res.scope}")
+        elif why:
+            v.notes.append(why)
+    if v.status == "inconclusive" and syn.status == "no-alignment" and len(ns) > 1:
+        _largest_proved(mech, ns, prob.eps, rel, max_rounds, v)
+    v.seconds = time.perf_counter() - t0
+    return v
+
+
+def _largest_proved(mech: Mechanism, ns: list[int], eps: Fraction | None, rel: str,
+                    max_rounds: int, v: ProofVerdict) -> None:
+    """Record in ``v`` the largest prefix of ``ns`` the templates do prove (a partial result:
+    the verdict stays inconclusive for the scope asked)."""
+    for k in range(len(ns) - 1, 0, -1):
+        sub = build_problem(mech, ns[:k], eps, rel)
+        syn = cegis.synthesise(sub, max_rounds)
+        if syn.status == "verified":
+            assert syn.theta is not None
+            v.partial = {"proved_for_n_up_to": ns[k - 1],
+                         "alignment": proof_sketch(sub, syn.theta)}
+            v.notes.append(f"the templates do prove n <= {ns[k - 1]}; no alignment covers "
+                           f"n = {ns[k]}")
+            return

@@ -1,0 +1,687 @@
+"""Exact refutation of a DSL mechanism's epsilon claim: concrete neighbouring query vectors
+q, q', an output event E, and P(M(q) in E), P(M(q') in E) computed exactly
+(:mod:`audit.prove.exact_event`), so that ln(P / P') > epsilon is a certified violation.
+
+What it does.
+
+1. **Paths on concrete inputs** (:func:`trace_paths`): the mechanism function runs inside
+   :func:`audit.dsl.symbolic` with a tracer of its own, the queries and parameters
+   concrete (exact rationals) and every draw (``laplace(b)`` / ``geometric(b)``) a fresh
+   draw variable; arithmetic builds linear expressions with rational coefficients,
+   comparisons fork the run (depth-first over decision sequences, re-executing the
+   function).  Each path is a conjunction of linear constraints over independent draws plus
+   its output (bools / numbers / linear expressions).  This concrete-input executor is
+   independent of the symbolic executor of ``dpaudit prove`` (:mod:`audit.prove.symbolic`),
+   so a witness does not rest on the prover's own path enumeration (the tests check that
+   both give identical exact probabilities).
+2. **Events**: one per discrete output pattern (the union of the paths printing it); for an
+   output with numeric entries, the pattern plus a half-line {y_k >= t} / {y_k < t} on one
+   numeric entry, t on a grid around the entry's noiseless value (where the two densities'
+   ratio is steepest for Laplace noise: the tails).
+3. **Search scope** (:func:`refute`): n = 1..``n_max`` queries; base vectors with all
+   entries equal to a value of a small grid (``values``: -1, 0, 1 and the program's
+   threshold default ``T`` if it has one) plus caller-supplied seeds (e.g. Z3
+   counterexamples); differences: ``linf1`` every d in {-1, 0, 1}^n, ``monotone1`` every d
+   in {0, 1}^n and {0, -1}^n, ``onehot1`` +-e_i.  Both directions of every pair and every
+   event are evaluated exactly; the program is **refuted** when a certified lower bound
+   ln(P_lower / P'_upper) exceeds the claimed epsilon.  When nothing exceeds it the
+   result is ``not-refuted`` over the stated scope, never "verified".
+4. **Witness** (:class:`Witness`): program reference, q, q', epsilon, event (output pattern
+   and interval), the exact closed forms and enclosures of P and P', epsilon_witness with
+   its certified lower bound; :func:`replay_witness` recomputes it from the JSON document.
+5. **Finding** (:func:`refute_finding`): ``refuted`` (method exact) with a counterexample
+   document whose replayer (check ``prove.refute``, :func:`replay_refutation`) recomputes
+   it, else ``not-refuted`` with the scope.
+6. **Black-box agreement** (:func:`blackbox_agreement`): the same program run concretely
+   (:meth:`audit.dsl.Mechanism.sample`) through dpaudit's black-box tester on the witness
+   pair; the tester's certified lower bound must not exceed the exact epsilon_witness when
+   that is the pair's exact epsilon (discrete outputs: the best output pattern over both
+   directions is the pair's epsilon, since a union of patterns never has a larger ratio),
+   and a violation flagged by the tester confirms the refutation empirically.
+
+Events outside :mod:`audit.prove.exact_event`'s class (e.g. paths whose comparisons link
+three draws pairwise) are skipped and counted in the result (``skipped_events``); the
+benchmark tests require none in their scopes.
+
+Nothing here prints or writes files.
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import itertools
+import math
+import time
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+import mpmath
+
+from audit import dsl
+from audit.dsl import Lin
+from audit.findings import Finding, Method, Verdict, counterexample_document
+from audit.prove.exact_event import (
+    Constraint,
+    DrawLaw,
+    ExactProbability,
+    UnsupportedEvent,
+    event_probability,
+    to_fraction,
+)
+from audit.registry import replayer
+
+__all__ = [
+    "CHECK_REFUTE",
+    "RELATIONS",
+    "Lin",
+    "RefuteResult",
+    "TracedPath",
+    "Witness",
+    "blackbox_agreement",
+    "candidate_pairs",
+    "evaluate_pair",
+    "refute",
+    "refute_finding",
+    "replay_refutation",
+    "replay_witness",
+    "trace_paths",
+]
+
+RELATIONS = ("linf1", "monotone1", "onehot1")
+MAX_PATHS = 4096
+
+
+_NEG = {">=": "<", ">": "<=", "<=": ">", "<": ">="}
+
+
+class _ConcreteInputTracer:
+    """The :class:`audit.dsl.Tracer` of one run on concrete queries: draws become named
+    variables, each comparison takes the next decision of ``prefix`` (True past its end)."""
+
+    def __init__(self, prefix: Sequence[bool]) -> None:
+        self.prefix = list(prefix)
+        self.taken: list[bool] = []
+        self.constraints: list[Constraint] = []
+        self.draws: dict[str, DrawLaw] = {}
+        self.sites: dict[str, int] = {}
+
+    def draw(self, law: str, scale: Any, site: str) -> Lin:
+        k = self.sites.get(site, 0)
+        self.sites[site] = k + 1
+        name = f"{site}#{k}"
+        if isinstance(scale, Lin):
+            scale = scale.const
+        self.draws[name] = DrawLaw(name, law, to_fraction(scale, "noise scale"))
+        return Lin.var(name)
+
+    def decide(self, expr: Lin, op: str) -> bool:
+        i = len(self.taken)
+        if i >= dsl.MAX_DECISIONS:
+            raise UnsupportedEvent(f"a path made more than {dsl.MAX_DECISIONS} comparisons "
+                                   "(a loop that does not end)")
+        v = self.prefix[i] if i < len(self.prefix) else True
+        self.taken.append(v)
+        unknown = set(expr.terms) - set(self.draws)
+        if unknown:
+            raise UnsupportedEvent(f"comparison over non-draw variables {sorted(unknown)} "
+                                   "(refutation runs on concrete queries and parameters)")
+        self.constraints.append(Constraint(expr.terms, expr.const, op if v else _NEG[op]))
+        return v
+
+
+@dataclass(frozen=True)
+class TracedPath:
+    """One execution path on concrete queries: its constraints, draws and output."""
+
+    decisions: tuple[bool, ...]
+    constraints: tuple[Constraint, ...]
+    draws: Mapping[str, DrawLaw]
+    output: tuple[Any, ...]
+
+    @property
+    def pattern(self) -> tuple[Any, ...]:
+        return output_pattern(self.output)
+
+
+def output_pattern(output: Sequence[Any]) -> tuple[Any, ...]:
+    """The discrete part of an output: bools, ints and constants kept, a draw-dependent
+    entry replaced by ``"num"``."""
+    out: list[Any] = []
+    for v in output:
+        if isinstance(v, Lin):
+            out.append("num" if v.terms else ("c", str(v.const)))
+        elif isinstance(v, bool):
+            out.append(v)
+        elif isinstance(v, (int, Fraction, float)):
+            out.append(("c", str(to_fraction(v))))
+        elif v is None:
+            out.append(("none",))
+        else:
+            raise UnsupportedEvent(f"output entry {v!r}: refutation handles flat outputs of "
+                                   "bools, numbers, None and linear values")
+    return tuple(out)
+
+
+def raw_function(program: Any) -> Callable[..., Any]:
+    """The plain Python function of a DSL mechanism."""
+    f = getattr(program, "fn", None) or getattr(program, "__wrapped__", None) or program
+    if not callable(f):
+        raise UnsupportedEvent(f"{program!r} is not a DSL mechanism or function")
+    return f
+
+
+def trace_paths(program: Any, q: Sequence[Any], eps: Any, params: Mapping[str, Any] | None = None,
+                eps_name: str = "eps", max_paths: int = MAX_PATHS) -> list[TracedPath]:
+    """Every path of ``program(q, eps=eps, **params)`` with the queries concrete (exact
+    rationals) and the draws symbolic (module docstring, step 1)."""
+    fn = raw_function(program)
+    qs = [to_fraction(v, "query value") for v in q]
+    kw = {**dict(getattr(program, "params", None) or {}), **dict(params or {})}
+    kw[eps_name] = to_fraction(eps, "epsilon")
+    paths: list[TracedPath] = []
+    stack: list[list[bool]] = [[]]
+    while stack:
+        prefix = stack.pop()
+        tr = _ConcreteInputTracer(prefix)
+        with dsl.symbolic(tr):
+            out = fn(list(qs), **kw)
+        for i in range(len(prefix), len(tr.taken)):
+            stack.append(tr.taken[:i] + [not tr.taken[i]])
+        outs = tuple(out) if isinstance(out, (list, tuple)) else (out,)
+        paths.append(TracedPath(tuple(tr.taken), tuple(tr.constraints), dict(tr.draws), outs))
+        if len(paths) > max_paths:
+            raise UnsupportedEvent(f"more than {max_paths} paths")
+    return paths
+
+
+# =============================================================================================
+# events and their exact probabilities
+# =============================================================================================
+
+
+@dataclass(frozen=True)
+class Event:
+    """An output pattern, optionally with a half-line on numeric entry ``index``:
+    ``side`` ">=" (y >= t) or "<" (y < t)."""
+
+    pattern: tuple[Any, ...]
+    index: int | None = None
+    side: str | None = None
+    t: Fraction | None = None
+
+    def as_doc(self) -> dict[str, Any]:
+        return {"pattern": [list(p) if isinstance(p, tuple) else p for p in self.pattern],
+                "index": self.index, "side": self.side,
+                "t": None if self.t is None else str(self.t)}
+
+    @staticmethod
+    def from_doc(d: Mapping[str, Any]) -> Event:
+        pat = tuple(tuple(p) if isinstance(p, list) else p for p in d["pattern"])
+        return Event(pat, d.get("index"), d.get("side"),
+                     None if d.get("t") is None else Fraction(d["t"]))
+
+    def describe(self) -> str:
+        s = f"output pattern {list(self.pattern)}"
+        if self.index is not None:
+            s += f" and output[{self.index}] {self.side} {self.t}"
+        return s
+
+
+def _lin(v: Any) -> Lin:
+    out = Lin.lift(v)
+    if out is None:
+        raise UnsupportedEvent(f"output entry {v!r} is not a number or linear value")
+    return out
+
+
+def event_paths(paths: Sequence[TracedPath], ev: Event
+                ) -> tuple[dict[str, DrawLaw], list[list[Constraint]]]:
+    """The draws and disjoint constraint conjunctions whose union is ``ev``."""
+    draws: dict[str, DrawLaw] = {}
+    conj: list[list[Constraint]] = []
+    for p in paths:
+        if p.pattern != ev.pattern:
+            continue
+        cs = list(p.constraints)
+        if ev.index is not None:
+            y = p.output[ev.index]
+            d = _lin(y) - _lin(ev.t)
+            cs.append(Constraint(d.terms, d.const, ev.side or ">="))
+        draws.update(p.draws)
+        conj.append(cs)
+    return draws, conj
+
+
+def probability(paths: Sequence[TracedPath], ev: Event, digits: int = 40) -> ExactProbability:
+    draws, conj = event_paths(paths, ev)
+    return event_probability(draws, conj, digits)
+
+
+def candidate_events(paths_a: Sequence[TracedPath], paths_b: Sequence[TracedPath],
+                     eps: Fraction, offsets: Sequence[int] = (-2, -1, 0, 1, 2)) -> list[Event]:
+    """Output patterns of either side; numeric entries get half-lines at the entry's
+    noiseless values shifted by ``offsets`` x 1/eps."""
+    evs: dict[Event, None] = {}
+    consts: dict[tuple[tuple[Any, ...], int], set[Fraction]] = {}
+    for p in [*paths_a, *paths_b]:
+        evs[Event(p.pattern)] = None
+        for i, v in enumerate(p.output):
+            if isinstance(v, Lin) and v.terms:
+                consts.setdefault((p.pattern, i), set()).add(v.const)
+    unit = 1 / eps
+    for (pat, i), cs in consts.items():
+        ts = sorted({c + o * unit for c in cs for o in offsets})
+        for t in ts:
+            for side in (">=", "<"):
+                evs[Event(pat, i, side, t)] = None
+    return list(evs)
+
+
+def _log_ratio_bounds(p: ExactProbability, pp: ExactProbability
+                      ) -> tuple[mpmath.mpf, mpmath.mpf, mpmath.mpf]:
+    """(certified lower bound, midpoint value, certified upper bound) of ln(P / P'), in
+    interval arithmetic at the probabilities' precision (outward rounding)."""
+    inf = mpmath.inf
+    if p.upper == 0:
+        return -inf, -inf, -inf
+    if pp.upper == 0:
+        return inf, inf, inf
+    iv = mpmath.iv
+    saved = iv.prec
+    prec = int(p.digits * 3.33) + 40
+    iv.prec = prec
+    try:
+        with mpmath.workprec(prec):
+            lo = iv.log(iv.mpf(p.lower) / iv.mpf(pp.upper)).a if p.lower > 0 else -inf
+            hi = iv.log(iv.mpf(p.upper) / iv.mpf(pp.lower)).b if pp.lower > 0 else inf
+            mid = (mpmath.log(p.mid / pp.mid) if pp.mid > 0 and p.mid > 0 else
+                   (lo + hi) / 2)
+            return mpmath.mpf(lo), +mid, mpmath.mpf(hi)
+    finally:
+        iv.prec = saved
+
+
+# =============================================================================================
+# the witness, its document and replay
+# =============================================================================================
+
+
+def program_ref(program: Any) -> str:
+    fn = raw_function(program)
+    return f"{fn.__module__}:{fn.__name__}"
+
+
+def load_program(ref: str) -> Any:
+    mod, _, name = ref.partition(":")
+    return getattr(importlib.import_module(mod), name)
+
+
+@dataclass(frozen=True)
+class Witness:
+    """A concrete refutation: ln(P(M(q) in E) / P(M(q') in E)) > epsilon, exactly."""
+
+    program: str
+    q: tuple[Fraction, ...]
+    q_prime: tuple[Fraction, ...]
+    epsilon: Fraction
+    params: Mapping[str, Any]
+    event: Event
+    p: ExactProbability
+    p_prime: ExactProbability
+    eps_lower: mpmath.mpf
+    eps_value: mpmath.mpf
+    digits: int
+
+    @property
+    def refutes(self) -> bool:
+        return bool(self.eps_lower > mpmath.mpf(self.epsilon.numerator) / self.epsilon.denominator)
+
+    def as_doc(self) -> dict[str, Any]:
+        def num(x: mpmath.mpf) -> str:
+            return "inf" if x == mpmath.inf else mpmath.nstr(x, self.digits)
+
+        return {
+            "kind": "dsl-refutation",
+            "program": self.program,
+            "q": [str(v) for v in self.q],
+            "q_prime": [str(v) for v in self.q_prime],
+            "epsilon": str(self.epsilon),
+            "params": {k: str(v) for k, v in self.params.items()},
+            "event": self.event.as_doc(),
+            "P": self.p.as_dict(),
+            "P_prime": self.p_prime.as_dict(),
+            "epsilon_witness": num(self.eps_value),
+            "epsilon_witness_lower": num(self.eps_lower),
+            "digits": self.digits,
+        }
+
+
+def _eps_name(program: Any) -> str:
+    name = getattr(program, "epsilon_param", None)
+    return name if isinstance(name, str) else "eps"
+
+
+def evaluate_pair(program: Any, q: Sequence[Any], q_prime: Sequence[Any], eps: Any,
+                  params: Mapping[str, Any] | None = None, digits: int = 40,
+                  events: Sequence[Event] | None = None,
+                  cache: dict[Any, Any] | None = None
+                  ) -> tuple[Witness | None, int]:
+    """The best witness over the candidate events (both directions) of one pair, and the
+    number of events skipped as outside the exact class.  ``cache`` (one per program,
+    epsilon, parameters and digits) keeps the paths and event probabilities of every query
+    vector already seen: a base vector is shared by many pairs."""
+    eps_f = to_fraction(eps, "epsilon")
+    name = _eps_name(program)
+    cache = {} if cache is None else cache
+    qa = tuple(to_fraction(x) for x in q)
+    qb = tuple(to_fraction(x) for x in q_prime)
+
+    def paths(key: tuple[Fraction, ...]) -> list[TracedPath]:
+        if ("paths", key) not in cache:
+            cache[("paths", key)] = trace_paths(program, key, eps_f, params, name)
+        return cache[("paths", key)]
+
+    def prob(key: tuple[Fraction, ...], ev: Event) -> ExactProbability | None:
+        # an output pattern outside the exact class stays outside with a further interval
+        # constraint (constraints only add links), so its variants are skipped at once
+        bad = ("unsupported", key, ev.pattern)
+        if bad in cache:
+            return None
+        k = ("p", key, ev)
+        if k not in cache:
+            try:
+                cache[k] = probability(paths(key), ev, digits)
+            except UnsupportedEvent:
+                cache[k] = None
+                cache[bad] = True
+        return cache[k]
+
+    pa, pb = paths(qa), paths(qb)
+    evs = list(events) if events is not None else candidate_events(pa, pb, eps_f)
+    best: Witness | None = None
+    skipped = 0
+    for ev in evs:
+        p, pp = prob(qa, ev), prob(qb, ev)
+        if p is None or pp is None:
+            skipped += 1
+            continue
+        for a, b, x, y in ((q, q_prime, p, pp), (q_prime, q, pp, p)):
+            if best is not None and x.upper > 0 and y.lower > 0 and best.eps_lower > -mpmath.inf:
+                # cheap screen: ln(x_upper / y_lower) bounds the certified figure above
+                if float(x.upper) < float(y.lower) * math.exp(float(best.eps_lower)) * (1 - 1e-9):
+                    continue
+            lo, mid, _ = _log_ratio_bounds(x, y)
+            if best is None or lo > best.eps_lower:
+                best = Witness(program_ref(program), tuple(to_fraction(v) for v in a),
+                               tuple(to_fraction(v) for v in b), eps_f, dict(params or {}),
+                               ev, x, y, lo, mid, digits)
+    return best, skipped
+
+
+def candidate_pairs(n: int, relation: str, values: Sequence[Any]
+                    ) -> Iterator[tuple[tuple[Fraction, ...], tuple[Fraction, ...]]]:
+    """Neighbouring (q, q') of length n: base vectors with all entries equal to a value of
+    ``values``, differences per ``relation`` (module docstring, step 3)."""
+    if relation not in RELATIONS:
+        raise UnsupportedEvent(f"relation {relation!r} is not one of {RELATIONS}")
+    if relation == "linf1":
+        diffs = [d for d in itertools.product((-1, 0, 1), repeat=n) if any(d)]
+    elif relation == "monotone1":
+        diffs = [d for s in (1, -1) for d in itertools.product((0, s), repeat=n) if any(d)]
+    else:
+        diffs = [tuple(s if j == i else 0 for j in range(n)) for i in range(n) for s in (1, -1)]
+    seen: set[tuple[tuple[Fraction, ...], tuple[Fraction, ...]]] = set()
+    for v in values:
+        base = tuple(to_fraction(v) for _ in range(n))
+        for d in diffs:
+            pair = (base, tuple(b + x for b, x in zip(base, d, strict=True)))
+            if pair in seen or (pair[1], pair[0]) in seen:
+                continue
+            seen.add(pair)
+            yield pair
+
+
+@dataclass
+class RefuteResult:
+    """``refuted`` with the witness, or ``not-refuted`` over ``scope`` (never verified)."""
+
+    program: str
+    claimed_epsilon: Fraction
+    verdict: str
+    witness: Witness | None
+    best: Witness | None
+    scope: dict[str, Any]
+    pairs_checked: int
+    events_checked: int
+    skipped_events: int
+    seconds: float
+    notes: list[str] = field(default_factory=list)
+
+    def as_doc(self) -> dict[str, Any]:
+        return {
+            "program": self.program, "claimed_epsilon": str(self.claimed_epsilon),
+            "verdict": self.verdict,
+            "witness": None if self.witness is None else self.witness.as_doc(),
+            "best_log_ratio_lower": (None if self.best is None else
+                                     mpmath.nstr(self.best.eps_lower, 12)),
+            "scope": self.scope, "pairs_checked": self.pairs_checked,
+            "events_checked": self.events_checked, "skipped_events": self.skipped_events,
+            "seconds": round(self.seconds, 3), "notes": self.notes,
+        }
+
+
+def _relation(program: Any, relation: str | None) -> str:
+    if relation is not None:
+        return relation
+    r = getattr(program, "relation", None)
+    return r if isinstance(r, str) else "linf1"
+
+
+def _default_values(program: Any) -> list[Fraction]:
+    vals = [Fraction(0), Fraction(1), Fraction(-1)]
+    try:
+        sig = inspect.signature(raw_function(program))
+    except (TypeError, ValueError):
+        return vals
+    t = sig.parameters.get("T")
+    if t is not None and isinstance(t.default, (int, float, Fraction)):
+        tf = to_fraction(t.default)
+        vals = [tf, tf + 1, tf - 1]
+    return vals
+
+
+def refute(program: Any, *, epsilon: Any = 1, params: Mapping[str, Any] | None = None,
+           relation: str | None = None, n_min: int = 1, n_max: int = 3,
+           values: Sequence[Any] | None = None,
+           seeds: Sequence[tuple[Sequence[Any], Sequence[Any]]] = (), digits: int = 40,
+           stop_at_first: bool = True) -> RefuteResult:
+    """Search the scope (module docstring, step 3) for a certified violation of the claim
+    that ``program`` is ``epsilon``-DP (run with its epsilon parameter = ``epsilon``)."""
+    t0 = time.perf_counter()
+    eps_f = to_fraction(epsilon, "epsilon")
+    if eps_f <= 0:
+        raise UnsupportedEvent(f"epsilon {epsilon} must be > 0")
+    rel = _relation(program, relation)
+    vals = list(values) if values is not None else _default_values(program)
+    best: Witness | None = None
+    pairs_checked = events_checked = skipped = 0
+
+    def pairs() -> Iterator[tuple[Sequence[Any], Sequence[Any]]]:
+        yield from seeds
+        for n in range(n_min, n_max + 1):
+            yield from candidate_pairs(n, rel, vals)
+
+    found: Witness | None = None
+    cache: dict[tuple[Fraction, ...], list[TracedPath]] = {}
+    notes: list[str] = []
+    too_short: set[int] = set()
+    for q, qp in pairs():
+        if len(q) in too_short:
+            continue
+        try:
+            w, sk = evaluate_pair(program, q, qp, eps_f, params, digits, cache=cache)
+        except IndexError:  # the program reads more queries than len(q)
+            too_short.add(len(q))
+            notes.append(f"n = {len(q)} not searched: the program needs more queries")
+            continue
+        pairs_checked += 1
+        skipped += sk
+        if w is None:
+            continue
+        events_checked += 1
+        if best is None or w.eps_lower > best.eps_lower:
+            best = w
+        if w.refutes:
+            if found is None or w.eps_lower > found.eps_lower:
+                found = w
+            if stop_at_first:
+                break
+    scope = {"relation": rel,
+             "n": f"{n_min}..{n_max}" if n_max >= n_min else "none (the seeds only)",
+             "n_skipped": sorted(too_short),
+             "values": [str(to_fraction(v)) for v in vals],
+             "seeds": len(seeds), "digits": digits,
+             "events": "output patterns; numeric entries: half-lines at noiseless value "
+                       "+ {-2,-1,0,1,2}/eps"}
+    return RefuteResult(program_ref(program), eps_f, "refuted" if found else "not-refuted",
+                        found, best, scope, pairs_checked, events_checked, skipped,
+                        time.perf_counter() - t0, notes)
+
+
+def replay_witness(doc: Mapping[str, Any]) -> Witness:
+    """Recompute a witness document from scratch (program re-imported and re-traced); the
+    caller compares ``refutes`` / the figures with the document."""
+    prog = load_program(doc["program"])
+    params = {k: to_fraction(Fraction(v)) for k, v in doc.get("params", {}).items()}
+    q = [Fraction(v) for v in doc["q"]]
+    qp = [Fraction(v) for v in doc["q_prime"]]
+    ev = Event.from_doc(doc["event"])
+    eps_f = Fraction(doc["epsilon"])
+    name = _eps_name(prog)
+    pa = trace_paths(prog, q, eps_f, params, name)
+    pb = trace_paths(prog, qp, eps_f, params, name)
+    digits = int(doc.get("digits", 40))
+    p, pp = probability(pa, ev, digits), probability(pb, ev, digits)
+    lo, mid, _ = _log_ratio_bounds(p, pp)
+    return Witness(doc["program"], tuple(q), tuple(qp), eps_f, params, ev, p, pp, lo, mid,
+                   digits)
+
+
+# =============================================================================================
+# black-box agreement on the witness pair
+# =============================================================================================
+
+
+@dataclass(frozen=True)
+class Agreement:
+    """The black-box tester on the witness pair: its certified lower bound (at
+    ``confidence``) and whether it is consistent with the exact epsilon_witness."""
+
+    epsilon_lower: float
+    confidence: float
+    flagged: bool
+    exact: float
+    consistent: bool
+    samples: int
+    seed: int
+
+
+class _AsReplaceOne:
+    """A DSL :class:`audit.dsl.Mechanism` presented to the black-box tester, whose pair
+    relations are data-set relations: the tester never checks neighbourhood itself, the
+    witness pair is a neighbouring pair under the program's own relation."""
+
+    def __init__(self, mech: Any) -> None:
+        from audit.protocols import REPLACE_ONE
+
+        self.mech = mech
+        self.relation = REPLACE_ONE
+        self.claimed_epsilon = mech.claimed_epsilon
+        self.name = mech.name
+
+    def sample(self, dataset: Any, size: int, rng: Any) -> Any:
+        return self.mech.sample(dataset, size, rng)
+
+
+def blackbox_agreement(program: Any, witness: Witness, *, seed: int = 0,
+                       n_select: int = 20_000, n_certify: int = 100_000,
+                       confidence: float = 0.9) -> Agreement:
+    """Run dpaudit's black-box tester (fixed schedule) on the witness pair.  ``consistent``:
+    its lower bound is <= the exact epsilon_witness.  When epsilon_witness is the pair's
+    exact epsilon (discrete outputs, or a shifted Laplace output whose every tail event has
+    the same ratio) a sound lower bound cannot exceed it, so ``consistent`` fails with
+    probability <= 1 - confidence unless the tester or the exact figure is wrong.  When the
+    witness event is only one of many (other numeric events may have larger ratios), a
+    bound above it is not a contradiction: the caller decides whether the check applies."""
+    import numpy as np
+
+    from audit.privacy.blackbox import BlackBoxTester
+    from audit.protocols import REPLACE_ONE, NeighbourPair
+
+    mech = _AsReplaceOne(program.at(float(witness.epsilon), **{
+        k: (float(v) if isinstance(v, Fraction) else v) for k, v in witness.params.items()}))
+    pair = NeighbourPair([float(v) for v in witness.q], [float(v) for v in witness.q_prime],
+                         REPLACE_ONE, {"op": "dsl-neighbour"})
+    tester = BlackBoxTester(n_select=n_select, n_certify=n_certify, confidence=confidence)
+    res = tester.run(mech, [pair], np.random.default_rng(seed))
+    lower = float(res.epsilon_lower or 0.0)
+    exact = float(witness.eps_value)
+    return Agreement(lower, confidence, bool(res.violates), exact,
+                     lower <= exact + 1e-12 or math.isinf(exact), 2 * (n_select + n_certify),
+                     seed)
+
+
+# =============================================================================================
+# the Finding / counterexample / replay spine
+# =============================================================================================
+
+#: check id of a refutation finding and of its ``dpaudit replay`` replayer
+CHECK_REFUTE = "prove.refute"
+
+
+def refute_finding(result: RefuteResult, check_id: str = CHECK_REFUTE) -> Finding:
+    """The :class:`audit.findings.Finding` of a refutation search: ``refuted`` (method
+    ``exact``: both probabilities exact, the violation certified) with a counterexample
+    document that :func:`replay_refutation` re-runs; otherwise ``not-refuted`` (method
+    ``sampled``: exact figures on hand-picked pairs, never a proof) with the scope."""
+    w = result.witness
+    eps = result.claimed_epsilon
+    claim = f"{result.program} is {eps}-DP (program relation)"
+    scope = ", ".join(f"{k}={v}" for k, v in result.scope.items())
+    evidence: dict[str, Any] = {
+        "pairs_checked": result.pairs_checked, "skipped_events": result.skipped_events,
+        "best_log_ratio_lower": (None if result.best is None else
+                                 float(result.best.eps_lower)),
+        "seconds": round(result.seconds, 3), "notes": list(result.notes),
+    }
+    if w is None:
+        return Finding(id=check_id, claim=claim, reference="dpaudit prove (refutation search)",
+                       method=Method.SAMPLED, verdict=Verdict.NOT_REFUTED, scope=scope,
+                       evidence=evidence, duration_s=result.seconds, subject="mechanism")
+    doc = w.as_doc()
+    evidence.update({"epsilon_witness": doc["epsilon_witness"],
+                     "epsilon_witness_lower": doc["epsilon_witness_lower"],
+                     "P": doc["P"]["lower"], "P_prime": doc["P_prime"]["lower"],
+                     "event": w.event.describe()})
+    cx = counterexample_document(
+        check_id, "mechanism", doc, f"ln(P/P') <= {eps}", doc["epsilon_witness_lower"],
+        None, note=f"exact probabilities at {w.digits} digits; {w.event.describe()}")
+    return Finding(id=check_id, claim=claim, reference="dpaudit prove (refutation search)",
+                   method=Method.EXACT, verdict=Verdict.REFUTED, scope=scope,
+                   evidence=evidence, counterexample=cx, duration_s=result.seconds,
+                   subject="mechanism")
+
+
+@replayer(CHECK_REFUTE)
+def replay_refutation(inputs: dict[str, Any]) -> tuple[bool, Any, Any, str]:
+    """Re-import the program, re-trace both query vectors and recompute the event's exact
+    probabilities: still fails when the certified lower bound exceeds the claim."""
+    w = replay_witness(inputs)
+    lo = "inf" if w.eps_lower == mpmath.inf else mpmath.nstr(w.eps_lower, 12)
+    return (w.refutes, f"ln(P/P') <= {w.epsilon}", lo,
+            f"{w.program} on q={[str(v) for v in w.q]}, q'={[str(v) for v in w.q_prime]}: "
+            f"{w.event.describe()}, P={mpmath.nstr(w.p.mid, 12)}, "
+            f"P'={mpmath.nstr(w.p_prime.mid, 12)}")

@@ -1,0 +1,336 @@
+"""Symbolic execution of a DSL mechanism (:mod:`audit.dsl`): every path for a given number of
+queries ``n``, by re-execution.
+
+The program is run with symbolic stand-ins: ``q = [q0, ..., q{n-1}]`` (query variables),
+``eps`` the symbolic :class:`~audit.dsl.EpsPower` (or a number when a proof is for one
+epsilon), float keyword parameters as public variables ``p:<name>``, int/bool ones as given.
+Every sampler call returns a fresh draw variable ``x<j>`` (``j`` = position among the path's
+draws).  Every ordering comparison of a non-constant linear difference is a *decision*: the
+run consults a decision prefix (position ``k`` of the prefix says which way the ``k``-th
+comparison goes; past the prefix it goes ``True``), and the enumeration is a depth-first
+search over decision sequences: after running prefix ``P`` to a full sequence ``D``, every
+position ``k >= len(P)`` gives a new prefix ``D[:k] + (not D[k],)``.  A branch whose
+constraints cannot hold together (Z3, over real queries and real or integer draws) is not
+taken, so every returned path is feasible for some queries and noise.
+
+The types below are the contract shared with the exact-probability code
+(:mod:`audit.prove.exact_event`):
+
+* :class:`Scale` ``coef * eps**power`` (``power`` 0: a number; -1: ``coef / eps``);
+* :class:`Draw` ``(name, site, index, law, scale)``: ``name`` is the draw variable ``x<j>``
+  used in constraints and outputs, ``site`` the sampler's site (the variable it is assigned
+  to, ``name=``, or ``draw@<line>``), ``index`` its occurrence on the path (0, 1, ...: the
+  loop iteration for a draw made once per iteration), ``law`` ``"laplace"`` (density
+  ``exp(-|x|/s)/(2s)``) or ``"geometric"`` (on the integers, ``P(k)`` proportional to
+  ``exp(-|k|/s)``), all draws independent;
+* :class:`LinearConstraint` ``expr op 0`` with ``op`` in ``>=, >, <=, <``; ``expr`` is a
+  :class:`~audit.dsl.Lin` over draw variables ``x<j>``, queries ``q<i>`` and public
+  parameters ``p:<name>``: :meth:`LinearConstraint.coefficients` gives the draw
+  coefficients ``a_j``, :meth:`LinearConstraint.constant` the rest ``b`` (queries and
+  public parameters only; eps never appears: it may only scale noise);
+* :class:`Path` ``(decisions, constraints, draws, output, anchors)``: the path is taken
+  exactly when every constraint holds; ``output`` is the returned value with lists/tuples as
+  tuples, numbers as ``Fraction``, bools and ints as such, linear values as ``Lin`` over draws,
+  queries and public parameters.  The paths of one ``n`` partition the noise space (for every
+  q).  ``anchors`` (not part of equality) maps a draw variable to the query data it was first
+  added to (only used to build alignment templates).
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+import z3
+
+from audit import dsl
+from audit.dsl import DSLError, EpsilonUseError, EpsPower, Lin, Mechanism
+
+__all__ = [
+    "NEGATE",
+    "Draw",
+    "LinearConstraint",
+    "Path",
+    "Scale",
+    "enumerate_paths",
+    "freeze_output",
+    "output_shape",
+]
+
+#: the negation of ``expr op 0``
+NEGATE = {">=": "<", ">": "<=", "<=": ">", "<": ">="}
+
+
+@dataclass(frozen=True)
+class Scale:
+    """A noise scale ``coef * eps**power``: ``power`` 0 is a plain number, -1 is
+    ``coef / eps``."""
+
+    coef: Fraction
+    power: int
+
+    def value(self, eps: Fraction | float | None) -> Fraction | float:
+        """The scale at ``eps`` (exact when ``eps`` is a Fraction)."""
+        if self.power == 0:
+            return self.coef
+        if eps is None:
+            raise ValueError("this scale depends on eps: give a value")
+        return self.coef * eps ** self.power
+
+    def __str__(self) -> str:
+        return str(self.coef) if self.power == 0 else f"{self.coef}/eps"
+
+
+@dataclass(frozen=True)
+class Draw:
+    """One random draw on a path (see the module docstring)."""
+
+    name: str
+    site: str
+    index: int
+    law: str
+    scale: Scale
+
+
+@dataclass(frozen=True)
+class LinearConstraint:
+    """``expr op 0`` (see the module docstring)."""
+
+    expr: Lin
+    op: str
+
+    def coefficients(self) -> dict[str, Fraction]:
+        """The draw coefficients ``a_j`` by draw variable name."""
+        return {k: v for k, v in self.expr.terms.items() if k.startswith("x")}
+
+    def constant(self) -> Lin:
+        """The part ``b`` without draws (over queries and public parameters)."""
+        return Lin({k: v for k, v in self.expr.terms.items() if not k.startswith("x")},
+                   self.expr.const)
+
+    def at(self, q: Sequence[Any], params: dict[str, Any] | None = None
+           ) -> tuple[dict[str, Fraction], Fraction]:
+        """``(a, b)`` with the queries (and public parameters) substituted: exact numbers."""
+        values: dict[str, Any] = {f"q{i}": Fraction(v) for i, v in enumerate(q)}
+        for k, v in (params or {}).items():
+            values[f"p:{k}"] = Fraction(v)
+        b = self.constant().substitute(values)
+        if not b.is_constant():
+            raise ValueError(f"constraint {self} needs values for {sorted(b.variables())}")
+        return self.coefficients(), b.const
+
+    def negated(self) -> LinearConstraint:
+        return LinearConstraint(self.expr, NEGATE[self.op])
+
+    def __str__(self) -> str:
+        return f"{self.expr!r} {self.op} 0"
+
+
+@dataclass(frozen=True)
+class Path:
+    """One feasible path of a symbolic run (see the module docstring)."""
+
+    decisions: tuple[bool, ...]
+    constraints: tuple[LinearConstraint, ...]
+    draws: tuple[Draw, ...]
+    output: Any
+    #: per draw variable, its *anchor*: the query data it was first added to (a Lin over
+    #: q<i>, divided by the draw's coefficient; data already anchored to other draws in the
+    #: partner expression is not counted).  Absent: never combined with anything.
+    anchors: dict[str, Lin] = field(default_factory=dict, compare=False)
+
+    def draw(self, name: str) -> Draw:
+        for d in self.draws:
+            if d.name == name:
+                return d
+        raise KeyError(name)
+
+
+def freeze_output(out: Any) -> Any:
+    """The returned value in the canonical form of :attr:`Path.output`."""
+    if isinstance(out, list | tuple):
+        return tuple(freeze_output(v) for v in out)
+    if out is None or isinstance(out, bool):
+        return out
+    if isinstance(out, int):
+        return int(out)
+    if isinstance(out, Lin):
+        return out.const if out.is_constant() else out
+    if isinstance(out, float | Fraction):
+        return Fraction(out)
+    raise DSLError(f"a DSL program returned a value of type {type(out).__name__} (allowed: "
+                   "lists/tuples of bools, ints, numbers and linear values)")
+
+
+def output_shape(out: Any) -> Any:
+    """The discrete part of an output: numbers and linear values become ``"num"``, an int
+    ``i`` becomes ``("int", i)`` (so that ``True`` and ``1`` stay different shapes)."""
+    if isinstance(out, tuple):
+        return tuple(output_shape(v) for v in out)
+    if isinstance(out, Lin | Fraction):
+        return "num"
+    if isinstance(out, int) and not isinstance(out, bool):
+        return ("int", out)
+    return out
+
+
+@dataclass
+class _Tracer:
+    prefix: tuple[bool, ...]
+    integer_vars: set[str] = field(default_factory=set)
+    decisions: list[bool] = field(default_factory=list)
+    constraints: list[LinearConstraint] = field(default_factory=list)
+    draws: list[Draw] = field(default_factory=list)
+    forced: list[bool] = field(default_factory=list)  # decision k had one feasible branch
+    counts: dict[str, int] = field(default_factory=dict)
+    anchors: dict[str, Lin] = field(default_factory=dict)
+
+    def combine(self, var: str, coef: Fraction, partner: Lin) -> None:
+        """``coef * var`` (a bare draw) is added to ``partner``: record the draw's anchor,
+        the partner's query part minus the data anchored to other draws in it."""
+        if not var.startswith("x") or var in self.anchors:
+            return
+        rest = Lin({k: v for k, v in partner.terms.items() if k.startswith("q")})
+        for k, v in partner.terms.items():
+            if k.startswith("x") and k in self.anchors:
+                rest = rest - self.anchors[k] * v
+        self.anchors[var] = rest / coef
+
+    def draw(self, law: str, scale: Any, site: str) -> Lin:
+        if isinstance(scale, EpsPower):
+            if scale.power == 0:
+                s = Scale(scale.coef, 0)
+            elif scale.power == -1:
+                s = Scale(scale.coef, -1)
+            else:
+                raise EpsilonUseError(f"a {law} scale {scale!r} at site {site} (only numbers "
+                                      "and c/eps)")
+        else:
+            lin = Lin.lift(scale)
+            if lin is None or not lin.is_constant():
+                raise dsl._error(f"a {law} scale of type {type(scale).__name__}")
+            s = Scale(lin.const, 0)
+        if s.coef <= 0:
+            raise dsl._error(f"a {law} scale {s} (it must be > 0)")
+        name = f"x{len(self.draws)}"
+        index = self.counts.get(site, 0)
+        self.counts[site] = index + 1
+        self.draws.append(Draw(name, site, index, law, s))
+        if law == "geometric":
+            self.integer_vars.add(name)
+        return Lin.var(name)
+
+    def decide(self, expr: Lin, op: str) -> bool:
+        k = len(self.decisions)
+        if k >= dsl.MAX_DECISIONS:
+            raise dsl._error(f"more than {dsl.MAX_DECISIONS} comparisons on one path (a loop "
+                             "whose end depends on noise?)")
+        c = LinearConstraint(expr, op)
+        if k < len(self.prefix):
+            b = self.prefix[k]
+            forced = False
+        else:
+            b, forced = True, False
+            if not self._feasible(c):
+                b, forced = False, True
+            elif not self._feasible(c.negated()):
+                forced = True
+        self.decisions.append(b)
+        self.forced.append(forced)
+        self.constraints.append(c if b else c.negated())
+        return b
+
+    def _feasible(self, c: LinearConstraint) -> bool:
+        fresh = set(c.coefficients())
+        for old in self.constraints:
+            fresh -= set(old.coefficients())
+        if fresh:  # a draw no earlier constraint reads: unbounded, so c can hold
+            return True
+        return feasible(list(self.constraints) + [c], self.integer_vars)
+
+
+def _z3_lin(e: Lin, env: dict[str, Any]) -> Any:
+    acc: Any = z3.RealVal(e.const)
+    for k, v in e.terms.items():
+        acc = acc + z3.RealVal(v) * env[k]
+    return acc
+
+
+def z3_constraint(c: LinearConstraint, env: dict[str, Any]) -> Any:
+    """``c`` as a Z3 formula over the variables ``env`` maps names to."""
+    e = _z3_lin(c.expr, env)
+    return {">=": e >= 0, ">": e > 0, "<=": e <= 0, "<": e < 0}[c.op]
+
+
+def z3_env(names: set[str], integer_vars: set[str], prefix: str = "") -> dict[str, Any]:
+    return {k: (z3.Int(prefix + k) if k in integer_vars else z3.Real(prefix + k))
+            for k in sorted(names)}
+
+
+def feasible(constraints: Sequence[LinearConstraint], integer_vars: set[str]) -> bool:
+    """Whether some queries, public parameters and noise satisfy all ``constraints``."""
+    names: set[str] = set()
+    for c in constraints:
+        names |= c.expr.variables()
+    env = z3_env(names, integer_vars)
+    s = z3.Solver()
+    s.add(*[z3_constraint(c, env) for c in constraints])
+    r = s.check()
+    return r != z3.unsat  # unknown: keep the path (a superset of paths is still sound)
+
+
+def symbolic_arguments(mech: Mechanism, n: int, eps: Fraction | None
+                       ) -> tuple[list[Lin], Any, dict[str, Any], list[str]]:
+    """The symbolic call arguments: queries, eps, keyword parameters, public names."""
+    q = [Lin.var(f"q{i}") for i in range(n)]
+    e: Any = EpsPower() if eps is None else Fraction(eps)
+    kwargs: dict[str, Any] = {}
+    public: list[str] = []
+    sig = inspect.signature(mech.fn)
+    names = list(sig.parameters)
+    for p in list(sig.parameters.values())[1:]:
+        if p.name == mech.epsilon_param:
+            continue
+        value = mech.params.get(p.name, p.default)
+        if value is inspect.Parameter.empty:
+            raise DSLError(f"{mech.name}: parameter {p.name!r} has no default (give it with "
+                           ".at(...) or a default)")
+        if isinstance(value, float) and not isinstance(value, bool):
+            kwargs[p.name] = Lin.var(f"p:{p.name}")
+            public.append(p.name)
+        else:
+            kwargs[p.name] = value
+    if mech.epsilon_param not in names:
+        raise DSLError(f"{mech.name}: no parameter named {mech.epsilon_param!r} (the "
+                       "epsilon= of @mechanism)")
+    return q, e, kwargs, public
+
+
+def enumerate_paths(mech: Mechanism, n: int, eps: Fraction | None = None,
+                    max_paths: int = 100_000) -> list[Path]:
+    """Every feasible path of ``mech`` on ``n`` symbolic queries (``eps`` None: symbolic).
+
+    Raises :class:`~audit.dsl.DSLError` when the program steps outside the DSL and
+    ``ValueError`` when it has more than ``max_paths`` paths (a work-unit bound)."""
+    if n < 1:
+        raise ValueError(f"n must be >= 1, got {n}")
+    q, e, kwargs, _ = symbolic_arguments(mech, n, eps)
+    paths: list[Path] = []
+    stack: list[tuple[bool, ...]] = [()]
+    while stack:
+        prefix = stack.pop()
+        tr = _Tracer(prefix)
+        with dsl.symbolic(tr):
+            out = mech.fn(list(q), **{mech.epsilon_param: e, **kwargs})
+        paths.append(Path(tuple(tr.decisions), tuple(tr.constraints), tuple(tr.draws),
+                          freeze_output(out), dict(tr.anchors)))
+        if len(paths) > max_paths:
+            raise ValueError(f"{mech.name} has more than {max_paths} paths at n = {n}")
+        for k in range(len(tr.decisions) - 1, len(prefix) - 1, -1):
+            if not tr.forced[k]:
+                stack.append(tuple(tr.decisions[:k]) + (not tr.decisions[k],))
+    paths.sort(key=lambda p: tuple(not b for b in p.decisions))
+    return paths

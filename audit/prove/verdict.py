@@ -1,0 +1,179 @@
+"""The result of ``dpaudit prove MODULE:OBJECT``: a typed verdict with its scope, the
+synthesised alignment as a human-readable proof sketch, and its Finding.
+
+* ``verified``: every alignment condition is UNSAT for every n in ``sizes`` (the scope says
+  "for every n <= N"), under the relation, for every eps > 0 (all scales c/eps, cost
+  normalised) or for the stated epsilon, with the Z3 settings used;
+* ``refuted``: an exact witness (neighbouring q, q', an output event whose exact probability
+  ratio exceeds exp(eps)), from :mod:`audit.prove.refute`;
+* ``inconclusive``: no alignment of the templates (naming the draw site(s) whose template had
+  no solution and the last Z3 counterexample), a solver ``unknown``, the round limit, or a
+  refutation search that found nothing.
+
+Nothing here prints or writes files.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from audit.findings import Finding, Method, Verdict, counterexample_document
+from audit.prove.alignment import Problem
+
+__all__ = ["FINDING_ID", "ProofVerdict", "proof_sketch"]
+
+FINDING_ID = "prove.alignment"
+
+_CLASS_TEXT = {"any": "", "T": "when output[k] is True", "F": "when output[k] is False",
+               "num": "when output[k] is a number", "absent": "when the output ends before k",
+               "hit": "when the output index is k", "miss": "when the output index is not k",
+               "none": "when output[k] is None", "other": "otherwise"}
+
+
+def _frac(v: Fraction) -> str:
+    return str(v)
+
+
+def _eta_text(t0: Fraction, t1: Fraction | None, delta: str) -> str:
+    parts = []
+    if t0 != 0 or not t1:
+        parts.append(_frac(t0))
+    if t1:
+        coef = "" if t1 == 1 else "-" if t1 == -1 else f"{_frac(t1)}*"
+        term = f"{coef}{delta}"
+        if parts:
+            parts.append(f"- {term[1:]}" if term.startswith("-") else f"+ {term}")
+        else:
+            parts.append(term)
+    return " ".join(parts)
+
+
+def proof_sketch(prob: Problem, theta: dict[tuple[str, str, int], Fraction]) -> list[str]:
+    """One line per draw site: its law, scale and alignment, then the conditions checked."""
+    lines = []
+    laws: dict[str, tuple[str, Any]] = {}
+    for g in prob.groups:
+        for p in g.paths:
+            for d in p.draws:
+                laws.setdefault(d.site, (d.law, d.scale))
+    for site, tpl in sorted(prob.templates.items()):
+        law, scale = laws[site]
+        where = "per loop iteration k" if tpl.loop else "at most once per run"
+        delta = "delta_k" if tpl.loop else "delta"
+        cases = []
+        for cls in tpl.classes:
+            t0 = theta[(site, cls, 0)]
+            t1 = theta.get((site, cls, 1)) if tpl.anchored else None
+            text = _eta_text(t0, t1, delta)
+            when = _CLASS_TEXT.get(cls, f"when output[k] is {cls}")
+            if tpl.position is not None:
+                when = when.replace("[k]", f"[{tpl.position}]").replace(
+                    "is not k", f"is not {tpl.position}").replace(
+                    "is k", f"is {tpl.position}")
+            cases.append(f"{text} {when}".strip())
+        line = f"{site} ({law}, scale {scale}, {where}): eta = " + "; ".join(cases)
+        if tpl.anchored:
+            line += (f"  [{delta} = q'-q of the data the draw is added to, e.g. d_k for "
+                     "q[k] + noise, the sum of d_i for a sum of queries]")
+        lines.append(line)
+    bound = ("sum |eta| / c <= 1 for scales c/eps (the same for every eps > 0)"
+             if prob.eps is None else f"sum |eta| / scale <= {prob.eps}")
+    lines.append(f"cost on every output: {bound}; the run on q' = q + d with the aligned noise "
+                 "returns the same output on every path (Z3: UNSAT), d in "
+                 f"{prob.relation}; the alignment depends only on (q, d, output), so it is "
+                 "one-to-one on each output's noise set")
+    return lines
+
+
+@dataclass
+class ProofVerdict:
+    """What ``dpaudit prove`` found for one DSL mechanism."""
+
+    status: str  # "verified", "refuted", "inconclusive"
+    mechanism: str
+    relation: str
+    sizes: list[int]
+    epsilon: Fraction | None  # None: symbolic (every eps > 0)
+    solver: dict[str, Any]
+    alignment: dict[str, dict[str, list[str]]] | None = None
+    sketch: list[str] = field(default_factory=list)
+    paths: dict[int, int] = field(default_factory=dict)
+    rounds: int = 0
+    examples: int = 0
+    solver_calls: int = 0
+    failing_sites: list[str] = field(default_factory=list)
+    counterexample: dict[str, Any] | None = None
+    witness: dict[str, Any] | None = None
+    reason: str = ""
+    notes: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+    all_n: bool = False
+    partial: dict[str, Any] | None = None  # the largest n <= N the templates do prove
+    fixed: dict[str, Any] = field(default_factory=dict)  # int/bool parameters as run
+    public: list[str] = field(default_factory=list)  # float parameters: every real value
+
+    def scope_text(self) -> str:
+        ns = ("every n (inductive step checked)" if self.all_n else
+              f"every number of queries n <= {max(self.sizes)}" if self.sizes else "no n")
+        eps = ("every eps > 0 (all noise scales c/eps; cost normalised by eps)"
+               if self.epsilon is None else f"epsilon = {self.epsilon}")
+        s = self.solver
+        params = "".join([f"; {k} = {v!r} (fixed)" for k, v in self.fixed.items()]
+                         + [f"; every real {k}" for k in self.public])
+        return (f"{ns}; relation {self.relation}; {eps}{params}; real-valued queries, public "
+                f"parameters and noise (integers for geometric draws); Z3 {s['z3']}, rlimit "
+                f"{s['rlimit']:,} per query, template coefficients in multiples of "
+                f"1/{s['grid']} within [-{s['bound']}, {s['bound']}], at most "
+                f"{s['max_rounds']} rounds")
+
+    def claim(self) -> str:
+        eps = "eps" if self.epsilon is None else str(self.epsilon)
+        return (f"{self.mechanism} is {eps}-differentially private under {self.relation} "
+                "(neighbouring query vectors)")
+
+    def evidence(self) -> dict[str, Any]:
+        ev: dict[str, Any] = {
+            "status": self.status, "sizes": self.sizes,
+            "paths_per_n": {str(k): v for k, v in self.paths.items()},
+            "rounds": self.rounds, "examples": self.examples,
+            "solver_calls": self.solver_calls, "solver": self.solver,
+            "epsilon": "symbolic" if self.epsilon is None else str(self.epsilon),
+            "seconds": round(self.seconds, 3)}
+        if self.alignment is not None:
+            ev["alignment"] = self.alignment
+            ev["proof_sketch"] = self.sketch
+        if self.failing_sites:
+            ev["failing_draw_sites"] = self.failing_sites
+        if self.counterexample is not None:
+            ev["z3_counterexample"] = self.counterexample
+        if self.witness is not None:
+            ev["witness"] = self.witness
+        if self.partial is not None:
+            ev["partial_proof"] = self.partial
+        if self.reason:
+            ev["reason"] = self.reason
+        if self.notes:
+            ev["notes"] = self.notes
+        return ev
+
+    def to_finding(self, subject: str) -> Finding:
+        verdict = {"verified": Verdict.VERIFIED, "refuted": Verdict.REFUTED}.get(
+            self.status, Verdict.INCONCLUSIVE)
+        cx = None
+        if self.status == "refuted":
+            assert self.witness is not None
+            cx = counterexample_document(
+                FINDING_ID, subject, {"witness": self.witness},
+                expected=f"log-ratio <= {self.witness.get('epsilon')}",
+                actual=self.witness.get("epsilon_witness"), tolerance=None,
+                note="exact probabilities of one output event on neighbouring q, q'")
+        scope = self.scope_text()
+        if self.status != "verified":
+            scope = f"attempted: {scope}"
+        return Finding(
+            id=FINDING_ID, claim=self.claim(),
+            reference="randomness alignment (CheckDP, Wang, Ding, Kifer & Zhang, CCS 2020)",
+            method=Method.SMT, verdict=verdict, scope=scope, evidence=self.evidence(),
+            counterexample=cx, duration_s=self.seconds, subject=subject)
