@@ -16,7 +16,7 @@
   on random small data sets, each repetition a fresh data set and seed.  The release twins
   shrink the released noise by 2 and 1.2 while declaring the correct scale.
 
-The links are taken from the chain's public step tables (``STEPS``, ``POST_STEPS``) and run on
+The links are taken from the chain's public link table (``CHAIN.links``) and run on
 a context built here with the attributes the links read (cfg, xs, rng, constants, smooth,
 noise_scale, shared, figures); a change of that interface shows as an ``error`` here.
 """
@@ -142,6 +142,7 @@ class _LinkContext:
     rng: np.random.Generator
     figures: list = field(default_factory=list)
     shared: dict = field(default_factory=dict)
+    fingerprint: str | None = None  # no key: the counterexample refers to the data unkeyed
 
     @property
     def n(self) -> int:
@@ -163,9 +164,9 @@ class _LinkContext:
 
 
 def _link(key: str) -> Any:
-    for k, _title, fn in list(chain.STEPS) + list(chain.POST_STEPS):
-        if k == key:
-            return fn
+    for link in chain.CHAIN.links:
+        if link.key == key:
+            return link.run
     raise LookupError(f"the certify chain has no link {key!r}")
 
 
