@@ -275,6 +275,36 @@ def _test_neighbour_args(work: Path) -> list[tuple[str, list[str]]]:
     ]
 
 
+def test_files(names: str) -> list[Path]:
+    """The test files called ``names`` (comma list of file names) under ``tests/``; a name
+    found nowhere (or twice) is an error of the catalogue."""
+    out = []
+    for nm in (x.strip() for x in names.split(",") if x.strip()):
+        hits = sorted((ROOT / "tests").rglob(nm))
+        if len(hits) != 1:
+            raise ValueError(f"test file {nm!r} found {len(hits)} times under tests/")
+        out.append(hits[0])
+    return out
+
+
+def _pytest_run(name: str, tree: Path) -> tuple[str, int, dict]:
+    """``python -m pytest -x FILES`` with the shadow tree as working directory and first on
+    ``PYTHONPATH`` (``-m`` puts the working directory first on ``sys.path``): the mutated
+    ``audit``/``kernels``/``proofs`` are the ones imported."""
+    files = test_files(name.split(":", 1)[1])
+    env = dict(os.environ, PYTHONPATH=str(tree), DPAUDIT_NO_PROGRESS="1")
+    cmd = [sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider",
+           "--rootdir", str(ROOT), "-c", str(ROOT / "pyproject.toml"), *map(str, files)]
+    try:
+        p = subprocess.run(cmd, cwd=tree, env=env, capture_output=True, text=True,
+                           timeout=3 * TIMEOUT_S)
+    except subprocess.TimeoutExpired:
+        return (name, 124, {})
+    failed = [ln.split(" - ")[0].split("tests/", 1)[-1] for ln in p.stdout.splitlines()
+              if ln.startswith("FAILED")]
+    return (name, p.returncode, {"failed": " | ".join(failed[:3])} if failed else {})
+
+
 def engine_run(name: str, tree: Path, work: Path, seed: int) -> list[tuple[str, int, dict]]:
     """One named run of ENGINE_RUNS on ``tree``: [(label, exit code, verdicts)].
 
@@ -284,8 +314,15 @@ def engine_run(name: str, tree: Path, work: Path, seed: int) -> list[tuple[str, 
     * ``test:neighbours``: ``dpaudit test`` on the known-answer twins;
     * ``test:directions``: ``dpaudit test --fixed`` on a leak in one direction only;
     * ``csv`` / ``confidentiality``: ``tests/bench/mutation_io.py`` (``dpaudit release`` on
-      good and bad CSV files; ``certify --quick`` on planted records, report scanned)."""
+      good and bad CSV files; ``certify --quick`` on planted records, report scanned);
+    * ``pytest:<file>[,<file>...]``: the default test suite's files of that name (found
+      anywhere under ``tests/``, so a file moved to a sub-folder is still found) run by
+      pytest on the shadow tree (its ``audit``/``kernels``/``proofs`` first on the path;
+      the repository's pytest configuration, so ``slow`` tests stay out): the verdict is
+      pytest's exit code and the first failing test."""
     out = work / "reports"
+    if name.startswith("pytest:"):
+        return [_pytest_run(name, tree)]
     if name.startswith(("coverage:", "coverage-full:")):
         kind, only = name.split(":", 1)
         quick = ["--quick"] if kind == "coverage" else []
