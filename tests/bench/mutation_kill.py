@@ -412,12 +412,25 @@ def certify_applies(m: M.Mutant) -> str | None:
     return None
 
 
+def _run_cost(name: str) -> int:
+    """Rough cost rank of an engine run (``--stop-at-kill`` runs the cheap ones first)."""
+    for i, prefix in enumerate(("pytest:", "csv", "confidentiality", "test:", "coverage:",
+                                "calibrate", "coverage-full:")):
+        if name.startswith(prefix):
+            return i
+    return 99
+
+
 class Runner:
     """Runs mutants; keeps the unmutated baselines it needs (printed, search)."""
 
     def __init__(self, work: Path, seed: int = 0, area_only: bool = False,
-                 commands: tuple[str, ...] = ("regress", "certify", "search")) -> None:
+                 commands: tuple[str, ...] = ("regress", "certify", "search"),
+                 stop_at_kill: bool = False) -> None:
         self.work = work
+        #: stop a mutant at its first killing run (cheapest runs first): the kill verdict is
+        #: the same, the per-command rates only cover the runs that ran
+        self.stop_at_kill = stop_at_kill
         self.seed = seed
         self.area_only = area_only
         self.commands = commands
@@ -466,7 +479,10 @@ class Runner:
         root = M.make_tree(self.work / f"tree-{tag}", m)
         wd = self.work / f"engine-{tag}"
         wd.mkdir(exist_ok=True)
-        for name in m.runs:
+        runs = sorted(m.runs, key=_run_cost) if self.stop_at_kill else list(m.runs)
+        for name in runs:
+            if self.stop_at_kill and any(c.killed for c in out):
+                break
             base = {lab: (c, v) for lab, c, v in self.engine_baseline(name)}
             t0 = time.perf_counter()
             rows = engine_run(name, root, wd, self.seed)
@@ -514,6 +530,8 @@ class Runner:
                 out.append(CommandResult(f"regress:{subject}", killed, detail,
                                          time.perf_counter() - t0, checks))
         bound = certify_applies(m)
+        if self.stop_at_kill and any(c.killed for c in out):
+            return MutantResult(m, out)
         if "certify" in self.commands and bound is not None:
             t0 = time.perf_counter()
             _alarm(TIMEOUT_S)
@@ -535,6 +553,8 @@ class Runner:
             M.make_copy(root, "kernels", m, rename=False)
             paper = paper_of(m)
             for key in m.search:
+                if self.stop_at_kill and any(c.killed for c in out):
+                    break
                 t0 = time.perf_counter()
                 base_code, base = self.search_baseline(paper, key)
                 code, v = search(root, paper, key, self.seed, self.work / f"reports-{pkg}")
@@ -641,6 +661,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", default=None, help="write the results here")
     ap.add_argument("--commands", default="regress,certify,search",
                     help="comma list of the commands to run (default all)")
+    ap.add_argument("--stop-at-kill", action="store_true",
+                    help="stop each mutant at its first killing run, cheapest first (same kill "
+                    "verdicts; per-command rates then cover only the runs that ran)")
     ap.add_argument("--shard", default=None, help="K/N: run every N-th mutant from the K-th "
                     "(parallel runs; combine their --json files with --merge)")
     ap.add_argument("--merge", nargs="+", default=None, help="print the tables of earlier "
@@ -665,7 +688,8 @@ def main(argv: list[str] | None = None) -> int:
     control_rows: list[tuple[int, list[CommandResult]]] = []
     with tempfile.TemporaryDirectory(prefix="dpaudit-mut-") as tmp:
         runner = Runner(Path(tmp), a.seed, area_only=a.area,
-                        commands=tuple(c.strip() for c in a.commands.split(",")))
+                        commands=tuple(c.strip() for c in a.commands.split(",")),
+                        stop_at_kill=a.stop_at_kill)
         for i, m in enumerate(todo, 1):
             t0 = time.perf_counter()
             r = runner.run(m)

@@ -666,16 +666,16 @@ CATALOGUE += [
     _e("nb.no-upper", "removed-guard", "audit/privacy/neighbours.py",
        "vals = {float(self.lower), float(self.upper)}", "vals = {float(self.lower)}",
        "replace-one never replaces a record by the upper bound", "engine:neighbours",
-       ("coverage:exact-loss", "test:neighbours")),
+       ("coverage:exact-loss", "test:neighbours", _PY_NB)),
     _e("nb.addremove-no-upper", "removed-guard", "audit/privacy/neighbours.py",
        "extra = {float(self.lower), float(self.upper)}", "extra = {float(self.lower)}",
        "add/remove-one never adds a record at the upper bound", "engine:neighbours",
-       ("coverage:exact-loss", "test:neighbours")),
+       ("coverage:exact-loss", "test:neighbours", _PY_NB)),
     _e("nb.quantiles-no-max", "off-by-one", "audit/privacy/neighbours.py",
        "qs = {0, 1, n // 4, n // 2, (3 * n) // 4, n - 2, n - 1}",
        "qs = {0, 1, n // 4, n // 2, (3 * n) // 4, n - 2}",
        "many distinct values: the largest record is never replaced", "engine:neighbours",
-       ("coverage:exact-loss", "test:neighbours")),
+       ("coverage:exact-loss", "test:neighbours", _PY_NB)),
     _e("nb.replace-rank", "off-by-one", "audit/privacy/neighbours.py",
        "if p <= i:  # v moves down", "if p < i:  # v moves down",
        "replace(): a value landing at the record's own rank overwrites its lower neighbour",
@@ -686,7 +686,7 @@ CATALOGUE += [
        "for i in candidate_indices(xs, self.max_distinct)[:1]:\n            yield NeighbourPair("
        "\n                xs, np.delete(xs, i)",
        "add/remove-one removes only the smallest record", "engine:neighbours",
-       ("test:neighbours",)),
+       ("test:neighbours", _PY_NB)),
 ]
 
 
@@ -729,7 +729,7 @@ CATALOGUE += [
     _e("seq.full-alpha", "budget-split", _BB + "sequential.py",
        "a_look = plan.alpha_per_look", "a_look = alpha",
        "every look spends the whole alpha (no split over the looks)", "engine:sequential",
-       (_COV_SEQ,)),
+       (_COV_SEQ, _PY_SEQ)),
     _e("seq.looks-minus-one", "off-by-one", _BB + "sequential.py",
        "self.alpha / self.looks, 0.0)", "self.alpha / (self.looks - 1), 0.0)",
        "alpha split over looks - 1 (with 6 looks: 0.12 instead of 0.1 in total)",
@@ -749,7 +749,7 @@ CATALOGUE += [
        "                                (int(ka[j]), int(kb[j])))\n"
        "            kf = int(np.count_nonzero(pick.event.mask(ya)))",
        "each look re-selects its event on the batch it then certifies on (reused samples)",
-       "engine:sequential", (_COV_SEQ,)),
+       "engine:sequential", (_COV_SEQ, _PY_SEQ)),
     # ------------------------------------------------------ event families and search
     _e("ev.one-direction", "removed-guard", _BB + "select.py",
        "for direction, (kf, ko) in enumerate(((ca, cb), (cb, ca))):",
@@ -769,7 +769,7 @@ CATALOGUE += [
     _e("el.refine-smallest", "flipped-comparison", "audit/privacy/exact_loss.py",
        "cand.sort(reverse=True)", "cand.sort()",
        "the optimiser refines the smallest local extrema of |L|", "engine:exact-loss",
-       (_COV_EXACT,)),
+       (_COV_EXACT, _PY_EXACT)),
     _e("el.one-sign", "removed-guard", "audit/privacy/exact_loss.py",
        "for sgn in (1, -1):", "for sgn in (1,):",
        "only the maxima of L are searched, not those of -L", "engine:exact-loss",
@@ -780,17 +780,17 @@ CATALOGUE += [
        "v = (mpmath.mpf(self.gamma) - 1) * mpmath.log(b / b2)",
        "v = mpmath.mpf(self.gamma) * mpmath.log(b / b2)",
        "density-(10) tail limit gamma log(b/b') instead of (gamma - 1) log(b/b')",
-       "engine:exact-loss", (_COV_EXACT,)),
+       "engine:exact-loss", (_COV_EXACT, _PY_EXACT)),
     _e("el.no-round-up", "rounding-nudge", "audit/privacy/exact_loss.py",
        "up, down = _float_up(v_hi + tol), max(0.0, _float_down(v_hi - tol))",
        "up, down = float(v_hi), max(0.0, float(v_hi))",
        "the certified loss rounded to nearest instead of outward", "engine:exact-loss",
-       (_COV_EXACT,)),
+       (_COV_EXACT, _PY_EXACT)),
     _e("el.certify-least", "flipped-comparison", "audit/privacy/exact_loss.py",
        "for e in sorted(evaluated, key=lambda e: e.screen, reverse=True):",
        "for e in sorted(evaluated, key=lambda e: e.screen):",
        "worst-neighbour search certifies the least lossy pairs", "engine:exact-loss",
-       (_COV_EXACT,)),
+       (_COV_EXACT, _PY_EXACT)),
 ]
 
 

@@ -1,14 +1,15 @@
 """The black-box testers' level accounting, checked exactly: the one-sided bounds a run
 certifies spend at most the nominal alpha = 1 - confidence in total (the union bound behind
-both schedules' guarantee), and nearly all of it; each sequential look certifies on the
-fresh batch of its own round.
+both schedules' guarantee), and nearly all of it; each sequential look certifies, on the
+fresh batch of its own round, the event selected on the earlier rounds.
 
 Truths: the schedule rule as documented (batches ``first * growth^r`` while <= ``n_max``, at
 least two rounds; every round after the first is a look) recomputed here; the union bound
 summed in Fractions (no float rounding: a level rounded up by half an ulp would spend more
 than alpha); the generator stream replayed from the run's recorded start state (one pair:
-round r draws b_r outputs of D, then b_r of D').  Deterministic: seeded runs, exact
-comparisons.
+round r draws b_r outputs of D, then b_r of D'), and the selection replayed on the pool of
+the earlier rounds (each look must certify the event chosen before its batch was drawn).
+Deterministic: seeded runs, exact comparisons.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import numpy as np
 import pytest
 
 from audit.privacy.blackbox import BlackBoxTester, Event
+from audit.privacy.blackbox.select import select_pair
 from audit.privacy.blackbox.sequential import schedule
 from audit.privacy.blackbox.statistics import bonferroni_level
 from audit.privacy.mechanisms import LaplaceMechanism
@@ -107,6 +109,7 @@ def test_sequential_run_spends_at_most_alpha_and_certifies_each_look_on_its_own_
     assert a_bound * 2 * (len(batches) - 1) >= alpha * (1 - WASTE)
     stream = _replay_stream(res, mech, pair, batches)
     looks = d["looks"]
+    cap = int(d["n_select"])
     assert looks, "a run that certified nothing"
     rounds = [c["round"] for c in looks]
     assert rounds == list(range(1, len(looks) + 1))  # one look per round after round 0
@@ -121,6 +124,16 @@ def test_sequential_run_spends_at_most_alpha_and_certifies_each_look_on_its_own_
         ev = Event.from_dict(c["event_spec"])
         assert int(np.count_nonzero(ev.mask(ya))) == c["counts"]["first"]
         assert int(np.count_nonzero(ev.mask(yb))) == c["counts"]["second"]
+        # and the event it certified was selected on the earlier rounds only: selection
+        # replayed on the pool of rounds 0..r-1 (the last n_select outputs) picks it
+        pa = np.concatenate([stream[j][1] for j in range(r)])[-cap:]
+        pb = np.concatenate([stream[j][2] for j in range(r)])[-cap:]
+        sel = select_pair(0, pa, pb, t.event_settings(), t.max_events, batches[r],
+                          1.0 - t.selection_confidence, float(d["alpha_per_look"]) / 2.0,
+                          0.0, heldout=t.heldout_selection)
+        best = max(sel.picks, key=lambda q: q.score)
+        assert (best.event.to_dict(), best.direction) == (c["event_spec"],
+                                                          c["direction_index"]), r
     if factor < 1.0:
         assert res.violates and d["stopped"] == "flagged"
 

@@ -7,7 +7,7 @@ of them when there are at most ``max_distinct`` - replaced by L, U, the other ca
 values and the extra values inside [L, U]; removals one per distinct value; additions of L,
 U and the extra values).
 
-Scope: every multiset of 1..4 records (replace-one: 2..4) on {0, 1/4, 1/2, 1} in
+Scope: every multiset of 1..6 records (replace-one: 2..6) on {0, 1/4, 1/2, 1} in
 [L, U] = [0, 1], extra values {-1, 0.3, 0.75, 2} (two outside [L, U]), max_distinct in
 {64, 2} (2: the order-statistic path).  Exact comparisons of float arrays.
 """
@@ -27,7 +27,7 @@ L, U = 0.0, 1.0
 
 
 def _datasets(least: int) -> list[np.ndarray]:
-    return [np.array(d) for n in range(least, 5)
+    return [np.array(d) for n in range(least, 7)
             for d in itertools.combinations_with_replacement(GRID, n)]
 
 
