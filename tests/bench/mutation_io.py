@@ -9,7 +9,9 @@ subprocess on a shadow tree.  Each calls dpaudit's own command entry point
   class of bad input); records each exit code, the printed data summary (n, sha256,
   true Gini) and the error message.  A mutant is killed when any exit code or summary
   differs from the unmutated tree's.
-* ``confidentiality``: ``dpaudit certify --quick`` on a CSV with planted records; records
+* ``confidentiality``: ``dpaudit certify --quick`` on a CSV with planted records (every link
+  passes) and ``dpaudit test --data`` of a leaking known-answer twin on planted records in
+  [0, 1] (flagged: its report has a counterexample); records, for both report folders,
   every leak of the public report folder (``report.json`` / ``.md`` / ``.html`` and any
   other file outside ``confidential/``) and the report's withheld list:
 
@@ -150,21 +152,26 @@ _HEX64 = re.compile(r"(?<![0-9a-f])[0-9a-f]{64}(?![0-9a-f])")
 _FPRINT = re.compile(r"hmac-sha256:([0-9a-f]{64})")
 
 
-def run_confidentiality(work: Path) -> dict:
+#: records of the ``dpaudit test --data`` run (in [0, 1]; the known-answer twin
+#: mutation_mechanisms.sum_twin leaks on them, so the run writes a counterexample)
+PLANTED_UNIT = [0.12345678, 0.2222125, 0.31415926]
+
+
+def _run(args: list[str]) -> int:
     from audit.cli import main
 
-    f = work / "planted.csv"
-    f.write_text("income\n" + "\n".join(repr(x) for x in PLANTED) + "\n")
-    out = work / "reports"
     with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
         try:
-            code = main(["certify", str(f), "--column", "income", "--lower", "0", "--upper",
-                         "10000", "--quick", "--out", str(out), "--run-id", "conf"])
+            return main(args)
         except SystemExit as exc:
-            code = exc.code if isinstance(exc.code, int) else 2
-    run = out / "conf"
-    secrets = {f"record {x}": _forms(x) for x in PLANTED}
-    secrets["gini"] = _forms(float(_gini_eq2(PLANTED)))
+            return exc.code if isinstance(exc.code, int) else 2
+
+
+def scan_report(run: Path, data_file: Path, records: list[float],
+                extra: dict[str, list[str]]) -> list[str]:
+    """Every leak of the report folder ``run`` about ``records`` (read from ``data_file``):
+    the module docstring's list; ``extra``: more planted values (name -> forms)."""
+    secrets = {f"record {x}": _forms(x) for x in records} | extra
     try:
         secret_rep = json.loads((run / "confidential" / "report.json").read_text())
     except (OSError, json.JSONDecodeError):
@@ -174,7 +181,6 @@ def run_confidentiality(work: Path) -> dict:
         if forms:
             secrets[f"confidential value #{i} ({str(leaf)[:24]})"] = forms
     found = []
-    withheld: list = []
     public_texts = {}
     for name in ("report.json", "report.md", "report.html"):
         p = run / name
@@ -194,7 +200,6 @@ def run_confidentiality(work: Path) -> dict:
                 found.append(f"file {rel} beside the public report")
     try:
         rep = json.loads(public_texts["report.json"])
-        withheld = rep.get("confidentiality", {}).get("withheld", [])
         found += [f"key 'confidential' at {p} in report.json" for p in
                   _keys_named(rep, "confidential")]
         found += [f"figure {fig.get('id')!r} not tagged public in report.json"
@@ -204,14 +209,14 @@ def run_confidentiality(work: Path) -> dict:
         pass
     # data hashes anywhere (confidential report too): never a plain SHA-256 of the data;
     # every fingerprint the HMAC-SHA-256 of the data (file bytes or sorted float64 records)
-    canonical = b"".join(struct.pack("<d", x) for x in sorted(PLANTED))
-    plain = {hashlib.sha256(f.read_bytes()).hexdigest(): "file bytes",
+    canonical = b"".join(struct.pack("<d", x) for x in sorted(records))
+    plain = {hashlib.sha256(data_file.read_bytes()).hexdigest(): "file bytes",
              hashlib.sha256(canonical).hexdigest(): "sorted records"}
     key_file = run / "confidential" / "fingerprint.key"
     keyed: set[str] = set()
     if key_file.is_file():
         key = bytes.fromhex(key_file.read_text().strip())
-        keyed = {hmac.new(key, f.read_bytes(), hashlib.sha256).hexdigest(),
+        keyed = {hmac.new(key, data_file.read_bytes(), hashlib.sha256).hexdigest(),
                  hmac.new(key, canonical, hashlib.sha256).hexdigest()}
     if run.is_dir():
         for p in sorted(run.rglob("*")):
@@ -225,7 +230,36 @@ def run_confidentiality(work: Path) -> dict:
             for h in set(_FPRINT.findall(text)):
                 if h not in keyed:
                     found.append(f"fingerprint not the keyed HMAC of the data in {rel}")
-    return {"exit": code, "leaks": sorted(set(found)), "withheld": withheld}
+    return found
+
+
+def run_confidentiality(work: Path) -> dict:
+    """``certify --quick`` on PLANTED (every link passes) and ``dpaudit test --data`` of the
+    leaking twin on PLANTED_UNIT (flagged: a counterexample is written), both scanned."""
+    f = work / "planted.csv"
+    f.write_text("income\n" + "\n".join(repr(x) for x in PLANTED) + "\n")
+    out = work / "reports"
+    code = _run(["certify", str(f), "--column", "income", "--lower", "0", "--upper", "10000",
+                 "--quick", "--out", str(out), "--run-id", "conf"])
+    found = [f"certify: {x}" for x in scan_report(
+        out / "conf", f, PLANTED, {"gini": _forms(float(_gini_eq2(PLANTED)))})]
+    g = work / "planted-unit.csv"
+    g.write_text("x\n" + "\n".join(repr(x) for x in PLANTED_UNIT) + "\n")
+    code_t = _run(["test", "mutation_mechanisms:sum_twin", "--data", str(g), "--column", "x",
+                   "--epsilon", "1", "--lower", "0", "--upper", "1", "--no-float-bits",
+                   "--no-exact", "--max-samples", "20000", "--n-select", "20000",
+                   "--no-progress", "--seed", "0", "--out", str(out), "--run-id", "conf-test"])
+    found += [f"test: {x}" for x in scan_report(out / "conf-test", g, PLANTED_UNIT, {})]
+    cx = sorted(p.relative_to(out / "conf-test").as_posix()
+                for p in (out / "conf-test").rglob("counterexamples/*.json"))
+    withheld: list = []
+    try:
+        rep = json.loads((out / "conf" / "report.json").read_text())
+        withheld = rep.get("confidentiality", {}).get("withheld", [])
+    except (OSError, json.JSONDecodeError):
+        pass
+    return {"exit": code, "exit_test": code_t, "counterexamples_test": cx,
+            "leaks": sorted(set(found)), "withheld": withheld}
 
 
 if __name__ == "__main__":

@@ -351,7 +351,9 @@ def engine_run(name: str, tree: Path, work: Path, seed: int) -> list[tuple[str, 
                     for k, v in doc.items()]
         leaks = {f"leak:{x}": "found" for x in doc["leaks"]}
         return [(name, int(doc["exit"]),
-                 {**leaks, "withheld": " | ".join(map(str, doc["withheld"]))})]
+                 {**leaks, "withheld": " | ".join(map(str, doc["withheld"])),
+                  "test-exit": str(doc.get("exit_test")),
+                  "test-counterexamples": " | ".join(doc.get("counterexamples_test", []))})]
     if name == "test:directions":  # the fixed schedule on a one-direction leak: flagged
         three = work / "three.csv"
         three.write_text("x\n0\n0.2\n0.3\n")
