@@ -24,8 +24,10 @@ Every mutant of :data:`bench.mutations.CATALOGUE` (one source-level edit of a fr
   the mutation, first on ``PYTHONPATH``) through their named runs (``ENGINE_RUNS`` in
   :func:`engine_run`): ``calibrate --coverage`` (quick, or ``coverage-full``: default R),
   ``calibrate --quick``, ``dpaudit test`` on known-answer twins, ``dpaudit release`` on good
-  and bad CSV files, ``certify --quick`` on planted records (report scanned).  Killed = an
-  exit code or a verdict/output differs from the unmutated tree's.
+  and bad CSV files, ``certify --quick`` and ``test --data`` on planted records (reports
+  scanned for leaks), and ``pytest:<files>``: the default test suite's files that check the
+  area, run on the shadow tree.  Killed = an exit code or a verdict/output differs from the
+  unmutated tree's.
 * the Dick et al. and Liu kernels: their subjects' claims (each through its own command,
   ``prove``/``search``/``reproduce``) and, once installed, their regress suites (any
   subject's suite is picked up through ``registry``).
@@ -38,6 +40,14 @@ Usage::
     python tests/bench/mutation_kill.py                 # whole catalogue + false alarms, seeds 0-2
     python tests/bench/mutation_kill.py --only fg.      # mutants whose id starts with fg.
     python tests/bench/mutation_kill.py --seeds 0 --no-false-alarm --json out.json
+    python tests/bench/mutation_kill.py --only seq.,el. --stop-at-kill --no-false-alarm
+
+``--stop-at-kill`` stops each mutant at its first killing run, cheapest runs first (the
+kill verdicts are the same; per-command rates then cover only the runs that ran).  Time on
+the shared 2-core machine (load ~9), with ``--stop-at-kill``: an engine mutant killed by a
+``pytest:`` run ~20-40 s, a confidentiality run ~50 s, a Dick et al. / Liu mutant ~20-60 s
+(regress); coverage runs 2-10 min each.  Run area by area (``--only``) and combine the
+``--json`` files with ``--merge``.
 
 Prints the kill rate per command and per module, every survivor (with the catalogue's
 equivalence note), and the false-alarm rate of the unmutated copy over the seeds.

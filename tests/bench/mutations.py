@@ -660,6 +660,7 @@ CATALOGUE += [
 _PY_NB = "pytest:test_neighbours_replace.py,test_neighbour_pairs.py"
 _PY_SEQ = "pytest:test_level_accounting.py,test_sequential.py"
 _PY_EXACT = "pytest:test_exact_loss.py"
+_PY_EV = "pytest:test_event_families_spec.py"
 
 # ------------------------------------------------------------ engine: neighbour generation
 CATALOGUE += [
@@ -760,11 +761,11 @@ CATALOGUE += [
     _e("ev.tail-reach", "constant", _BB + "candidates.py",
        "pmin = min(0.05, max(5.0 / n, 1e-12))", "pmin = min(0.05, max(500.0 / n, 1e-12))",
        "threshold events reach only to tail probability 500/n instead of 5/n",
-       "engine:events", (_COV_EV, "calibrate")),
+       "engine:events", (_COV_EV, "calibrate", _PY_EV)),
     _e("ev.no-last-bit", "off-by-one", _BB + "candidates.py",
        "for k in (1, 2, 3):", "for k in (2, 3):",
        "float-grid events on the last 2 and 3 mantissa bits only", "engine:events",
-       (_COV_EV, "calibrate")),
+       (_COV_EV, "calibrate", _PY_EV)),
     # --------------------------------------------------------- exact-loss optimiser
     _e("el.refine-smallest", "flipped-comparison", "audit/privacy/exact_loss.py",
        "cand.sort(reverse=True)", "cand.sort()",
