@@ -16,6 +16,12 @@ Checks (each on the engine runner, :mod:`audit.checks.kernel`):
   the pair is ||T(x) - T(x')||_1 / b (Laplace with a common scale; the sup over outputs is
   attained), with T the kernel's exact Fraction value; one-sided, decided exactly (any
   amount above epsilon refutes);
+* ``liu.float.<statistic>`` - variance, covariance and the pooled statistics on float
+  records shifted by a large offset are within the two-pass (centred) error bound of the
+  exact value of those floats (Chan, Golub & LeVeque 1983; Higham 2002, Section 1.9): an
+  uncentred or wrongly centred formula cancels catastrophically;
+* ``liu.input.rejects-invalid`` - labels outside 0..k-1, k < 1, non-0/1 proportions and too
+  few records are refused with ValueError (InputError);
 * ``liu.scale.rounded-up`` - ``laplace_scale(gs, eps) >= gs/eps`` exactly (never one ulp
   below), at most 4 ulps above;
 * ``liu.truncated.law`` - ``truncated_laplace`` draws are the inverse cdf of the Laplace law

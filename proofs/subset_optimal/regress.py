@@ -24,7 +24,9 @@ Checks (each on the engine runner, :mod:`audit.checks.kernel`):
 * Algorithms 4-5 - ``dick.alg5.logits`` (-scale len_theta(D, t) vs a breadth-first search
   over add/remove edits), ``dick.alg5.privacy`` (exact loss of the kernel's discrete law <=
   2 scale on every add/remove pair: len_theta moves by at most 1), ``dick.alg5.sampler.
-  replay``, ``dick.alg4.core`` / ``dick.alg4.parameters`` (lines 2, 5-6) and
+  replay``, ``dick.alg4.core`` / ``dick.alg4.parameters`` (lines 2, 5-6),
+  ``dick.alg4.threshold-laws`` (lines 3-4: the l-hat and u-hat draws, steered by scripted
+  uniforms to every piece of Algorithm 2's exact law at eps/4, land in that piece) and
   ``dick.alg4.sampler.replay`` (the whole of Algorithm 4, its budget split eps/4 + eps/4 +
   eps/2 included).
 
