@@ -16,6 +16,12 @@ Checks (each on the engine runner, :mod:`audit.checks.kernel`):
   the pair is ||T(x) - T(x')||_1 / b (Laplace with a common scale; the sup over outputs is
   attained), with T the kernel's exact Fraction value; one-sided, decided exactly (any
   amount above epsilon refutes);
+* ``liu.float.<statistic>`` - variance, covariance and the pooled statistics on float
+  records shifted by a large offset are within the two-pass (centred) error bound of the
+  exact value of those floats (Chan, Golub & LeVeque 1983; Higham 2002, Section 1.9): an
+  uncentred or wrongly centred formula cancels catastrophically;
+* ``liu.input.rejects-invalid`` - labels outside 0..k-1, k < 1, non-0/1 proportions and too
+  few records are refused with ValueError (InputError);
 * ``liu.scale.rounded-up`` - ``laplace_scale(gs, eps) >= gs/eps`` exactly (never one ulp
   below), at most 4 ulps above;
 * ``liu.truncated.law`` - ``truncated_laplace`` draws are the inverse cdf of the Laplace law
@@ -317,6 +323,135 @@ def _stat_cases(stat: Stat) -> Callable[[int, str], list]:
     return make
 
 
+# ------------------------------------------------------- float records, bad input
+#: unit roundoff of binary64
+U64 = F(1, 2**53)
+#: the large common offsets of the float families (two-pass centring must absorb them)
+OFFSETS = (1e8, -3e7, 12345.678)
+FLOAT_GRID = (0.0, 1 / 3, 0.5, 0.7, 1.0)
+
+
+def _gamma(k: int) -> F:
+    """gamma_k = k u / (1 - k u) (Higham 2002, Lemma 3.1)."""
+    return k * U64 / (1 - k * U64)
+
+
+def _centred_tol(pts: Sequence[tuple[float, float]]) -> F:
+    """Forward-error bound of the two-pass centred sum of products
+    sum_i (x_i - xbar)(y_i - ybar) in binary64 (means by recursive summation, then n
+    rounded subtractions, products and a recursive sum): with dx, dy bounds on the error of
+    the computed means, gamma_{n+3} sum_i (|x_i - xbar| + dx)(|y_i - ybar| + dy) + n dx dy
+    (the term n dx dy is exact: sum_i (x_i - xbar) = 0).  Chan, Golub & LeVeque 1983
+    (two-pass algorithm); Higham 2002, Section 1.9 and Lemma 3.1."""
+    n = len(pts)
+    xs, ys = [F(x) for x, _ in pts], [F(y) for _, y in pts]
+    mx, my = sum(xs, F(0)) / n, sum(ys, F(0)) / n
+    dx = _gamma(n + 1) * max(abs(v) for v in xs)
+    dy = _gamma(n + 1) * max(abs(v) for v in ys)
+    spread = sum(((abs(x - mx) + dx) * (abs(y - my) + dy) for x, y in zip(xs, ys, strict=True)),
+                 F(0))
+    return _gamma(n + 3) * spread + n * dx * dy
+
+
+def _float_families(stat: Stat) -> Iterator[tuple[Any, F, F]]:
+    """(float data, exact value of the statistic on those floats, error bound) for the
+    float family of ``stat``: small data sets shifted by a large offset."""
+    for off in OFFSETS:
+        if stat.name == "variance":
+            for n in (3, 4):
+                for d in _multisets(FLOAT_GRID, n):
+                    xs = [off + v for v in d]
+                    pts = [(x, x) for x in xs]
+                    want = ref_variance([F(x) for x in xs])
+                    yield xs, want, (_centred_tol(pts) / (n - 1) * (1 + 2 * U64)
+                                     + 2 * U64 * abs(want))
+        elif stat.name == "covariance":
+            grid = [(a, b) for a in (0.0, 0.5, 1.0) for b in (0.1, 0.7)]
+            for n in (3, 4):
+                for d in _multisets(grid, n):
+                    pts = [(a, off + b) for a, b in d]
+                    want = ref_covariance([(F(a), F(b)) for a, b in pts])
+                    yield pts, want, (_centred_tol(pts) / (n - 1) * (1 + 2 * U64)
+                                    + 2 * U64 * abs(want))
+        else:  # pooled: two cells (2, 3 records), each shifted by the offset
+            cells_grid = list(_multisets(FLOAT_GRID[:4], 2)), list(_multisets(FLOAT_GRID[1:], 3))
+            for c1 in cells_grid[0]:
+                for c2 in cells_grid[1]:
+                    if stat.pairs:
+                        cells = [[(v, off + 1 - v) for v in c1], [(v, off + v) for v in c2]]
+                    else:
+                        cells = [[off + v for v in c1], [off + v for v in c2]]
+                    pc = [c if stat.pairs else [(x, x) for x in c] for c in cells]
+                    exact_cells = [[(F(a), F(b)) for a, b in c] for c in pc]
+                    want = (ref_pooled_covariance(exact_cells) if stat.pairs else
+                            ref_pooled_variance([[a for a, _ in c] for c in exact_cells]))
+                    n, J = sum(map(len, cells)), len(cells)
+                    tol = (sum((_centred_tol(c) for c in pc), F(0)) * (1 + _gamma(J + 1))
+                           / (n - J) * (1 + 2 * U64) + 2 * U64 * abs(want))
+                    yield cells, want, tol
+
+
+def _ev_float(stat: Stat) -> Callable[[Any, dict], Outcome]:
+    def ev(mod: Any, case: dict) -> Outcome:
+        worst, at = F(0), None
+        count = 0
+        for data, want, tol in _float_families(stat):
+            got = stat.call(mod, data, None)
+            count += 1
+            if not isinstance(got, float) or not math.isfinite(got):
+                return Outcome(False, float(want), repr(got), f"{stat.name} of float records "
+                               f"{data} is not a finite float", 1.0, "type")
+            ratio = abs(F(got) - want) / tol if tol > 0 else (F(0) if F(got) == want
+                                                              else F(10**9))
+            if ratio > worst:
+                worst, at = ratio, (data, float(want), got)
+        ok = worst <= 1
+        return Outcome(ok, "error <= the two-pass bound", {"worst_error_over_bound":
+                                                            float(worst)},
+                       f"{count} float data sets; worst error / bound = {float(worst):.3g}"
+                       + ("" if ok else f" on {at[0]} (exact {at[1]!r}, kernel {at[2]!r})"),
+                       float(worst), "" if ok else "inaccurate", float(1 - worst))
+
+    return ev
+
+
+#: (function, arguments) that every kernel must refuse with ValueError (InputError)
+INVALID: tuple[tuple[str, tuple], ...] = (
+    ("histogram", ([0, 1, 2], 2)),        # label k (one past the last category)
+    ("histogram", ([0, -1], 2)),          # negative label
+    ("histogram", ([0, 5], 3)),
+    ("histogram", ([0], 0)),              # no category
+    ("proportion_vector", ([0, 2], 2)),
+    ("proportion_vector", ([1, 3, 0], 3)),
+    ("proportion_vector", ([], 2)),       # no record
+    ("proportion", ([0, 2],)),            # not 0/1
+    ("mean", ([],)),
+    ("variance", ([F(1)],)),              # divisor n - 1 = 0
+    ("covariance", ([(F(0), F(1))],)),
+    ("pooled_variance", ([[F(1)]],)),     # n - J = 0
+    ("pooled_variance", ([],)),
+    ("pooled_covariance", ([[(F(0), F(1))], [(F(1), F(0))]],)),
+)
+
+
+def _ev_invalid(mod: Any, case: dict) -> Outcome:
+    fn, args = case["function"], case["args"]
+    try:
+        v = getattr(mod, fn)(*args)
+    except ValueError:
+        return Outcome(True, "ValueError", "ValueError", "rejected")
+    except Exception as exc:  # noqa: BLE001 - the wrong exception is the finding
+        return Outcome(False, "ValueError (InputError)", f"{type(exc).__name__}: {exc}",
+                       f"{fn}{args!r} raised {type(exc).__name__}, not a clear input error",
+                       1.0, "wrong-exception")
+    return Outcome(False, "ValueError (InputError)", repr(v), f"{fn}{args!r} accepted",
+                   1.0, "accepted")
+
+
+def _invalid_cases(seed: int, mode: str) -> list:
+    return [{"function": f, "args": a} for f, a in INVALID]
+
+
 # --------------------------------------------------------------- scale, truncation
 def _scale_cases(seed: int, mode: str) -> list:
     gss = [F(1, n) for n in range(1, 41)] + [F(2, 3), F(5, 7), F(3, 10), F(9, 4)]
@@ -438,6 +573,29 @@ def _build() -> list[KernelCheck]:
             scope=_scope(stat) + " and each of their one-record removals; exact Fractions vs "
             "an independent formula (sums of powers, each variable centred on its own mean)",
             must_hold=True))
+    for name in ("variance", "covariance", "pooled-variance", "pooled-covariance"):
+        stat = STATS[name]
+        C.append(KernelCheck(
+            f"liu.float.{name}",
+            f"the kernel's {name} on float records is accurate to the two-pass (centred) "
+            "error bound of the exact value, also with a large common offset",
+            "Chan, Golub & LeVeque 1983 (two-pass algorithm); Higham 2002, Accuracy and "
+            f"Stability of Numerical Algorithms, Section 1.9, Lemma 3.1; {REF}, Sections 2-5",
+            Method.EXHAUSTIVE, (stat.fn,), _ev_float(stat),
+            Listed(lambda seed, mode: [{}], exhaustive=True), {"bound": "two-pass, gamma_n"},
+            scope="every data set of 3..4 records on a 5-value grid (pooled: cells of 2 and "
+            "3), shifted by 1e8, -3e7 and 12345.678 (covariance: the second variable only); "
+            "exact value of the float inputs in Fractions; error bound per data set",
+            must_hold=True))
+    C.append(KernelCheck(
+        "liu.input.rejects-invalid",
+        "every statistic rejects invalid input with ValueError (InputError): labels outside "
+        "0..k-1 (k itself, negative), k < 1, non-0/1 proportions, too few records",
+        f"DESIGN.md (bad input rules); {REF}, Section 1 (categories 0..K-1)",
+        Method.EXHAUSTIVE, ("histogram", "proportion_vector", "proportion", "mean",
+                            "variance", "covariance", "pooled_variance", "pooled_covariance"),
+        _ev_invalid, Listed(_invalid_cases, exhaustive=True), {"must_raise": "ValueError"},
+        scope=f"{len(INVALID)} pinned invalid inputs", must_hold=True))
     for stat in STATS.values():
         for tag, rel in RELATIONS.items():
             C.append(KernelCheck(

@@ -24,7 +24,9 @@ Checks (each on the engine runner, :mod:`audit.checks.kernel`):
 * Algorithms 4-5 - ``dick.alg5.logits`` (-scale len_theta(D, t) vs a breadth-first search
   over add/remove edits), ``dick.alg5.privacy`` (exact loss of the kernel's discrete law <=
   2 scale on every add/remove pair: len_theta moves by at most 1), ``dick.alg5.sampler.
-  replay``, ``dick.alg4.core`` / ``dick.alg4.parameters`` (lines 2, 5-6) and
+  replay``, ``dick.alg4.core`` / ``dick.alg4.parameters`` (lines 2, 5-6),
+  ``dick.alg4.threshold-laws`` (lines 3-4: the l-hat and u-hat draws, steered by scripted
+  uniforms to every piece of Algorithm 2's exact law at eps/4, land in that piece) and
   ``dick.alg4.sampler.replay`` (the whole of Algorithm 4, its budget split eps/4 + eps/4 +
   eps/2 included).
 
@@ -604,6 +606,72 @@ def _ev_alg4_replay(mod: Any, c: dict) -> Outcome:
                    f"{ALG4_DRAWS - int(sum(amb))} draws replayed")
 
 
+#: the fractions of each piece's probability at which the threshold draws are steered
+PIECE_FRACTIONS = (F(1, 4), F(1, 2), F(3, 4))
+
+
+def _alg4_law_cases(seed: int, mode: str) -> list[dict]:
+    """Data on the grid with records 2 beta apart (every piece of the threshold laws maps to
+    its own grid value), R = 4, r = 1 (line 2 overridden), eps in {2, 4, 8}."""
+    return [{"data": [0.0, 1.0, 2.0, 3.0], "R": 4.0, "epsilon": e, "beta": 0.5, "r": 1.0,
+             "which": w} for e in (2.0, 4.0, 8.0) for w in ("l_hat", "u_hat")]
+
+
+def _ev_alg4_law(mod: Any, c: dict) -> Outcome:
+    """Algorithm 4's threshold draws steered with scripted uniforms: the l-hat (u-hat) draw is
+    placed at the 1/4, 1/2 and 3/4 quantile of every piece of Algorithm 2's exact law at
+    eps/4 (ranks r/4 and n - r/4, window beta/3, range [-R, R]) and a quarter into the
+    piece; the other threshold is put in its extreme piece, and line 7's choice at its first
+    (last) grid point, so the output is ceil(l-hat / beta) beta (floor(u-hat / beta) beta):
+    it shows which piece the kernel's draw fell in."""
+    beta, R, eps, r = F(c["beta"]), F(c["R"]), F(c["epsilon"]), F(c["r"])
+    ks = [int(round(x / c["beta"])) for x in c["data"]]
+    q = [F(k) * beta for k in ks]
+    n = len(ks)
+    lower = c["which"] == "l_hat"
+    rank = r / 4 if lower else n - r / 4
+    ex = exact_pieces(q, -R, R, beta / 3)
+    with mpmath.workdps(30):
+        prob = ex.probabilities(rank, eps / 4)
+        cdf = [mpmath.mpf(0), *itertools.accumulate(prob)]
+    tiny = 2.0**-30
+    mismatches, checked = [], 0
+    for k in range(len(prob)):
+        for frac in PIECE_FRACTIONS:
+            u = float(cdf[k] + mp(frac) * prob[k])
+            pos = ex.lo[k] + (ex.hi[k] - ex.lo[k]) / 4
+            # l-hat steered, u-hat in its last piece (u = 1 - tiny, 3/4 in), choice first
+            # point; or l-hat in its first piece (u = tiny, 1/4 in), u-hat steered, last point
+            us = ([u, 0.25, 1.0 - tiny, 0.75, 0.0] if lower else
+                  [tiny, 0.25, u, 0.25, 1.0])
+            got = float(mod.alg4_sample(list(c["data"]), c["R"], c["epsilon"], c["beta"],
+                                        "median", 1.0, 1.0, ScriptedGenerator(u=us),
+                                        r=c["r"]))
+            # (both threshold laws share their pieces: same data, window and range)
+            if lower:
+                l_hat, u_hat = pos, ex.lo[-1] + 3 * (ex.hi[-1] - ex.lo[-1]) / 4
+            else:
+                l_hat, u_hat = ex.lo[0] + (ex.hi[0] - ex.lo[0]) / 4, pos
+            kept = ref_alg4_core(ks, r, l_hat, u_hat, beta)
+            lo_t, hi_t = math.ceil(l_hat / beta), math.floor(u_hat / beta)
+            want = (math.nan if lo_t > hi_t or not kept else
+                    float((lo_t if lower else hi_t) * beta))
+            checked += 1
+            if not (got == want or (math.isnan(got) and math.isnan(want))):
+                mismatches.append({"piece": k, "fraction": str(frac), "u": u,
+                                   "piece_range": [float(ex.lo[k]), float(ex.hi[k])],
+                                   "expected": want, "kernel": got})
+    if mismatches:
+        m = mismatches[0]
+        return Outcome(False, m["expected"], m["kernel"],
+                       f"{len(mismatches)} of {checked} steered {c['which']} draws left their "
+                       f"piece of Algorithm 2's law at eps/4 (first: piece {m['piece']} "
+                       f"{m['piece_range']}, quantile {m['fraction']}, u = {m['u']!r})", 1.0,
+                       "law")
+    return Outcome(True, "every piece", "every piece",
+                   f"{checked} steered draws ({len(prob)} pieces x {len(PIECE_FRACTIONS)})")
+
+
 def _alg4_param_cases(seed: int, mode: str) -> list[dict]:
     return [{"R": R, "epsilon": e, "beta": b, "L": L, "B": B} for R in (1.0, 10.0)
             for e in (0.5, 1.0) for b in (0.01, 0.1) for L in (1.0, 2.0) for B in (1.0, 5.0)]
@@ -751,6 +819,17 @@ def _build() -> list[KernelCheck]:
              "beta))/eps", "Algorithm 4 line 2", Method.EXHAUSTIVE, ("alg4_parameters",),
              _ev_alg4_params, _alg4_param_cases, "R, eps, beta, L, B on a 2^5 grid; mpmath "
              "40 digits, 1e-12 relative", tol={"rtol": 1e-12}),
+        _chk("dick.alg4.threshold-laws",
+             "alg4_sample's l-hat and u-hat draws follow Algorithm 2's law at eps/4 each "
+             "(ranks r/4 and n - r/4, window beta/3, range [-R, R]): a draw steered to a "
+             "quantile of any piece of that exact law lands in that piece",
+             "Algorithm 4 lines 3-4 (budget eps/4 each), Algorithm 2, proof of Theorem 3",
+             Method.EXHAUSTIVE, ("alg4_sample",), _ev_alg4_law, _alg4_law_cases,
+             "D = {0, 1, 2, 3} (grid units 0, 2, 4, 6 at beta = 1/2), R = 4, r = 1 (line 2 "
+             "overridden), eps in {2, 4, 8}; every piece of the exact law (Fractions, "
+             "probabilities by mpmath at 30 digits) at its 1/4, 1/2 and 3/4 quantile; "
+             "uniforms and line 7's choice scripted (ScriptedGenerator), the output read as "
+             "the grid point of the steered threshold", tol={"exact": True}),
         _chk("dick.alg4.sampler.replay",
              "alg4_sample is Algorithm 4: l-hat, u-hat by Algorithm 2 (window beta/3, budget "
              "eps/4 each, ranks r/4 and n - r/4), lines 5-6, then Algorithm 5 on the grid "

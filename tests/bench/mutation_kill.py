@@ -24,8 +24,10 @@ Every mutant of :data:`bench.mutations.CATALOGUE` (one source-level edit of a fr
   the mutation, first on ``PYTHONPATH``) through their named runs (``ENGINE_RUNS`` in
   :func:`engine_run`): ``calibrate --coverage`` (quick, or ``coverage-full``: default R),
   ``calibrate --quick``, ``dpaudit test`` on known-answer twins, ``dpaudit release`` on good
-  and bad CSV files, ``certify --quick`` on planted records (report scanned).  Killed = an
-  exit code or a verdict/output differs from the unmutated tree's.
+  and bad CSV files, ``certify --quick`` and ``test --data`` on planted records (reports
+  scanned for leaks), and ``pytest:<files>``: the default test suite's files that check the
+  area, run on the shadow tree.  Killed = an exit code or a verdict/output differs from the
+  unmutated tree's.
 * the Dick et al. and Liu kernels: their subjects' claims (each through its own command,
   ``prove``/``search``/``reproduce``) and, once installed, their regress suites (any
   subject's suite is picked up through ``registry``).
@@ -38,6 +40,14 @@ Usage::
     python tests/bench/mutation_kill.py                 # whole catalogue + false alarms, seeds 0-2
     python tests/bench/mutation_kill.py --only fg.      # mutants whose id starts with fg.
     python tests/bench/mutation_kill.py --seeds 0 --no-false-alarm --json out.json
+    python tests/bench/mutation_kill.py --only seq.,el. --stop-at-kill --no-false-alarm
+
+``--stop-at-kill`` stops each mutant at its first killing run, cheapest runs first (the
+kill verdicts are the same; per-command rates then cover only the runs that ran).  Time on
+the shared 2-core machine (load ~9), with ``--stop-at-kill``: an engine mutant killed by a
+``pytest:`` run ~20-40 s, a confidentiality run ~50 s, a Dick et al. / Liu mutant ~20-60 s
+(regress); coverage runs 2-10 min each.  Run area by area (``--only``) and combine the
+``--json`` files with ``--merge``.
 
 Prints the kill rate per command and per module, every survivor (with the catalogue's
 equivalence note), and the false-alarm rate of the unmutated copy over the seeds.
@@ -275,6 +285,36 @@ def _test_neighbour_args(work: Path) -> list[tuple[str, list[str]]]:
     ]
 
 
+def test_files(names: str) -> list[Path]:
+    """The test files called ``names`` (comma list of file names) under ``tests/``; a name
+    found nowhere (or twice) is an error of the catalogue."""
+    out = []
+    for nm in (x.strip() for x in names.split(",") if x.strip()):
+        hits = sorted((ROOT / "tests").rglob(nm))
+        if len(hits) != 1:
+            raise ValueError(f"test file {nm!r} found {len(hits)} times under tests/")
+        out.append(hits[0])
+    return out
+
+
+def _pytest_run(name: str, tree: Path) -> tuple[str, int, dict]:
+    """``python -m pytest -x FILES`` with the shadow tree as working directory and first on
+    ``PYTHONPATH`` (``-m`` puts the working directory first on ``sys.path``): the mutated
+    ``audit``/``kernels``/``proofs`` are the ones imported."""
+    files = test_files(name.split(":", 1)[1])
+    env = dict(os.environ, PYTHONPATH=str(tree), DPAUDIT_NO_PROGRESS="1")
+    cmd = [sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider",
+           "--rootdir", str(ROOT), "-c", str(ROOT / "pyproject.toml"), *map(str, files)]
+    try:
+        p = subprocess.run(cmd, cwd=tree, env=env, capture_output=True, text=True,
+                           timeout=3 * TIMEOUT_S)
+    except subprocess.TimeoutExpired:
+        return (name, 124, {})
+    failed = [ln.split(" - ")[0].split("tests/", 1)[-1] for ln in p.stdout.splitlines()
+              if ln.startswith("FAILED")]
+    return (name, p.returncode, {"failed": " | ".join(failed[:3])} if failed else {})
+
+
 def engine_run(name: str, tree: Path, work: Path, seed: int) -> list[tuple[str, int, dict]]:
     """One named run of ENGINE_RUNS on ``tree``: [(label, exit code, verdicts)].
 
@@ -284,8 +324,15 @@ def engine_run(name: str, tree: Path, work: Path, seed: int) -> list[tuple[str, 
     * ``test:neighbours``: ``dpaudit test`` on the known-answer twins;
     * ``test:directions``: ``dpaudit test --fixed`` on a leak in one direction only;
     * ``csv`` / ``confidentiality``: ``tests/bench/mutation_io.py`` (``dpaudit release`` on
-      good and bad CSV files; ``certify --quick`` on planted records, report scanned)."""
+      good and bad CSV files; ``certify --quick`` on planted records, report scanned);
+    * ``pytest:<file>[,<file>...]``: the default test suite's files of that name (found
+      anywhere under ``tests/``, so a file moved to a sub-folder is still found) run by
+      pytest on the shadow tree (its ``audit``/``kernels``/``proofs`` first on the path;
+      the repository's pytest configuration, so ``slow`` tests stay out): the verdict is
+      pytest's exit code and the first failing test."""
     out = work / "reports"
+    if name.startswith("pytest:"):
+        return [_pytest_run(name, tree)]
     if name.startswith(("coverage:", "coverage-full:")):
         kind, only = name.split(":", 1)
         quick = ["--quick"] if kind == "coverage" else []
@@ -314,7 +361,9 @@ def engine_run(name: str, tree: Path, work: Path, seed: int) -> list[tuple[str, 
                     for k, v in doc.items()]
         leaks = {f"leak:{x}": "found" for x in doc["leaks"]}
         return [(name, int(doc["exit"]),
-                 {**leaks, "withheld": " | ".join(map(str, doc["withheld"]))})]
+                 {**leaks, "withheld": " | ".join(map(str, doc["withheld"])),
+                  "test-exit": str(doc.get("exit_test")),
+                  "test-counterexamples": " | ".join(doc.get("counterexamples_test", []))})]
     if name == "test:directions":  # the fixed schedule on a one-direction leak: flagged
         three = work / "three.csv"
         three.write_text("x\n0\n0.2\n0.3\n")
@@ -375,12 +424,25 @@ def certify_applies(m: M.Mutant) -> str | None:
     return None
 
 
+def _run_cost(name: str) -> int:
+    """Rough cost rank of an engine run (``--stop-at-kill`` runs the cheap ones first)."""
+    for i, prefix in enumerate(("pytest:", "csv", "confidentiality", "test:", "coverage:",
+                                "calibrate", "coverage-full:")):
+        if name.startswith(prefix):
+            return i
+    return 99
+
+
 class Runner:
     """Runs mutants; keeps the unmutated baselines it needs (printed, search)."""
 
     def __init__(self, work: Path, seed: int = 0, area_only: bool = False,
-                 commands: tuple[str, ...] = ("regress", "certify", "search")) -> None:
+                 commands: tuple[str, ...] = ("regress", "certify", "search"),
+                 stop_at_kill: bool = False) -> None:
         self.work = work
+        #: stop a mutant at its first killing run (cheapest runs first): the kill verdict is
+        #: the same, the per-command rates only cover the runs that ran
+        self.stop_at_kill = stop_at_kill
         self.seed = seed
         self.area_only = area_only
         self.commands = commands
@@ -429,7 +491,10 @@ class Runner:
         root = M.make_tree(self.work / f"tree-{tag}", m)
         wd = self.work / f"engine-{tag}"
         wd.mkdir(exist_ok=True)
-        for name in m.runs:
+        runs = sorted(m.runs, key=_run_cost) if self.stop_at_kill else list(m.runs)
+        for name in runs:
+            if self.stop_at_kill and any(c.killed for c in out):
+                break
             base = {lab: (c, v) for lab, c, v in self.engine_baseline(name)}
             t0 = time.perf_counter()
             rows = engine_run(name, root, wd, self.seed)
@@ -477,6 +542,8 @@ class Runner:
                 out.append(CommandResult(f"regress:{subject}", killed, detail,
                                          time.perf_counter() - t0, checks))
         bound = certify_applies(m)
+        if self.stop_at_kill and any(c.killed for c in out):
+            return MutantResult(m, out)
         if "certify" in self.commands and bound is not None:
             t0 = time.perf_counter()
             _alarm(TIMEOUT_S)
@@ -498,6 +565,8 @@ class Runner:
             M.make_copy(root, "kernels", m, rename=False)
             paper = paper_of(m)
             for key in m.search:
+                if self.stop_at_kill and any(c.killed for c in out):
+                    break
                 t0 = time.perf_counter()
                 base_code, base = self.search_baseline(paper, key)
                 code, v = search(root, paper, key, self.seed, self.work / f"reports-{pkg}")
@@ -604,6 +673,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", default=None, help="write the results here")
     ap.add_argument("--commands", default="regress,certify,search",
                     help="comma list of the commands to run (default all)")
+    ap.add_argument("--stop-at-kill", action="store_true",
+                    help="stop each mutant at its first killing run, cheapest first (same kill "
+                    "verdicts; per-command rates then cover only the runs that ran)")
     ap.add_argument("--shard", default=None, help="K/N: run every N-th mutant from the K-th "
                     "(parallel runs; combine their --json files with --merge)")
     ap.add_argument("--merge", nargs="+", default=None, help="print the tables of earlier "
@@ -628,7 +700,8 @@ def main(argv: list[str] | None = None) -> int:
     control_rows: list[tuple[int, list[CommandResult]]] = []
     with tempfile.TemporaryDirectory(prefix="dpaudit-mut-") as tmp:
         runner = Runner(Path(tmp), a.seed, area_only=a.area,
-                        commands=tuple(c.strip() for c in a.commands.split(",")))
+                        commands=tuple(c.strip() for c in a.commands.split(",")),
+                        stop_at_kill=a.stop_at_kill)
         for i, m in enumerate(todo, 1):
             t0 = time.perf_counter()
             r = runner.run(m)

@@ -68,6 +68,9 @@ ENGINE_MODULES: tuple[str, ...] = (
     "proofs/gini/noise_law.py",
     "audit/datasets.py",
     "audit/report/confidentiality.py",
+    "audit/findings.py",
+    "audit/report/writer.py",
+    "audit/fingerprint.py",
 )
 
 OPERATORS: dict[str, str] = {
@@ -617,7 +620,11 @@ CATALOGUE += [
     _m("gs.form.variance-def2-max", "removed-guard", "global_sensitivity/formulas.py",
        "return rr * max(Fraction(1, n), max_sum_of_squares(n - 1) / ((n - 1) * (n - 2)))",
        "return rr * Fraction(1, n)",
-       "exact variance GS under Def 2 without the s'^2/(n-1) case", search=_GS_FORM),
+       "exact variance GS under Def 2 without the s'^2/(n-1) case", search=_GS_FORM,
+       equivalent="the dropped case never wins: with m = n - 1 >= 2 (the kernel requires "
+       "n >= 3 under Def 2), floor(m^2/4)/m / ((n-1)(n-2)) <= 1/(4(m-1)) <= 1/(m+1) = 1/n "
+       "(m + 1 <= 4m - 4 iff m >= 5/3), so max(1/n, ...) = 1/n for every n: the exact "
+       "variance GS under Def 2 is R^2/n and the max() is dead code (checked for n < 5000)"),
     _m("gs.form.label-change-na", "off-by-one", "global_sensitivity/formulas.py",
        "if na < 3:", "if na < 2:",
        "label change allowed from a 2-record cell (leaving it with one record)",
@@ -648,32 +655,39 @@ CATALOGUE += [
 ]
 
 
+# the default test suite's files that check an engine area (run on the shadow tree by
+# mutation_kill's ``pytest:`` runs; found by file name anywhere under tests/)
+_PY_NB = "pytest:test_neighbours_replace.py,test_neighbour_pairs.py"
+_PY_SEQ = "pytest:test_level_accounting.py,test_sequential.py"
+_PY_EXACT = "pytest:test_exact_loss.py,test_exact_loss_rounding.py,test_exact_loss_screen.py"
+_PY_EV = "pytest:test_event_families_spec.py"
+
 # ------------------------------------------------------------ engine: neighbour generation
 CATALOGUE += [
     _e("nb.no-upper", "removed-guard", "audit/privacy/neighbours.py",
        "vals = {float(self.lower), float(self.upper)}", "vals = {float(self.lower)}",
        "replace-one never replaces a record by the upper bound", "engine:neighbours",
-       ("coverage:exact-loss", "test:neighbours")),
+       ("coverage:exact-loss", "test:neighbours", _PY_NB)),
     _e("nb.addremove-no-upper", "removed-guard", "audit/privacy/neighbours.py",
        "extra = {float(self.lower), float(self.upper)}", "extra = {float(self.lower)}",
        "add/remove-one never adds a record at the upper bound", "engine:neighbours",
-       ("coverage:exact-loss", "test:neighbours")),
+       ("coverage:exact-loss", "test:neighbours", _PY_NB)),
     _e("nb.quantiles-no-max", "off-by-one", "audit/privacy/neighbours.py",
        "qs = {0, 1, n // 4, n // 2, (3 * n) // 4, n - 2, n - 1}",
        "qs = {0, 1, n // 4, n // 2, (3 * n) // 4, n - 2}",
        "many distinct values: the largest record is never replaced", "engine:neighbours",
-       ("coverage:exact-loss", "test:neighbours")),
+       ("coverage:exact-loss", "test:neighbours", _PY_NB)),
     _e("nb.replace-rank", "off-by-one", "audit/privacy/neighbours.py",
        "if p <= i:  # v moves down", "if p < i:  # v moves down",
        "replace(): a value landing at the record's own rank overwrites its lower neighbour",
-       "engine:neighbours", ("coverage:exact-loss", "test:neighbours")),
+       "engine:neighbours", ("coverage:exact-loss", "test:neighbours", _PY_NB)),
     _e("nb.remove-distinct", "wrong-variable", "audit/privacy/neighbours.py",
        "for i in candidate_indices(xs, self.max_distinct):\n            yield NeighbourPair(\n"
        "                xs, np.delete(xs, i)",
        "for i in candidate_indices(xs, self.max_distinct)[:1]:\n            yield NeighbourPair("
        "\n                xs, np.delete(xs, i)",
        "add/remove-one removes only the smallest record", "engine:neighbours",
-       ("test:neighbours",)),
+       ("test:neighbours", _PY_NB)),
 ]
 
 
@@ -686,13 +700,13 @@ _COV_SEQ = "coverage-full:sequential"
 _COV_EXACT = "coverage:exact-loss"
 CATALOGUE += [
     _e("st.bonferroni-events", "budget-split", _BB + "statistics.py",
-       "return alpha / bounds", "return alpha / max(1, bounds // 2)",
+       "alpha / bounds, 0.0)", "alpha / max(1, bounds // 2), 0.0)",
        "Bonferroni over events instead of one-sided bounds (each bound at alpha/m)",
-       "engine:statistics", (_COV_BB,)),
+       "engine:statistics", (_COV_BB, _PY_SEQ)),
     _e("st.fixed-level", "budget-split", _BB + "fixed.py",
        "a_each = bonferroni_level(alpha, 2 * m)", "a_each = bonferroni_level(alpha, m)",
        "fixed schedule: the certified bounds at alpha/m instead of alpha/(2m)",
-       "engine:statistics", (_COV_BB,)),
+       "engine:statistics", (_COV_BB, _PY_SEQ)),
     _e("st.cp-upper-k", "off-by-one", _BB + "statistics.py",
        "aa, bb = kk + 1.0, np.maximum(nn - kk, 1.0)", "aa, bb = kk, np.maximum(nn - kk, 1.0)",
        "Clopper-Pearson upper bound from Beta(k, n - k) instead of Beta(k + 1, n - k)",
@@ -716,11 +730,11 @@ CATALOGUE += [
     _e("seq.full-alpha", "budget-split", _BB + "sequential.py",
        "a_look = plan.alpha_per_look", "a_look = alpha",
        "every look spends the whole alpha (no split over the looks)", "engine:sequential",
-       (_COV_SEQ,)),
+       (_COV_SEQ, _PY_SEQ)),
     _e("seq.looks-minus-one", "off-by-one", _BB + "sequential.py",
-       "return self.alpha / self.looks", "return self.alpha / (self.looks - 1)",
+       "self.alpha / self.looks, 0.0)", "self.alpha / (self.looks - 1), 0.0)",
        "alpha split over looks - 1 (with 6 looks: 0.12 instead of 0.1 in total)",
-       "engine:sequential", (_COV_SEQ,)),
+       "engine:sequential", (_COV_SEQ, _PY_SEQ)),
     _e("seq.select-on-look", "wrong-variable", _BB + "sequential.py",
        "            ya, yb, state = new[pick.pair]\n"
        "            kf = int(np.count_nonzero(pick.event.mask(ya)))",
@@ -736,7 +750,7 @@ CATALOGUE += [
        "                                (int(ka[j]), int(kb[j])))\n"
        "            kf = int(np.count_nonzero(pick.event.mask(ya)))",
        "each look re-selects its event on the batch it then certifies on (reused samples)",
-       "engine:sequential", (_COV_SEQ,)),
+       "engine:sequential", (_COV_SEQ, _PY_SEQ)),
     # ------------------------------------------------------ event families and search
     _e("ev.one-direction", "removed-guard", _BB + "select.py",
        "for direction, (kf, ko) in enumerate(((ca, cb), (cb, ca))):",
@@ -747,37 +761,37 @@ CATALOGUE += [
     _e("ev.tail-reach", "constant", _BB + "candidates.py",
        "pmin = min(0.05, max(5.0 / n, 1e-12))", "pmin = min(0.05, max(500.0 / n, 1e-12))",
        "threshold events reach only to tail probability 500/n instead of 5/n",
-       "engine:events", (_COV_EV, "calibrate")),
+       "engine:events", (_COV_EV, "calibrate", _PY_EV)),
     _e("ev.no-last-bit", "off-by-one", _BB + "candidates.py",
        "for k in (1, 2, 3):", "for k in (2, 3):",
        "float-grid events on the last 2 and 3 mantissa bits only", "engine:events",
-       (_COV_EV, "calibrate")),
+       (_COV_EV, "calibrate", _PY_EV)),
     # --------------------------------------------------------- exact-loss optimiser
     _e("el.refine-smallest", "flipped-comparison", "audit/privacy/exact_loss.py",
        "cand.sort(reverse=True)", "cand.sort()",
        "the optimiser refines the smallest local extrema of |L|", "engine:exact-loss",
-       (_COV_EXACT,)),
+       (_COV_EXACT, _PY_EXACT)),
     _e("el.one-sign", "removed-guard", "audit/privacy/exact_loss.py",
        "for sgn in (1, -1):", "for sgn in (1,):",
        "only the maxima of L are searched, not those of -L", "engine:exact-loss",
-       (_COV_EXACT,)),
+       (_COV_EXACT, _PY_EXACT)),
     # the power-law tail limit lives in the Gini subject's NoiseLaw plug-in; what it breaks
     # is the exact-loss tester's certification, so it stays in that area and run
     _e("el.tail-gamma", "dropped-factor", "proofs/gini/noise_law.py",
        "v = (mpmath.mpf(self.gamma) - 1) * mpmath.log(b / b2)",
        "v = mpmath.mpf(self.gamma) * mpmath.log(b / b2)",
        "density-(10) tail limit gamma log(b/b') instead of (gamma - 1) log(b/b')",
-       "engine:exact-loss", (_COV_EXACT,)),
+       "engine:exact-loss", (_COV_EXACT, _PY_EXACT)),
     _e("el.no-round-up", "rounding-nudge", "audit/privacy/exact_loss.py",
        "up, down = _float_up(v_hi + tol), max(0.0, _float_down(v_hi - tol))",
        "up, down = float(v_hi), max(0.0, float(v_hi))",
        "the certified loss rounded to nearest instead of outward", "engine:exact-loss",
-       (_COV_EXACT,)),
+       (_COV_EXACT, _PY_EXACT)),
     _e("el.certify-least", "flipped-comparison", "audit/privacy/exact_loss.py",
        "for e in sorted(evaluated, key=lambda e: e.screen, reverse=True):",
        "for e in sorted(evaluated, key=lambda e: e.screen):",
        "worst-neighbour search certifies the least lossy pairs", "engine:exact-loss",
-       (_COV_EXACT,)),
+       (_COV_EXACT, _PY_EXACT)),
 ]
 
 
@@ -861,6 +875,97 @@ CATALOGUE += [
     # conf.records-key is gone: it removed "records" from a list of secret key names, and
     # the public view no longer consults any key list (confidential values are marked where
     # they are produced), so there is no such list left to get wrong.
+]
+
+
+# ------------------------------------------- more engine mutants: realistic maintainer bugs
+_NB = "audit/privacy/neighbours.py"
+_SEQ = _BB + "sequential.py"
+_EL = "audit/privacy/exact_loss.py"
+CATALOGUE += [
+    # neighbour generation
+    _e("nb.add-unsorted", "removed-guard", _NB,
+       'xs, np.sort(np.append(xs, v)), ADD_REMOVE_ONE, {"op": "add", "new": v}',
+       'xs, np.append(xs, v), ADD_REMOVE_ONE, {"op": "add", "new": v}',
+       "add-one: the added record appended unsorted (callers assume sorted data sets)",
+       "engine:neighbours", ("test:neighbours", _PY_NB)),
+    _e("nb.values-outside", "removed-guard", _NB,
+       "vals |= {float(v) for v in self.values if self.lower <= v <= self.upper}",
+       "vals |= {float(v) for v in self.values}",
+       "replace-one: extra values (e.g. from the optimiser) outside [L, U] proposed",
+       "engine:neighbours", ("test:neighbours", _PY_NB)),
+    _e("nb.remove-rank-label", "off-by-one", _NB,
+       '{"op": "remove", "rank": i,', '{"op": "remove", "rank": i + 1,',
+       "remove-one: the change names the next record (a replay rebuilds another neighbour)",
+       "engine:neighbours", ("coverage:exact-loss", _PY_NB)),
+    _e("nb.skip-equal-flip", "flipped-comparison", _NB,
+       "                if v == xs[i]:\n                    continue",
+       "                if v != xs[i]:\n                    continue",
+       "replace-one: the identity pairs kept, every real change skipped",
+       "engine:neighbours", ("test:neighbours", _PY_NB)),
+    # sequential schedule
+    _e("seq.certify-full-look-level", "budget-split", _SEQ,
+       "c = certify_pick(pick, pairs[pick.pair], kf, ks, b, a_look / 2.0, d_out or 1, delta)",
+       "c = certify_pick(pick, pairs[pick.pair], kf, ks, b, a_look, d_out or 1, delta)",
+       "the look's certificate (its reported epsilon_lower) at alpha_look per bound instead "
+       "of alpha_look / 2", "engine:sequential", (_COV_SEQ, _PY_SEQ)),
+    _e("seq.decide-full-level", "budget-split", _SEQ,
+       "    a = alpha_look / 2.0\n", "    a = alpha_look\n",
+       "the look's flag/clear decision from bounds at alpha_look each (two of them per look)",
+       "engine:sequential", (_COV_SEQ, _PY_SEQ)),
+    _e("seq.schedule-short", "flipped-comparison", _SEQ,
+       "while batches[-1] * growth <= n_max:", "while batches[-1] * growth < n_max:",
+       "the schedule stops one round early when a batch lands exactly on n_max",
+       "engine:sequential", (_PY_SEQ,)),
+    _e("seq.growth-ignored", "constant", _SEQ,
+       "batches.append(batches[-1] * int(growth))", "batches.append(batches[-1] * 2)",
+       "batches always double (seq_growth ignored): other looks than the schedule states",
+       "engine:sequential", (_PY_SEQ,)),
+    _e("seq.alpha-from-selection", "wrong-variable", _SEQ,
+       "    alpha = 1.0 - float(t.confidence)\n    plan = schedule(",
+       "    alpha = 1.0 - float(t.selection_confidence)\n    plan = schedule(",
+       "the looks split 1 - selection_confidence (0.05) instead of 1 - confidence (0.1): "
+       "conservative, but not the stated schedule (power lost)", "engine:sequential",
+       (_COV_SEQ, _PY_SEQ)),
+    # exact-loss optimiser
+    _e("el.agree-loose", "constant", _EL,
+       "_AGREE_EXP = 25  # the two precisions", "_AGREE_EXP = 8  # the two precisions",
+       "the two precisions need only agree to 1e-8 (the certified interval widens by 1e-8)",
+       "engine:exact-loss", (_COV_EXACT, _PY_EXACT)),
+    _e("el.float-down-flip", "flipped-comparison", _EL,
+       "    f = float(v)\n    if mpmath.mpf(f) > v:\n        f = math.nextafter(f, -math.inf)",
+       "    f = float(v)\n    if mpmath.mpf(f) < v:\n        f = math.nextafter(f, -math.inf)",
+       "value_down rounded the wrong way (may exceed the real loss by an ulp)",
+       "engine:exact-loss", (_COV_EXACT, _PY_EXACT)),
+    _e("el.screen-one-sided", "removed-guard", _EL,
+       "    return float(np.max(np.abs(_L_float(mech, y, a, b, a2, b2))))",
+       "    return float(np.max(_L_float(mech, y, a, b, a2, b2)))",
+       "the grid screen (laws without a closed form) ranks neighbours by max L, not max |L|",
+       "engine:exact-loss", (_COV_EXACT, _PY_EXACT)),
+    # confidentiality: producers and writer
+    _e("conf.scope-copies-confidential", "wrong-variable", "audit/findings.py",
+       '"scope": self.scope,',
+       '"scope": self.scope + (f" (detail: {self.confidential})" if self.confidential '
+       'else ""),',
+       "a Finding's confidential part copied into its public summary (scope text)",
+       "engine:confidentiality", ("confidentiality",)),
+    _e("conf.counterexample-public", "wrong-variable", "audit/report/writer.py",
+       "    _write_rendered(directory, public)\n    return directory",
+       "    _write_rendered(directory, public if secret is None else (*public[:3], secret[3]))"
+       "\n    return directory",
+       "the confidential counterexamples also written beside the public report",
+       "engine:confidentiality", ("confidentiality",)),
+    _e("conf.plain-sha256", "removed-guard", "audit/fingerprint.py",
+       "return PREFIX + hmac.new(key, canonical_bytes(xs), hashlib.sha256).hexdigest()",
+       "return PREFIX + hashlib.sha256(canonical_bytes(xs)).hexdigest()",
+       "the data fingerprint a plain SHA-256 of the records (dictionary attack: a reader "
+       "knowing all records but one recovers it)", "engine:confidentiality",
+       ("confidentiality",)),
+    _e("conf.file-sha-kept", "removed-guard", "audit/fingerprint.py",
+       'out = {k: v for k, v in source.items() if k != "file_sha256"}',
+       "out = dict(source)",
+       "the file's plain SHA-256 kept next to its keyed fingerprint", "engine:confidentiality",
+       ("confidentiality",)),
 ]
 
 

@@ -58,7 +58,8 @@ class Schedule:
 
     @property
     def alpha_per_look(self) -> float:
-        return self.alpha / self.looks
+        """alpha / looks rounded down (the looks never spend more than alpha in total)."""
+        return math.nextafter(self.alpha / self.looks, 0.0)
 
     def max_samples_per_dataset(self) -> int:
         return int(sum(self.batches))

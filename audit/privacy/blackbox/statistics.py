@@ -9,6 +9,7 @@ the measured error).  Cites Clopper & Pearson (1934), the exact binomial interva
 
 from __future__ import annotations
 
+import math
 import numbers
 from typing import Any
 
@@ -121,8 +122,9 @@ def log_ratio(lo: Any, hi: Any, delta: float = 0.0) -> Any:
 
 def bonferroni_level(alpha: float, bounds: int) -> float:
     """The level of each of ``bounds`` one-sided bounds that hold jointly with probability
-    >= 1 - ``alpha`` (union bound)."""
-    return alpha / bounds
+    >= 1 - ``alpha`` (union bound); rounded down, so ``bounds`` of them never spend more
+    than ``alpha``."""
+    return math.nextafter(alpha / bounds, 0.0)
 
 
 def predicted_bound(kf: np.ndarray, ko: np.ndarray, n_sel: int, n_cert: int, a_sel: float,

@@ -1,0 +1,61 @@
+"""The mutation harness's engine runs (tests/bench/mutation_kill.py): every run a catalogue
+entry names exists (``pytest:`` runs name test files found exactly once under tests/), the
+``--stop-at-kill`` order runs the cheap runs first, and - slow - a ``pytest:`` run on a shadow
+tree kills a neighbour-generation mutant that the unmutated tree passes, and the extended
+confidentiality run finds the leak of a mutant that copies a finding's confidential part
+into its public scope text.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "tests" / "bench"))
+
+import mutation_kill as MK  # noqa: E402
+import mutations as M  # noqa: E402
+
+KNOWN = ("coverage:", "coverage-full:", "calibrate", "test:neighbours", "test:directions",
+         "csv", "confidentiality", "pytest:")
+
+
+def test_every_engine_run_is_known_and_every_pytest_file_exists() -> None:
+    for m in M.CATALOGUE:
+        for run in m.runs:
+            assert run.startswith(KNOWN), (m.id, run)
+            if run.startswith("pytest:"):
+                files = MK.test_files(run.split(":", 1)[1])
+                assert files and all(f.is_file() for f in files), (m.id, run)
+    with pytest.raises(ValueError, match="found 0 times"):
+        MK.test_files("test_no_such_file_here.py")
+
+
+def test_stop_at_kill_orders_cheap_runs_first() -> None:
+    runs = ["coverage-full:sequential", "confidentiality", "pytest:test_sequential.py",
+            "coverage:exact-loss", "test:neighbours", "calibrate"]
+    assert sorted(runs, key=MK._run_cost) == [
+        "pytest:test_sequential.py", "confidentiality", "test:neighbours",
+        "coverage:exact-loss", "calibrate", "coverage-full:sequential"]
+
+
+@pytest.mark.slow
+def test_pytest_run_kills_neighbour_mutant_and_passes_unmutated(tmp_path: Path) -> None:
+    run = "pytest:test_neighbour_pairs.py"
+    ok = MK._pytest_run(run, M.make_tree(tmp_path / "ok", None))
+    bad = MK._pytest_run(run, M.make_tree(tmp_path / "bad", M.by_id("nb.values-outside")))
+    assert ok[1] == 0, ok
+    assert bad[1] == 1 and "test_neighbour_pairs.py" in bad[2]["failed"], bad
+
+
+@pytest.mark.slow
+def test_confidentiality_run_finds_confidential_part_in_public_scope(tmp_path: Path) -> None:
+    clean = MK.engine_run("confidentiality", M.make_tree(tmp_path / "ok", None),
+                          tmp_path / "w-ok", 0)
+    leaky = MK.engine_run("confidentiality", M.make_tree(
+        tmp_path / "bad", M.by_id("conf.scope-copies-confidential")), tmp_path / "w-bad", 0)
+    assert not [k for k in clean[0][2] if k.startswith("leak:")], clean
+    assert any(k.startswith("leak:") and "confidential value" in k for k in leaky[0][2]), leaky
