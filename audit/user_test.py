@@ -4,7 +4,8 @@ progress on stderr and writes the report).
 The mechanism (a vectorised callable ``f(data, size, rng)``, a per-call callable ``f(data)``
 / ``f(data, rng)``, or a class/object with ``sample``; see
 :mod:`audit.privacy.user_mechanism`) is tested for its claimed ``--epsilon`` (and
-``--delta``) under ``--relation replace-one|add-remove`` on neighbouring pairs from
+``--delta``) under ``--relation`` (replace-one, add-remove, linf:K, l1:K, trusted,
+custom:MODULE:OBJECT: :mod:`audit.privacy.relation`) on neighbouring pairs from
 
 * ``--pairs FILE``: a JSON list of ``[D, D']`` (each a list of numbers), checked to be
   neighbours;
@@ -170,8 +171,15 @@ class TestCommand:
                        "or epsilon attribute")
         p.add_argument("--delta", default=0.0, type=real(low=0.0, high=1.0, high_open=True),
                        help="claimed delta in [0, 1) (default 0)")
-        p.add_argument("--relation", choices=("replace-one", "add-remove"),
-                       default="replace-one", help="neighbour relation (default %(default)s)")
+        p.add_argument("--relation", default="replace-one",
+                       help="neighbour relation: replace-one (default), add-remove, linf:K / "
+                       "l1:K (query-answer vectors: every answer moves by <= K / the moves "
+                       "sum to <= K), trusted (your --pairs, unchecked), or "
+                       "custom:MODULE:OBJECT (a function f(D, D') -> bool); records are "
+                       "compared position by position in the order the mechanism sees them")
+        p.add_argument("--queries", type=integer(low=1), default=10,
+                       help="linf:K / l1:K without --pairs: answers per generated pattern "
+                       "pair (default 10)")
         src = p.add_mutually_exclusive_group()
         src.add_argument("--data", default=None, help="CSV file with the data set")
         src.add_argument("--pairs", default=None, help="JSON list of [D, D'] pairs")
@@ -248,7 +256,7 @@ class TestCommand:
         elif a.pairs is not None:
             pairs = _read_pairs(a.pairs)
             data_id = {"pairs_file": a.pairs}
-        elif a.lower is None:
+        elif a.lower is None and not a.relation.startswith(("linf:", "l1:")):
             raise InputError("give neighbouring data: --pairs FILE, --data FILE --column C "
                              "--lower L --upper U, or --lower L --upper U")
 
@@ -266,7 +274,7 @@ class TestCommand:
             first_batch=a.first_batch, float_bits=not a.no_float_bits,
             exact=not a.no_exact, max_pairs=a.max_pairs, n=a.n, max_seconds=a.max_seconds,
             chunk_size=a.chunk_size, style=a.style, randomness=a.randomness,
-            seed_bits=a.seed_bits, ref=a.mechanism)
+            seed_bits=a.seed_bits, ref=a.mechanism, queries=a.queries)
         return self._run(a, plan, run_id, data_id)
 
     def _run(self, a: argparse.Namespace, plan: Any, run_id: str,
