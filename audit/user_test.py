@@ -203,8 +203,8 @@ class TestCommand:
                        help="confidence of a flag (default 0.9)")
         p.add_argument("--fixed", action="store_true",
                        help="fixed sample sizes instead of sequential stopping")
-        p.add_argument("--max-samples", type=integer(low=10), default=200_000,
-                       help="largest certification batch per data set (default 200000)")
+        p.add_argument("--max-samples", type=integer(low=10), default=1_048_576,
+                       help="largest certification batch per data set (default 1048576)")
         p.add_argument("--n-select", type=integer(low=10), default=200_000,
                        help="selection outputs per data set (default 200000)")
         p.add_argument("--first-batch", type=integer(low=10), default=2000,
