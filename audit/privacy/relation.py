@@ -231,7 +231,7 @@ def _load_predicate(ref: str) -> Callable[..., Any]:
         raise InvalidParameterError(
             f"custom:{ref} is not callable (want f(first, second) -> bool)",
             param="relation", name="")
-    return obj  # type: ignore[no-any-return]
+    return obj
 
 
 def parse_relation(text: Any) -> Relation:

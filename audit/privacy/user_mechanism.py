@@ -282,7 +282,7 @@ def _claim(obj: Any, epsilon: Any) -> float:
     return float(epsilon)
 
 
-def wrap_mechanism(obj: Any, *, epsilon: float | None = None, relation: str = "replace-one",
+def wrap_mechanism(obj: Any, *, epsilon: float | None = None, relation: Any = "replace-one",
                    delta: float = 0.0, name: str | None = None, style: str = "auto",
                    randomness: str = "auto", seed_bits: int = SEED_BITS) -> UserMechanism:
     """Wrap a callable, a class or an object with ``sample`` (module docstring).
