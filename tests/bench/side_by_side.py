@@ -208,7 +208,9 @@ def main() -> None:
                     help="also run dpaudit with this many samples per look (0: skip)")
     ap.add_argument("--seed", type=int, default=0)
     a = ap.parse_args()
-    ps = _load("power_suite_sbs", HERE.parent / "engine" / "power_suite.py")
+    suite_file = next(f for f in (HERE.parent / "common" / "power_suite.py",
+                                  HERE.parent / "engine" / "power_suite.py") if f.exists())
+    ps = _load("power_suite_sbs", suite_file)
     bench = _load("power_suite_bench_sbs", HERE / "power_suite.py")
     names = a.only or (None if a.all else DEFAULT_SET)
     suite = [m for m in ps.suite(exact=True) if names is None or m.name in names]
