@@ -59,10 +59,11 @@ from audit.privacy.blackbox import (
     log_ratio,
 )
 from audit.privacy.import_root import ensure_on_path, import_root
-from audit.privacy.neighbour_search import FAMILIES, SearchSpace, are_neighbours
+from audit.privacy.neighbour_search import FAMILIES, SearchSpace
 from audit.privacy.neighbours import AddRemoveOne, ReplaceOne
 from audit.privacy.randomness_probe import probe_randomness
 from audit.privacy.reach import power_words
+from audit.privacy.relation import RelationKind, parse_relation, query_pairs
 from audit.privacy.search_pairs import blackbox_pairs, sensitivity_check_finding
 from audit.privacy.user_mechanism import (
     SEED_BITS,
@@ -88,11 +89,20 @@ __all__ = [
     "pairs_from_data",
     "pairs_from_list",
     "plan_audit",
+    "screen_pairs",
     "power_on_event",
     "preflight",
     "run_plan",
     "test_mechanism",
 ]
+
+#: the sequential schedule's defaults for dpaudit test (measured on the calibration suite,
+#: tests/bench/power_suite.py): every pair stays sampled (unless its optimistic log-ratio
+#: falls below the leader's pessimistic score) until the batch reaches 2.56 x 10^5, then the
+#: best 2; half of alpha goes to the looks in proportion to their size (the late, large
+#: looks are where small violations such as Sparse Vector's 0.14-0.17 vs 0.1 show)
+SEQUENTIAL_DEFAULTS: dict[str, Any] = {"seq_prune_at": 256_000, "seq_keep_pairs": 2,
+                                       "seq_alpha_by_size": 0.5}
 
 CHECK_EVENT = "user-mechanism.event-ratio"
 CHECK_CRASH = "user-mechanism.crash"
@@ -122,40 +132,64 @@ def _same_multiset(a: np.ndarray, b: np.ndarray) -> bool:
     return a.size == b.size and bool(np.array_equal(np.sort(a), np.sort(b)))
 
 
-def pairs_from_list(items: Any, relation: str) -> list[NeighbourPair]:
-    """``[[D, D'], ...]`` or ``[{"first": D, "second": D'}, ...]`` -> pairs, each checked to
-    be neighbours under ``relation`` (an error names the first pair that is not)."""
-    rel = normalise_relation(relation)
+def _pair_items(it: Any, i: int) -> tuple[Any, Any]:
+    if isinstance(it, NeighbourPair):
+        return it.first, it.second
+    if isinstance(it, dict) and "first" in it and "second" in it:
+        return it["first"], it["second"]
+    if isinstance(it, (list, tuple)) and len(it) == 2:
+        return it[0], it[1]
+    raise InvalidParameterError(
+        f"pairs[{i}] must be [D, D'] or {{\"first\": D, \"second\": D'}}, got "
+        f"{str(it)[:80]!r}")
+
+
+def screen_pairs(items: Any, relation: Any) -> tuple[list[NeighbourPair],
+                                                     list[dict[str, Any]]]:
+    """``[[D, D'], ...]`` or ``[{"first": D, "second": D'}, ...]`` -> (the pairs that are
+    neighbours under ``relation``, the rejected ones).  Each rejection is
+    ``{"index", "reason", "first", "second"}``, its reason in the user's terms (a pair that
+    is not a list of two flat lists of finite numbers, or not a neighbour under the relation:
+    :meth:`audit.privacy.relation.Relation.reject_reason`, position by position in the order
+    the mechanism sees them).  Raises only when ``items`` is not a non-empty list."""
+    rel = parse_relation(relation)
+    label = relation if isinstance(relation, str) else rel.name
     if not isinstance(items, list) or not items:
         raise InvalidParameterError(
             f"pairs must be a non-empty JSON list of [D, D'] pairs, got {str(items)[:80]!r}")
-    out = []
+    good: list[NeighbourPair] = []
+    bad: list[dict[str, Any]] = []
     for i, it in enumerate(items):
-        if isinstance(it, NeighbourPair):
-            first, second = it.first, it.second
-        elif isinstance(it, dict) and "first" in it and "second" in it:
-            first, second = it["first"], it["second"]
-        elif isinstance(it, (list, tuple)) and len(it) == 2:
-            first, second = it
-        else:
-            raise InvalidParameterError(
-                f"pairs[{i}] must be [D, D'] or {{\"first\": D, \"second\": D'}}, got "
-                f"{str(it)[:80]!r}")
-        a = _as_record_array(first, f"pairs[{i}][0]")
-        b = _as_record_array(second, f"pairs[{i}][1]")
+        try:
+            first, second = _pair_items(it, i)
+            a = _as_record_array(first, f"pairs[{i}][0]")
+            b = _as_record_array(second, f"pairs[{i}][1]")
+        except InvalidParameterError as exc:
+            bad.append({"index": i, "reason": str(exc), "first": None, "second": None})
+            continue
+        why = rel.reject_reason(a, b)
+        if why is None:
+            good.append(NeighbourPair(a, b, rel.name, {"op": "given", "index": i}))
+            continue
         identical = a.size == b.size and bool(np.array_equal(a, b))
-        if identical or not are_neighbours(a, b, rel, ordered=True):
-            what = ("differ in exactly one position, same size (records are compared in "
-                    "the order the mechanism sees them)" if rel == REPLACE_ONE else
-                    "differ by inserting or removing exactly one record")
-            same = (" (the two data sets are identical)" if identical else
-                    " (the same records in another order)" if _same_multiset(a, b) else "")
-            raise InvalidParameterError(
-                f"pairs[{i}] are not neighbours under {relation}{same}: they must {what}; got "
-                f"[{list_some(a.tolist(), 8, quote=False)}] and "
-                f"[{list_some(b.tolist(), 8, quote=False)}]", param="pairs", name="")
-        out.append(NeighbourPair(a, b, rel, {"op": "given", "index": i}))
-    return out
+        what = "data sets" if rel.is_dataset else "inputs"
+        msg = (f"pairs[{i}] are not neighbours under {label}"
+               + (f" (the two {what} are identical): a pair must differ" if identical else
+                  f": {why}")
+               + f"; got [{list_some(a.tolist(), 8, quote=False)}] and "
+               f"[{list_some(b.tolist(), 8, quote=False)}]")
+        bad.append({"index": i, "reason": msg, "first": a.tolist(), "second": b.tolist()})
+    return good, bad
+
+
+def pairs_from_list(items: Any, relation: Any) -> list[NeighbourPair]:
+    """``[[D, D'], ...]`` or ``[{"first": D, "second": D'}, ...]`` -> pairs, each checked to
+    be neighbours under ``relation`` (:func:`screen_pairs`); strict: an error names the
+    first pair that is not (:func:`plan_audit` instead skips and reports bad pairs)."""
+    good, bad = screen_pairs(items, relation)
+    if bad:
+        raise InvalidParameterError(bad[0]["reason"], param="pairs", name="")
+    return good
 
 
 def _bounds(lower: Any, upper: Any) -> tuple[float, float]:
@@ -296,6 +330,8 @@ class AuditPlan:
     exact: bool
     space: SearchSpace | None = None  # the exact sensitivity check's (None: no bounds)
     probe: bool = False  # probe a per-call mechanism without a randomness argument
+    #: given pairs skipped as not neighbours (:func:`screen_pairs`), reported as user.pairs
+    rejected: list[dict[str, Any]] = field(default_factory=list)
 
 
 def plan_audit(
@@ -312,7 +348,7 @@ def plan_audit(
     confidence: float = 0.9,
     sequential: bool = True,
     n_select: int = 200_000,
-    n_certify: int = 200_000,
+    n_certify: int = 1_048_576,
     first_batch: int = 2_000,
     float_bits: bool = True,
     exact: bool = True,
@@ -325,6 +361,7 @@ def plan_audit(
     randomness: str = "auto",
     seed_bits: int = SEED_BITS,
     ref: str | None = None,
+    queries: int = 10,
 ) -> AuditPlan:
     """Validate the arguments of :func:`test_mechanism` and build its plan (no mechanism
     call yet).
@@ -332,29 +369,57 @@ def plan_audit(
     ``n``: the largest data set the neighbour search builds for the exact sensitivity check
     (the sampling tester's search pairs stay <= 16 records); ``ordered``: the relation is
     over sequences (False: multisets, so the search also presents records in the orders
-    that change a sum's rounding)."""
+    that change a sum's rounding).  ``relation``: any spelling of
+    :func:`audit.privacy.relation.parse_relation`; under a query relation (``linf:K``,
+    ``l1:K``) without ``pairs``, StatDP-style pattern pairs of ``queries`` answers are
+    generated (around the midpoint of ``[lower, upper]`` when given).  Given ``pairs`` that
+    are not neighbours are skipped and reported (``AuditPlan.rejected``: a ``user.pairs``
+    finding); when every given pair is rejected nothing could be checked: an error."""
     n = check_int(n, "n", low=1)
     if not isinstance(ordered, bool):
         raise InvalidParameterError(f"must be True or False, got {shorten(repr(ordered))}",
                                     param="ordered")
-    mech = wrap_mechanism(mechanism, epsilon=epsilon, relation=relation, delta=delta,
+    rel = parse_relation(relation)
+    queries = check_int(queries, "queries", low=1)
+    mech = wrap_mechanism(mechanism, epsilon=epsilon, relation=rel, delta=delta,
                           style=style, randomness=randomness, seed_bits=seed_bits)
-    rel_name = "add-remove" if mech.relation == ADD_REMOVE_ONE else "replace-one"
+    rel_name = ("add-remove" if mech.relation == ADD_REMOVE_ONE else
+                "replace-one" if mech.relation == REPLACE_ONE else rel.name)
     # the neighbour search's space over the public bounds: the bounds-alone pairs and the
     # exact sensitivity check (run by run_plan when the object declares query + sensitivity)
     space = None
     if lower is not None and upper is not None:
         lo_b, hi_b = _bounds(lower, upper)
-        space = SearchSpace(lo_b, hi_b, mech.relation, n_max=n, ordered=ordered)
+        if rel.is_dataset:
+            space = SearchSpace(lo_b, hi_b, mech.relation, n_max=n, ordered=ordered)
+    rejected: list[dict[str, Any]] = []
     if pairs is not None:
-        plist = pairs_from_list(list(pairs), mech.relation)
-        source = "given pairs"
+        plist, rejected = screen_pairs(list(pairs), relation if isinstance(relation, str)
+                                       else rel.name)
+        if not plist:  # nothing left to check: bad input, never a pass
+            more = (f" (every one of the {len(rejected)} pairs given was rejected; the "
+                    "first is shown)" if len(rejected) > 1 else "")
+            raise InvalidParameterError(rejected[0]["reason"] + more, param="pairs", name="")
+        source = "given pairs" + (" (trusted: not checked to be neighbours)"
+                                  if rel.kind is RelationKind.TRUSTED else "")
     elif data is not None:
+        if not rel.is_dataset:
+            raise InvalidParameterError(
+                f"data makes neighbours of a data set (replace-one, add-remove); under "
+                f"{rel.name} give the pairs (--pairs FILE)"
+                + (" or the answers' bounds (--lower L --upper U)" if rel.is_query else ""),
+                param="data", name="")
         if lower is None or upper is None:
             raise InvalidParameterError("data needs the public bounds lower and upper",
                                         param="data", name="")
         plist = pairs_from_data(data, lower, upper, mech.relation, max_pairs)
         source = f"neighbours of the data set ({np.asarray(data).size} records)"
+    elif rel.is_query:
+        plist = query_pairs(rel, queries, lower, upper)[:max_pairs]
+        where = (f"around the midpoint of [{float(lower):g}, {float(upper):g}]"
+                 if lower is not None and upper is not None else "around 0")
+        source = (f"StatDP-style pattern pairs of {queries} query answers {where}, moved "
+                  f"under {rel.name}")
     elif space is not None:
         # half: small data sets at the bounds (largest real-number change); half: the
         # floating-point bug families of the neighbour search
@@ -368,6 +433,10 @@ def plan_audit(
                                 families=fams)
         source = (f"neighbour search in [{space.lower:g}, {space.upper:g}] (families: "
                   f"{', '.join(sorted({str(p.change['family']) for p in plist}))})")
+    elif not rel.is_dataset:
+        raise InvalidParameterError(
+            f"under {rel.name} dpaudit cannot generate neighbours: give the pairs "
+            "(--pairs FILE)", param="pairs", name="")
     else:
         raise InvalidParameterError(
             "no neighbouring pairs: give pairs (--pairs FILE), data with bounds (--data FILE "
@@ -386,7 +455,7 @@ def plan_audit(
     tester = BlackBoxTester(
         n_select=n_select, n_certify=n_certify, confidence=confidence, float_grid=float_bits,
         delta=float(delta), sequential=sequential, seq_first=first_batch,
-        chunk_size=chunk_size, max_seconds=max_seconds)
+        chunk_size=chunk_size, max_seconds=max_seconds, **SEQUENTIAL_DEFAULTS)
     params: dict[str, Any] = {
         "mechanism": ref or mech.name, "mechanism_adapter": mech.describe(),
         "epsilon": mech.claimed_epsilon, "delta": float(delta), "relation": rel_name,
@@ -400,9 +469,10 @@ def plan_audit(
             "NOT reproducible: the mechanism draws randomness dpaudit cannot seed; a replay "
             "re-draws fresh outputs and re-checks the bound statistically"),
         "testers": n_testers, "randomness_probe": None,
+        "relation_meaning": rel.describe(), "pairs_rejected": len(rejected),
     }
     return AuditPlan(mech, plist, tester, params, ref, int(seed), n_testers == 2, space,
-                     probe=randomness == "auto")
+                     probe=randomness == "auto", rejected=rejected)
 
 
 def preflight(plan: AuditPlan, calls: int = 2) -> list[dict[str, Any]]:
@@ -458,7 +528,7 @@ def run_plan(plan: AuditPlan, progress: Callable[[str, int, int], None] | None =
         f = _outputs_finding(plan, "malformed", f"the mechanism's outputs are malformed: "
                              f"{malformed[0]['message']}", {"problems": malformed[:5]})
         # the sample-free sensitivity check needs no output of the mechanism
-        found = [f, *_sensitivity_findings(plan)]
+        found = [f, *_sensitivity_findings(plan), *_pairs_findings(plan)]
         return UserAudit(found, _overall(found), plan.params, None, [],
                          time.perf_counter() - t0)
     findings: list[Finding] = []
@@ -479,6 +549,7 @@ def run_plan(plan: AuditPlan, progress: Callable[[str, int, int], None] | None =
             {"problems": [{"dataset": c.get("dataset"), "message": c.get("message")}
                           for c in bad_out[:5]]}))
     findings.extend(_sensitivity_findings(plan))
+    findings.extend(_pairs_findings(plan))
     exact_rows: list[dict[str, Any]] = []
     if plan.exact:
         f, exact_rows = _exact_finding(mech, plist, ref, seed)
@@ -524,12 +595,36 @@ def _sensitivity_findings(plan: AuditPlan) -> list[Finding]:
     return [sf]
 
 
+def _pairs_findings(plan: AuditPlan) -> list[Finding]:
+    """The ``user.pairs`` finding when given pairs were skipped as not neighbours (else
+    none): each rejected pair with its reason.  It does not change the run's outcome, which
+    is about the pairs that were tested (a run with none left never gets here:
+    :func:`plan_audit` raises)."""
+    if not plan.rejected:
+        return []
+    mech = plan.mech
+    n_bad, n_ok = len(plan.rejected), len(plan.pairs)
+    reason = (f"{n_bad} of the {n_bad + n_ok} given pairs skipped: not neighbours under "
+              f"{plan.params['relation']} (first: {shorten(plan.rejected[0]['reason'], 160)})")
+    return [Finding(
+        id="user.pairs", claim=f"the given pairs are neighbours under {plan.params['relation']}",
+        reference="the pairs file / pairs argument", method=Method.EXACT,
+        verdict=Verdict.INCONCLUSIVE,
+        scope=(f"each given pair compared position by position under {mech.relation}; "
+               f"{n_bad} skipped, {n_ok} tested; the verdicts above are about the tested "
+               "pairs only"),
+        evidence={"outcome": "skipped-pairs", "reason": reason, "tested": n_ok,
+                  "rejected": plan.rejected[:50]},
+        seed=plan.seed, subject=f"{_SUBJECT}:{plan.ref or mech.name}")]
+
+
 def _overall(findings: list[Finding]) -> str:
     verdicts = [f.verdict for f in findings]
     if Verdict.REFUTED in verdicts:
         return "flagged"
     if any(f.verdict in (Verdict.INCONCLUSIVE, Verdict.ERROR)
-           and f.evidence.get("outcome") != "not-refuted" for f in findings):
+           and f.evidence.get("outcome") not in ("not-refuted", "skipped-pairs")
+           for f in findings):
         return "inconclusive"
     return "not-flagged"
 
@@ -606,7 +701,9 @@ def _blackbox_finding(res: Any, mech: UserMechanism, plist: list[NeighbourPair],
                          "looks": len(d.get("looks", [])),
                          "alpha_per_look": d.get("alpha_per_look"),
                          "rounds": d.get("rounds")})
-    scope = (f"{d.get('pairs_used')} neighbouring pairs ({mech.relation}); black-box "
+    trusted = (" taken as neighbours without a check (relation 'trusted')"
+               if mech.relation == RelationKind.TRUSTED.value else "")
+    scope = (f"{d.get('pairs_used')} neighbouring pairs ({mech.relation}){trusted}; black-box "
              f"select-then-certify, real-number events"
              f"{' and float64 bit-level events' if tester.float_grid else ''}; "
              f"{d.get('samples_total')} outputs drawn; confidence {res.confidence}")

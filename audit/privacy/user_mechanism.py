@@ -61,7 +61,7 @@ from typing import Any
 
 import numpy as np
 
-from audit.protocols import ADD_REMOVE_ONE, REPLACE_ONE
+from audit.privacy.relation import parse_relation
 from kernels.errors import InputError, InvalidParameterError
 from kernels.validate import check_int, shorten
 
@@ -80,10 +80,6 @@ __all__ = [
 STYLES = ("auto", "vectorised", "per-call")
 RANDOMNESS = ("auto", "generator", "seed", "global", "none")
 _SIZE_NAMES = {"size", "n", "count", "num", "n_samples", "samples", "k"}
-_RELATION_ALIASES = {
-    "replace-one": REPLACE_ONE, "replace": REPLACE_ONE, REPLACE_ONE: REPLACE_ONE,
-    "add-remove": ADD_REMOVE_ONE, "add-remove-one": ADD_REMOVE_ONE, ADD_REMOVE_ONE: ADD_REMOVE_ONE,
-}
 _DENSITY = ("location_scale", "noise_logpdf", "noise_logpdf_mp")
 #: default width of the int seeds handed to a ``randomness="seed"`` mechanism: [0, 2^32)
 SEED_BITS = 32
@@ -99,13 +95,11 @@ class MechanismOutputError(Exception):
     out-of-domain data set."""
 
 
-def normalise_relation(relation: str) -> str:
-    """``"replace-one"`` or ``"add-remove"`` (also ``"add-remove-one"``) -> the engine's name."""
-    try:
-        return _RELATION_ALIASES[relation]
-    except (KeyError, TypeError):
-        raise InvalidParameterError(
-            f"relation must be 'replace-one' or 'add-remove', got {relation!r}") from None
+def normalise_relation(relation: Any) -> str:
+    """Any spelling :func:`audit.privacy.relation.parse_relation` accepts -> the engine's
+    name (``"replace-one"``, ``"add-remove-one"``, ``"linf:1"``, ``"l1:2"``, ``"trusted"``,
+    ``"custom:MODULE:OBJECT"``)."""
+    return parse_relation(relation).name
 
 
 def load_object(ref: str) -> Any:
@@ -288,7 +282,7 @@ def _claim(obj: Any, epsilon: Any) -> float:
     return float(epsilon)
 
 
-def wrap_mechanism(obj: Any, *, epsilon: float | None = None, relation: str = "replace-one",
+def wrap_mechanism(obj: Any, *, epsilon: float | None = None, relation: Any = "replace-one",
                    delta: float = 0.0, name: str | None = None, style: str = "auto",
                    randomness: str = "auto", seed_bits: int = SEED_BITS) -> UserMechanism:
     """Wrap a callable, a class or an object with ``sample`` (module docstring).

@@ -1,7 +1,8 @@
 """Power of the black-box tester on the calibration suite (tests/common/power_suite.py):
 for each mechanism, its true epsilon on the tested pairs (and how it is known), the
 certified lower bound at the settings ``dpaudit test`` uses by default (sequential,
-n_select = n_certify = 2 x 10^5, first batch 2000, float bits on, 90 % confidence), whether
+n_select = 2 x 10^5, batches 2000 x 2^r up to 1,048,576, every pair kept until the batch
+reaches 2.56 x 10^5, half of alpha by batch size, float bits on, 90 % confidence), whether
 it flagged the claim 0.1, the samples drawn and the CPU seconds.  One run, one process.
 
     PYTHONPATH=$PWD python tests/bench/power_suite.py [--only NAME ...] [--seed S]
@@ -22,6 +23,7 @@ import time
 import numpy as np
 
 from audit.privacy.blackbox import BlackBoxTester
+from audit.privacy.user_audit import SEQUENTIAL_DEFAULTS
 
 HERE = pathlib.Path(__file__).resolve().parent
 
@@ -36,19 +38,19 @@ def _suite_module():
     return mod
 
 
-def default_tester(n_certify: int = 200_000) -> BlackBoxTester:
-    """The settings of audit.privacy.user_audit.test_user_mechanism's defaults
-    (``n_certify`` = its --max-samples)."""
+def default_tester(n_certify: int = 1_048_576, **kw: object) -> BlackBoxTester:
+    """The settings of ``dpaudit test``'s defaults (audit.privacy.user_audit.plan_audit;
+    ``n_certify`` = its --max-samples)."""
     return BlackBoxTester(n_select=200_000, n_certify=n_certify, confidence=0.9,
                           float_grid=True, sequential=True, seq_first=2_000,
-                          chunk_size=100_000)
+                          chunk_size=100_000, **{**SEQUENTIAL_DEFAULTS, **kw})
 
 
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--only", nargs="*")
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--max-samples", type=int, default=200_000,
+    ap.add_argument("--max-samples", type=int, default=1_048_576,
                     help="largest sequential batch per data set (dpaudit --max-samples)")
     a = ap.parse_args()
     ps = _suite_module()

@@ -41,17 +41,21 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from audit.privacy.relation import QUERY_LINF_1
 from audit.protocols import REPLACE_ONE, NeighbourPair
 
 EPS = 0.1
 N_QUERIES = 10
 THRESHOLD = 1.0
 SNAP = 256.0
+#: the relation of the query-answer pairs: every answer moves by at most 1
+LINF1 = QUERY_LINF_1.name
 
 
 def pattern_pairs(n: int = N_QUERIES) -> list[NeighbourPair]:
     """StatDP's pattern pairs (Ding et al. 2018, Table 2 shapes) for n query answers, each
-    answer moving by at most 1 (the l-infinity relation the SVT and Noisy Max proofs use)."""
+    answer moving by at most 1 (``linf:1``, the relation the SVT and Noisy Max proofs
+    use)."""
     h = n // 2
     ones = [1.0] * n
     shapes = {
@@ -64,7 +68,7 @@ def pattern_pairs(n: int = N_QUERIES) -> list[NeighbourPair]:
         "all-below": (ones, [0.0] * n),
         "x-shape": ([1.0] * h + [0.0] * (n - h), [0.0] * h + [1.0] * (n - h)),
     }
-    return [NeighbourPair(np.array(a), np.array(b), REPLACE_ONE, {"pattern": k})
+    return [NeighbourPair(np.array(a), np.array(b), LINF1, {"pattern": k})
             for k, (a, b) in shapes.items()]
 
 
@@ -74,12 +78,12 @@ def single_bin_pairs(n: int = N_QUERIES) -> list[NeighbourPair]:
     up, down = base.copy(), base.copy()
     up[0] += 1
     down[0] -= 1
-    return [NeighbourPair(base, up, REPLACE_ONE, {"bin": 0, "op": "add"}),
-            NeighbourPair(base, down, REPLACE_ONE, {"bin": 0, "op": "remove"})]
+    return [NeighbourPair(base, up, LINF1, {"bin": 0, "op": "add"}),
+            NeighbourPair(base, down, LINF1, {"bin": 0, "op": "remove"})]
 
 
 def scalar_pairs() -> list[NeighbourPair]:
-    return [NeighbourPair(np.array([0.0]), np.array([1.0]), REPLACE_ONE, {"query": "0 -> 1"})]
+    return [NeighbourPair(np.array([0.0]), np.array([1.0]), LINF1, {"query": "0 -> 1"})]
 
 
 @dataclass
@@ -92,7 +96,7 @@ class SuiteMechanism:
     true_epsilon: float
     known: str  # "exact", "exact-quadrature", "lower", "upper"
     claimed_epsilon: float = EPS
-    relation: str = REPLACE_ONE
+    relation: str = LINF1
     cites: str = ""
     tags: tuple[str, ...] = field(default_factory=tuple)
 
@@ -321,12 +325,12 @@ def suite(exact: bool = True) -> list[SuiteMechanism]:
                        cites="Dwork et al. 2006"),
         SuiteMechanism("laplace-half-scale", _laplace(0.5 / e), scalar_pairs(), 2 * e, "exact"),
         SuiteMechanism("truncated-geometric", _truncated_geometric(math.exp(-e), 5),
-                       [NeighbourPair(np.array([2.0]), np.array([3.0]), REPLACE_ONE, {})],
+                       [NeighbourPair(np.array([2.0]), np.array([3.0]), LINF1, {})],
                        truncated_geometric_epsilon(math.exp(-e), 5, 2, 3), "exact",
                        cites="Ghosh et al. 2009"),
         SuiteMechanism("truncated-geometric-alpha-squared",
                        _truncated_geometric(math.exp(-2 * e), 5),
-                       [NeighbourPair(np.array([2.0]), np.array([3.0]), REPLACE_ONE, {})],
+                       [NeighbourPair(np.array([2.0]), np.array([3.0]), LINF1, {})],
                        truncated_geometric_epsilon(math.exp(-2 * e), 5, 2, 3), "exact"),
         SuiteMechanism("histogram", _histogram(1 / e), single_bin_pairs(n), e, "exact"),
         SuiteMechanism("histogram-wrong-scale", _histogram(e), single_bin_pairs(n), 1 / e,
@@ -360,11 +364,11 @@ def suite(exact: bool = True) -> list[SuiteMechanism]:
                        "exact-quadrature", cites="Lyu et al. 2017, Alg. 6"),
         SuiteMechanism("one-time-rappor", _rappor(0.95, None, None), [
             NeighbourPair(np.array([0.0]), np.array([1.0]), REPLACE_ONE, {})],
-            4 * math.log((1 - 0.95 / 2) / (0.95 / 2)), "exact",
+            4 * math.log((1 - 0.95 / 2) / (0.95 / 2)), "exact", relation=REPLACE_ONE,
             cites="Erlingsson et al. 2014, epsilon_inf = 2h ln((1 - f/2)/(f/2))"),
         SuiteMechanism("rappor", _rappor(rappor_f, rp, rq), [
             NeighbourPair(np.array([0.0]), np.array([1.0]), REPLACE_ONE, {})],
-            2 * math.log(qs * (1 - ps) / (ps * (1 - qs))), "exact",
+            2 * math.log(qs * (1 - ps) / (ps * (1 - qs))), "exact", relation=REPLACE_ONE,
             cites="Erlingsson et al. 2014, epsilon_1 = h ln(q*(1-p*)/(p*(1-q*)))"),
         SuiteMechanism("laplace-composition-20", _composition(20, 20 / e), scalar_pairs(), e,
                        "exact", cites="DP-Sniper's LaplaceParallel shape"),

@@ -57,6 +57,11 @@ def test_sequential_schedule_spends_exactly_alpha_over_its_looks(conf: float) ->
         spent = Fraction(s.alpha_per_look) * s.looks
         assert spent <= alpha, (first, growth, n_max, conf, s.looks)
         assert spent >= alpha * (1 - WASTE), (first, growth, n_max, conf)
+        for by_size in (0.0, 0.25, 0.5, 1.0):  # the looks' shares (dpaudit test: 0.5)
+            sb = schedule(first, growth, n_max, float(alpha), by_size=by_size)
+            spent = sum((Fraction(sb.alpha_at(r)) for r in range(1, sb.looks + 1)), Fraction(0))
+            assert spent <= alpha, (first, growth, n_max, conf, by_size)
+            assert spent >= alpha * (1 - WASTE), (first, growth, n_max, conf, by_size)
 
 
 @pytest.mark.parametrize("conf", CONFIDENCES)

@@ -4,7 +4,8 @@ progress on stderr and writes the report).
 The mechanism (a vectorised callable ``f(data, size, rng)``, a per-call callable ``f(data)``
 / ``f(data, rng)``, or a class/object with ``sample``; see
 :mod:`audit.privacy.user_mechanism`) is tested for its claimed ``--epsilon`` (and
-``--delta``) under ``--relation replace-one|add-remove`` on neighbouring pairs from
+``--delta``) under ``--relation`` (replace-one, add-remove, linf:K, l1:K, trusted,
+custom:MODULE:OBJECT: :mod:`audit.privacy.relation`) on neighbouring pairs from
 
 * ``--pairs FILE``: a JSON list of ``[D, D']`` (each a list of numbers), checked to be
   neighbours;
@@ -173,8 +174,15 @@ class TestCommand(Command):
                        "or epsilon attribute")
         p.add_argument("--delta", default=0.0, type=real(low=0.0, high=1.0, high_open=True),
                        help="claimed delta in [0, 1) (default 0)")
-        p.add_argument("--relation", choices=("replace-one", "add-remove"),
-                       default="replace-one", help="neighbour relation (default %(default)s)")
+        p.add_argument("--relation", default="replace-one",
+                       help="neighbour relation: replace-one (default), add-remove, linf:K / "
+                       "l1:K (query-answer vectors: every answer moves by <= K / the moves "
+                       "sum to <= K), trusted (your --pairs, unchecked), or "
+                       "custom:MODULE:OBJECT (a function f(D, D') -> bool); records are "
+                       "compared position by position in the order the mechanism sees them")
+        p.add_argument("--queries", type=integer(low=1), default=10,
+                       help="linf:K / l1:K without --pairs: answers per generated pattern "
+                       "pair (default 10)")
         src = p.add_mutually_exclusive_group()
         src.add_argument("--data", default=None, help="CSV file with the data set")
         src.add_argument("--pairs", default=None, help="JSON list of [D, D'] pairs")
@@ -198,8 +206,8 @@ class TestCommand(Command):
                        help="confidence of a flag (default 0.9)")
         p.add_argument("--fixed", action="store_true",
                        help="fixed sample sizes instead of sequential stopping")
-        p.add_argument("--max-samples", type=integer(low=10), default=200_000,
-                       help="largest certification batch per data set (default 200000)")
+        p.add_argument("--max-samples", type=integer(low=10), default=1_048_576,
+                       help="largest certification batch per data set (default 1048576)")
         p.add_argument("--n-select", type=integer(low=10), default=200_000,
                        help="selection outputs per data set (default 200000)")
         p.add_argument("--first-batch", type=integer(low=10), default=2000,
@@ -250,7 +258,7 @@ class TestCommand(Command):
         elif a.pairs is not None:
             pairs = _read_pairs(a.pairs)
             data_id = {"pairs_file": a.pairs}
-        elif a.lower is None:
+        elif a.lower is None and not a.relation.startswith(("linf:", "l1:")):
             raise InputError("give neighbouring data: --pairs FILE, --data FILE --column C "
                              "--lower L --upper U, or --lower L --upper U")
 
@@ -268,7 +276,7 @@ class TestCommand(Command):
             first_batch=a.first_batch, float_bits=not a.no_float_bits,
             exact=not a.no_exact, max_pairs=a.max_pairs, n=a.n, max_seconds=a.max_seconds,
             chunk_size=a.chunk_size, style=a.style, randomness=a.randomness,
-            seed_bits=a.seed_bits, ref=a.mechanism)
+            seed_bits=a.seed_bits, ref=a.mechanism, queries=a.queries)
         return self._run(a, plan, run_id, data_id)
 
     def _run(self, a: argparse.Namespace, plan: Any, run_id: str,

@@ -1,7 +1,8 @@
 """Candidate events on functions of several output columns: thresholds on counts of columns
 in a state, on the sum of the continuous entries, on the Hamming distance to the modal
-output of each side, and on a learned linear score (DP-Sniper's idea, Bichsel et al. 2021:
-a classifier of "which data set produced this output", thresholded).
+output of each side, and on learned linear scores (DP-Sniper's idea, Bichsel et al. 2021:
+a classifier of "which data set produced this output", thresholded): least squares on +-1
+labels, and logistic regression when scikit-learn is installed (optional import).
 
 Families: ``aggregate`` (counts, sum, Hamming) and ``learned`` (the score).  The learned
 score's weights are fitted (least squares on +-1 labels) on the first half of the rows
@@ -126,11 +127,46 @@ def _learned_weights(xa: np.ndarray, xb: np.ndarray) -> np.ndarray | None:
     return np.array([float(f"{v:.12g}") for v in w])
 
 
+def _logistic_weights(xa: np.ndarray, xb: np.ndarray) -> np.ndarray | None:
+    """Logistic-regression weights of the label "from the first data set" on the
+    standardised design columns (DP-Sniper's classifier, Bichsel et al. 2021, Section 5),
+    in the original units; the threshold events on the linear predictor are the events on
+    the fitted probability (it is monotone in the predictor).  scikit-learn is optional:
+    None when it is not installed or the fit fails (the least-squares score remains)."""
+    try:
+        from sklearn.linear_model import LogisticRegression
+    except ImportError:  # optional dependency (the ``libraries`` extra)
+        return None
+    x = np.concatenate([xa, xb])
+    lab = np.concatenate([np.ones(xa.shape[0]), np.zeros(xb.shape[0])])
+    mu, sd = x.mean(axis=0), x.std(axis=0)
+    live = sd > 0
+    if not live.any():
+        return None
+    z = (x[:, live] - mu[live]) / sd[live]
+    try:
+        import warnings
+
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            fit = LogisticRegression(C=1.0, max_iter=200).fit(z, lab)
+    except (ValueError, ArithmeticError):
+        return None
+    w_live = np.asarray(fit.coef_[0], dtype=np.float64)
+    if not np.all(np.isfinite(w_live)) or not np.any(w_live):
+        return None
+    w = np.zeros(x.shape[1])
+    w[live] = w_live / sd[live]
+    return np.array([float(f"{v:.12g}") for v in w])
+
+
 def aggregate_candidates(a: np.ndarray, b: np.ndarray, levels: np.ndarray, max_levels: int,
-                         learned_rows: int = 100_000) -> list[AggregateFamily]:
+                         learned_rows: int = 20_000,
+                         logistic: bool = False) -> list[AggregateFamily]:
     """The ``aggregate`` and ``learned`` families on outputs ``a`` (from D) and ``b``
     (from D'), both (n, d) with d >= 2; counts on all n rows for ``aggregate``, on the
-    second half for ``learned`` (fitted on at most ``learned_rows`` rows of the first)."""
+    second half for ``learned`` (fitted on at most ``learned_rows`` rows of the first: a
+    least-squares score and, with ``logistic`` and scikit-learn installed, a logistic one)."""
     n, d = a.shape
     codes = detect_codes(np.concatenate([a, b]), max_levels)
     k = len(codes)
@@ -152,10 +188,14 @@ def aggregate_candidates(a: np.ndarray, b: np.ndarray, levels: np.ndarray, max_l
     h = n // 2
     if h >= 20:
         fit = min(h, learned_rows)
-        w = _learned_weights(design(a[:fit], codes), design(b[:fit], codes))
-        if w is not None:
-            learned = AggregateFamily("learned", n - h)
-            f = Feature("linear", codes, weights=tuple(float(v) for v in w))
-            learned.add_thresholds(f, f.apply(a[h:]), f.apply(b[h:]), levels)
+        xa, xb = design(a[:fit], codes), design(b[:fit], codes)
+        learned = AggregateFamily("learned", n - h)
+        for fitter in (_learned_weights, _logistic_weights) if logistic else (
+                _learned_weights,):
+            w = fitter(xa, xb)
+            if w is not None:
+                f = Feature("linear", codes, weights=tuple(float(v) for v in w))
+                learned.add_thresholds(f, f.apply(a[h:]), f.apply(b[h:]), levels)
+        if learned.events:
             out.append(learned)
     return out

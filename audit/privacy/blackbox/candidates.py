@@ -137,6 +137,8 @@ class EventSettings:
     n_pattern_thresholds: int
     max_binades: int
     families: tuple[str, ...] | None = None  # None: all families
+    #: the learned family also fits a logistic score (scikit-learn, optional)
+    logistic: bool = False
 
 
 def quantile_levels(n: int, n_uniform: int, n_tail: int) -> np.ndarray:

@@ -45,6 +45,9 @@ __all__ = ["ALL_FAMILIES", "Selection", "count_on", "select_pair"]
 
 #: below this many selection outputs per data set, no held-out split (too few to halve)
 MIN_SPLIT = 40
+#: a finalist enters a pair's optimistic log-ratio once its favoured held-out count reaches
+#: this (rarer events' upper bounds are too wide to compare pairs by)
+MIN_OPTIMISTIC_COUNT = 30
 
 
 @dataclass
@@ -114,7 +117,7 @@ def select_pair(idx: int, ya: np.ndarray, yb: np.ndarray, s: EventSettings, max_
         groups.append(([events[i] for i in where], ka[where], kb[where], h))
     if d >= 2:
         for fam in aggregate_candidates(ga, gb, quantile_levels(h, s.n_thresholds, s.n_tail),
-                                        s.max_levels):
+                                        s.max_levels, logistic=s.logistic):
             fa, fb = fam.counts()
             groups.append((fam.events, fa, fb, fam.n))
             sel.generated += len(fam.events)
@@ -141,7 +144,11 @@ def select_pair(idx: int, ya: np.ndarray, yb: np.ndarray, s: EventSettings, max_
         j = int(np.argmax(score))
         sel.picks.append(Pick(idx, direction, finalists[j], float(score[j]),
                               (int(ca[j]), int(cb[j]))))
-        lo = float(clopper_pearson_lower(ko[j], nh, a_sel))
-        hi = float(clopper_pearson_upper(kf[j], nh, a_sel))
-        sel.optimistic = max(sel.optimistic, float(log_ratio(hi, max(lo, 0.5 / nh), delta)))
+        # the pair's optimistic log-ratio: over every finalist seen often enough to be
+        # compared (not only the pick, which at small sizes is a sure event of ratio 1)
+        for i in {j, *np.flatnonzero(kf >= MIN_OPTIMISTIC_COUNT).tolist()}:
+            lo = float(clopper_pearson_lower(ko[i], nh, a_sel))
+            hi = float(clopper_pearson_upper(kf[i], nh, a_sel))
+            sel.optimistic = max(sel.optimistic,
+                                 float(log_ratio(hi, max(lo, 0.5 / nh), delta)))
     return sel

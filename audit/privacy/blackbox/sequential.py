@@ -25,6 +25,7 @@ import math
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -42,7 +43,13 @@ from audit.privacy.blackbox.statistics import (
 from audit.protocols import Mechanism, NeighbourPair, TestResult
 from kernels.errors import InputError, InvalidParameterError
 
-__all__ = ["Look", "Schedule", "decide", "run_sequential", "schedule"]
+__all__ = ["Look", "Schedule", "decide", "float_down", "run_sequential", "schedule"]
+
+
+def float_down(x: Fraction) -> float:
+    """The largest float <= ``x`` (rounding toward zero for the positive levels here)."""
+    f = float(x)
+    return math.nextafter(f, -math.inf) if Fraction(f) > x else f
 
 
 @dataclass(frozen=True)
@@ -51,6 +58,8 @@ class Schedule:
 
     batches: tuple[int, ...]
     alpha: float
+    #: share of alpha spent in proportion to the looks' batch sizes (the rest evenly)
+    by_size: float = 0.0
 
     @property
     def looks(self) -> int:
@@ -59,14 +68,24 @@ class Schedule:
     @property
     def alpha_per_look(self) -> float:
         """alpha / looks rounded down (the looks never spend more than alpha in total)."""
-        return math.nextafter(self.alpha / self.looks, 0.0)
+        return float_down(Fraction(self.alpha) / self.looks)
+
+    def alpha_at(self, r: int) -> float:
+        """Alpha spent by look ``r`` (1..looks): (1 - by_size) alpha / looks + by_size alpha
+        b_r / sum of the looks' batches, computed exactly and rounded down to a float, so the
+        looks' shares sum to at most alpha (union bound)."""
+        share = ((1 - Fraction(self.by_size)) / self.looks
+                 + Fraction(self.by_size) * Fraction(self.batches[r], sum(self.batches[1:])))
+        return float_down(Fraction(self.alpha) * share)
 
     def max_samples_per_dataset(self) -> int:
         return int(sum(self.batches))
 
 
-def schedule(first: int, growth: int, n_max: int, alpha: float) -> Schedule:
-    """Geometric batches ``first * growth^r`` up to ``n_max`` (at least two rounds)."""
+def schedule(first: int, growth: int, n_max: int, alpha: float,
+             by_size: float = 0.0) -> Schedule:
+    """Geometric batches ``first * growth^r`` up to ``n_max`` (at least two rounds);
+    ``by_size`` of alpha spent in proportion to the batch sizes (:meth:`Schedule.alpha_at`)."""
     for name, v, least in (("first", first, 1), ("growth", growth, 2), ("n_max", n_max, 1)):
         if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < least:
             raise InvalidParameterError(f"{name} must be an integer >= {least}, got {v!r}")
@@ -77,7 +96,9 @@ def schedule(first: int, growth: int, n_max: int, alpha: float) -> Schedule:
         batches.append(batches[-1] * int(growth))
     if len(batches) < 2:
         batches.append(int(max(first, n_max)))
-    return Schedule(tuple(batches), float(alpha))
+    if not 0.0 <= by_size <= 1.0:
+        raise InvalidParameterError(f"by_size must be in [0, 1], got {by_size!r}")
+    return Schedule(tuple(batches), float(alpha), float(by_size))
 
 
 @dataclass(frozen=True)
@@ -119,8 +140,8 @@ def run_sequential(t: TesterSettings, mechanism: Mechanism, pairs: list[Neighbou
     ``details["looks"]`` (one entry per look) and ``details["stopped"]``."""
     rng_start = rng_record(rng)
     alpha = 1.0 - float(t.confidence)
-    plan = schedule(int(t.seq_first), int(t.seq_growth), t.certify_samples, alpha)
-    a_look = plan.alpha_per_look
+    plan = schedule(int(t.seq_first), int(t.seq_growth), t.certify_samples, alpha,
+                    float(t.seq_alpha_by_size))
     a_sel = 1.0 - float(t.selection_confidence)
     delta = float(t.delta)
     claimed = float(mechanism.claimed_epsilon)
@@ -174,6 +195,7 @@ def run_sequential(t: TesterSettings, mechanism: Mechanism, pairs: list[Neighbou
             kf = int(np.count_nonzero(pick.event.mask(ya)))
             ks = int(np.count_nonzero(pick.event.mask(yb)))
             fav, oth = (kf, ks) if pick.direction == 0 else (ks, kf)
+            a_look = plan.alpha_at(r)
             look = decide(fav, oth, b, a_look, claimed, delta)
             c = certify_pick(pick, pairs[pick.pair], kf, ks, b, a_look / 2.0, d_out or 1, delta)
             c.update({"round": r, "epsilon_upper": look.epsilon_upper,
@@ -208,7 +230,8 @@ def run_sequential(t: TesterSettings, mechanism: Mechanism, pairs: list[Neighbou
         for idx in active:
             pa, pb = pools[idx]
             sel = select_pair(idx, pa, pb, settings, t.max_events, n_next, a_sel,
-                              a_look / 2.0, delta, heldout=t.heldout_selection)
+                              plan.alpha_at(r + 1) / 2.0, delta,
+                              heldout=t.heldout_selection)
             tried_total += sum(sel.families.values())
             last_reports[idx] = sel.report(idx)
             if sel.picks:
@@ -234,7 +257,8 @@ def run_sequential(t: TesterSettings, mechanism: Mechanism, pairs: list[Neighbou
 
     elapsed = time.perf_counter() - t0
     extra = {"mode": "sequential", "looks": looks, "stopped": stopped,
-             "schedule": list(plan.batches), "alpha_per_look": a_look,
+             "schedule": list(plan.batches),
+             "alpha_per_look": [plan.alpha_at(i) for i in range(1, len(plan.batches))],
              "samples_total": drawn[0], "rounds": rounds_run + 1, "elapsed_s": elapsed}
     if not looks:
         if crashes:
@@ -247,7 +271,8 @@ def run_sequential(t: TesterSettings, mechanism: Mechanism, pairs: list[Neighbou
     eps_lower = max(0.0, best_c["epsilon_lower_raw"])
     details = {
         "guarantee": guarantee(t, mechanism) + (
-            f"; sequential: alpha = {alpha:g} spent evenly over {plan.looks} looks "
+            f"; sequential: alpha = {alpha:g} spent over {plan.looks} looks "
+            f"({plan.by_size:g} of it in proportion to the batch sizes, the rest evenly) "
             "(union bound), so the maximum over the looks carries the same guarantee"),
         "outcome": "flagged" if eps_lower > claimed else "not-flagged",
         **extra,
@@ -264,7 +289,7 @@ def run_sequential(t: TesterSettings, mechanism: Mechanism, pairs: list[Neighbou
         "certify": "best",
         "certified": looks,
         "alpha_total": alpha,
-        "alpha_per_bound": a_look / 2.0,
+        "alpha_per_bound": float(best_c["alpha_per_bound"]),
         "delta": delta,
         "selection_confidence": float(t.selection_confidence),
         "settings": t.settings_dict(),

@@ -78,6 +78,10 @@ class TesterSettings:
     #: generate candidates on half the selection outputs and score the finalists on the
     #: other half (:mod:`~audit.privacy.blackbox.select`); False: one sample for both
     heldout_selection: bool = True
+    #: the ``learned`` family also fits a logistic-regression score (DP-Sniper's
+    #: classifier; needs scikit-learn, else only the least-squares score): off by default,
+    #: it costs ~2x the least-squares fit per selection
+    learned_logistic: bool = False
     name: str = "blackbox"
     delta: float = 0.0
     sequential: bool = False
@@ -85,6 +89,9 @@ class TesterSettings:
     seq_growth: int = 2
     seq_keep_pairs: int = 2
     seq_prune_at: int = 32_000
+    #: share of the sequential alpha spent in proportion to the looks' batch sizes (the
+    #: rest evenly): the large late looks, where small violations show, get a wider level
+    seq_alpha_by_size: float = 0.0
     stop_when_cleared: bool = False
     max_seconds: float | None = None
     #: certification counts through :func:`audit.distributed.count_events`: chunk i of the
@@ -115,11 +122,16 @@ class TesterSettings:
         _check_int(self.seq_growth, "seq_growth", 2)
         _check_int(self.seq_keep_pairs, "seq_keep_pairs", 1)
         _check_int(self.seq_prune_at, "seq_prune_at", 1)
+        sab = self.seq_alpha_by_size
+        if isinstance(sab, bool) or not isinstance(sab, (numbers.Real, np.floating)) or not (
+                0.0 <= float(sab) <= 1.0):
+            raise InvalidParameterError(
+                f"seq_alpha_by_size must be a number in [0, 1], got {sab!r}")
         if self.certify not in ("best", "per-direction"):
             raise InvalidParameterError(
                 f"certify must be 'best' or 'per-direction', got {self.certify!r}")
         for flag in ("intervals", "float_grid", "sequential", "stop_when_cleared",
-                     "heldout_selection"):
+                     "heldout_selection", "learned_logistic"):
             if not isinstance(getattr(self, flag), bool):
                 raise InvalidParameterError(
                     f"{flag} must be True or False, got {getattr(self, flag)!r}")
@@ -150,7 +162,8 @@ class TesterSettings:
         return EventSettings(self.n_thresholds, self.n_tail, self.n_interval_points,
                              self.intervals, self.float_grid, self.max_levels,
                              self.max_patterns, self.n_pattern_thresholds, self.max_binades,
-                             None if self.families is None else tuple(self.families))
+                             None if self.families is None else tuple(self.families),
+                             self.learned_logistic)
 
     def settings_dict(self) -> dict[str, Any]:
         """The event-family settings as reported in ``details["settings"]``."""
@@ -162,6 +175,8 @@ class TesterSettings:
             "n_pattern_thresholds": self.n_pattern_thresholds,
             "max_binades": self.max_binades, "families": self.families,
             "heldout_selection": self.heldout_selection,
+            "learned_logistic": self.learned_logistic,
+            "seq_alpha_by_size": self.seq_alpha_by_size,
         }
 
     def draw_chunked(self, mechanism: Mechanism, dataset: Any, n: int,

@@ -16,6 +16,7 @@ import numpy as np
 from audit.privacy.blackbox.fixed import run_fixed
 from audit.privacy.blackbox.sequential import run_sequential
 from audit.privacy.blackbox.settings import TesterSettings
+from audit.privacy.relation import parse_relation
 from audit.protocols import RELATIONS, Mechanism, NeighbourPair, TestResult
 from kernels.errors import InvalidParameterError
 from kernels.validate import check_rng
@@ -82,8 +83,12 @@ def _check_mechanism(mechanism: Any) -> None:
                 f"mechanism must implement the Mechanism protocol (sample, claimed_epsilon, "
                 f"relation, name); {type(mechanism).__name__} has no {attr!r}")
     if mechanism.relation not in RELATIONS:
-        raise InvalidParameterError(
-            f"mechanism.relation must be one of {RELATIONS}, got {mechanism.relation!r}")
+        try:  # a query-vector, trusted or custom relation (audit/privacy/relation.py)
+            parse_relation(mechanism.relation)
+        except InvalidParameterError:
+            raise InvalidParameterError(
+                f"mechanism.relation must be one of {RELATIONS} or a relation of "
+                f"audit.privacy.relation, got {mechanism.relation!r}") from None
     eps = mechanism.claimed_epsilon
     if isinstance(eps, bool) or not isinstance(eps, (numbers.Real, np.floating)) or not (
             math.isfinite(float(eps)) and float(eps) > 0):

@@ -162,3 +162,40 @@ def test_suite_truths_independent_checks():
     y = m.sample(pp[0].first, 400_000, np.random.default_rng(0))
     assert abs(np.mean(y[:, 0] == 1.0) - 0.5) < 4 * math.sqrt(0.25 / 400_000)
     assert np.all(np.isnan(y[y[:, 0] == 1.0, 1:]))  # cut-off after the first above
+
+
+def test_logistic_score_finds_rappor_violation(monkeypatch):
+    """The learned family's logistic score alone (the least-squares fit switched off) on the
+    suite's RAPPOR (k = 20 bits, h = 2, f = 0.5, p = 0.5, q = 0.75; true epsilon
+    1.0743 exact, Erlingsson et al. 2014): flags the claim 0.1, certifies <= the truth, and
+    does not flag the true value as claim (1.08).  Seeded (3, 4); false-alarm probability of
+    the correct-claim run <= 10 % by the tester's guarantee.  Its weights, checked by hand:
+    the Bloom bits of v = 0 are {3, 5} and of v = 1 {10, 18} (h_j(v) = (7v + 3, 13v + 5)
+    mod 20), so "bit == 1" favours D = [0] on columns 3, 5 and D' = [1] on 10, 18."""
+    pytest.importorskip("sklearn")
+    import dataclasses
+
+    from audit.privacy.blackbox import aggregate_events as ag
+
+    ps = _suite()
+    rap = next(m for m in ps.suite(exact=False) if m.name == "rappor")
+    rng = np.random.default_rng(0)
+    ya = rap.sample(rap.pairs[0].first, 20_000, rng)
+    yb = rap.sample(rap.pairs[0].second, 20_000, rng)
+    codes = detect_codes(np.concatenate([ya, yb]), 16)
+    assert codes == (0.0, 1.0)
+    w = ag._logistic_weights(ag.design(ya, codes), ag.design(yb, codes))
+    # per column: [absent, == 0, == 1, other value]; the "== 1" minus "== 0" weight
+    diff = np.array([w[4 * c + 2] - w[4 * c + 1] for c in range(20)])
+    assert all(diff[c] > 0 for c in (3, 5)) and all(diff[c] < 0 for c in (10, 18))
+    others = [c for c in range(20) if c not in (3, 5, 10, 18)]
+    assert np.max(np.abs(diff[others])) < np.min(np.abs(diff[[3, 5, 10, 18]]))
+
+    monkeypatch.setattr(ag, "_learned_weights", lambda xa, xb: None)  # logistic only
+    bad = _run(rap, rap.pairs, 3, families=("learned",), learned_logistic=True,
+               n_select=20_000, n_certify=100_000)
+    assert bad.violates and 0.1 < bad.epsilon_lower <= 1.0743
+    ok = _run(dataclasses.replace(rap, claimed_epsilon=1.08), rap.pairs, 4,
+              families=("learned",), learned_logistic=True, n_select=20_000,
+              n_certify=100_000)
+    assert not ok.violates
