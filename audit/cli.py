@@ -531,6 +531,10 @@ def _cmd_regress(a: argparse.Namespace) -> int:
                                         False))
 
         suite.run(mod, f"kernels:{kern}", a.seed, mode, a.only, on_finding)
+    # one raise seen by several checks is one finding listing its checks
+    from audit.checks.root_cause import group_by_root_cause
+
+    findings[:] = group_by_root_cause(findings)
 
     def final(oc: dict | None) -> dict:
         return build_report("regress", subject, a.seed, findings, params, started, True,
