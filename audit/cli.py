@@ -533,8 +533,12 @@ def _cmd_regress(a: argparse.Namespace) -> int:
         suite.run(mod, f"kernels:{kern}", a.seed, mode, a.only, on_finding)
     # one raise seen by several checks is one finding listing its checks
     from audit.checks.root_cause import group_by_root_cause
+    from audit.report import counterexample_relpath
 
-    findings[:] = group_by_root_cause(findings)
+    kept = group_by_root_cause(findings)
+    for gone in {f.id for f in findings} - {f.id for f in kept}:  # merged: no file of its own
+        (out_dir / counterexample_relpath(gone)).unlink(missing_ok=True)
+    findings[:] = kept
 
     def final(oc: dict | None) -> dict:
         return build_report("regress", subject, a.seed, findings, params, started, True,

@@ -48,6 +48,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -305,6 +306,9 @@ class AuditPlan:
     probe: bool = False  # probe a per-call mechanism without a randomness argument
     #: the float64 bit-level tester (None: --no-float-bits); ``tester`` is the real-number one
     bits_tester: BlackBoxTester | None = None
+    #: the data sets derive from the holder's data (``data`` / ``table``): values computed
+    #: on them stay out of a finding's public text
+    confidential: bool = False
 
 
 def plan_audit(
@@ -426,7 +430,8 @@ def plan_audit(
     # the real-number run gets half the time limit, the float-bit run what is left
     kinds = 2 if float_bits else 1
     per_kind = 1.0 - (1.0 - confidence) / kinds
-    common = {"n_select": n_select, "n_certify": n_certify, "confidence": per_kind,
+    common: dict[str, Any] = {"n_select": n_select, "n_certify": n_certify,
+                              "confidence": per_kind,
               "delta": float(delta), "sequential": sequential, "seq_first": first_batch,
               "chunk_size": chunk_size}
     tester = BlackBoxTester(**common, float_grid=False, max_seconds=(
@@ -450,7 +455,8 @@ def plan_audit(
         "testers": n_testers, "randomness_probe": None,
     }
     return AuditPlan(mech, plist, tester, params, ref, int(seed), n_testers == 2, space,
-                     probe=randomness == "auto", bits_tester=bits_tester)
+                     probe=randomness == "auto", bits_tester=bits_tester,
+                     confidential=data is not None or table is not None)
 
 
 def preflight(plan: AuditPlan, calls: int = 2) -> list[dict[str, Any]]:
@@ -610,7 +616,11 @@ def _name_point_mass(f: Finding, plan: AuditPlan, res: Any,
     note = cache[i]
     if note is not None:
         f.evidence["point_mass"] = note
-        f.scope = f"{f.scope}; {note['sentence']}"
+        # on the holder's data the value is confidential: the public text names no value
+        shown = (re.sub(r" at .*?: zero noise", ": zero noise (the value is in the "
+                        "confidential report)", note["sentence"]) if plan.confidential
+                 else note["sentence"])
+        f.scope = f"{f.scope}; {shown}"
 
 
 def _probe_randomness(plan: AuditPlan) -> None:

@@ -132,3 +132,19 @@ def test_codes_roundtrip_categories():
     codes = codec.encode(t)
     assert np.array_equal(codes, np.array([[1.0, 1.5], [0.0, 2.0], [1.0, 0.0]]))
     assert codec.decode(codes).rows.tolist() == t.rows.tolist()
+
+
+def count_exact_when_small(table, size, rng):  # no noise below 5 rows: a point mass
+    n = float(len(table))
+    return np.full(size, n) if n < 5 else n + rng.laplace(0.0, 1.0, size)
+
+
+def test_point_mass_on_holder_data_keeps_its_value_confidential(table, tmp_path):
+    code, rep, out = _run(table, tmp_path, "count_exact_when_small", "--columns",
+                          "user_id,income", "--form", "rows")
+    assert code == 1
+    public = (out / next(out.iterdir()).name / "report.json").read_text()
+    assert "point mass: zero noise (the value is in the confidential report)" in public
+    assert "point mass at 4.0" not in public
+    conf = next(p for p in out.rglob("report.json") if "confidential" in p.parts)
+    assert "point mass at 4.0: zero noise" in conf.read_text()
