@@ -16,7 +16,8 @@ sources:
 Failures are grouped into *failure classes* (:func:`default_class`: the outcome's class -
 the sign of the error, an exception type - or a check's own ``classify``); up to
 :data:`MAX_CLASSES` distinct classes are reported per check, so a trivial failure does not
-mask another defect.  The first keeps the check's id, the others ``<id>.<class>``; each
+mask another defect.  The most severe class keeps the check's id (the unsafe side of a
+one-sided check, then a wrong value, a raise last), the others ``<id>.<class>``; each
 carries a replayable counterexample document (:func:`audit.findings.counterexample_document`)
 that :func:`replay` re-evaluates.
 
@@ -38,8 +39,10 @@ import math
 import random
 import re
 import time
+import traceback
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from hypothesis import HealthCheck, Phase, find, settings
@@ -82,6 +85,7 @@ class Outcome:
     err: float = 0.0  # relative error or one-sided shortfall (evidence)
     cls: str = ""  # failure class: below / above / mismatch / raised-<exception> ...
     gap: float | None = None  # one-sided checks: signed relative gap (negative = unsafe)
+    where: str = ""  # a raise: the innermost frame, "file.py:line in function"
 
 
 def _slug(text: str) -> str:
@@ -99,8 +103,21 @@ def safe_eval(fn: Callable[[Any, Any], Outcome], mod: Any, case: Any) -> Outcome
     try:
         return fn(mod, case)
     except Exception as exc:
+        frames = traceback.extract_tb(exc.__traceback__)
+        where = (f"{Path(frames[-1].filename).name}:{frames[-1].lineno} in {frames[-1].name}"
+                 if frames else "")
         return Outcome(False, "a value", f"{type(exc).__name__}: {exc}", "subject raised",
-                       math.inf, f"raised-{type(exc).__name__}")
+                       math.inf, f"raised-{type(exc).__name__}", where=where)
+
+
+def _severity(cls: str, one_sided: str | None) -> int:
+    """Order of the failure classes shown for one check: the unsafe side of a one-sided
+    check first, then other wrong values, then a raise (a crash is a defect too, but it
+    must not take the check's headline from a wrong value)."""
+    unsafe = {"above": "below", "below": "above"}.get(one_sided or "")
+    if unsafe is not None and cls == unsafe:
+        return 0
+    return 2 if cls.startswith("raised-") else 1
 
 
 def _num(v: float) -> float | str:
@@ -153,6 +170,9 @@ class KernelCheck:
     bound_name: str = "the exact value"
     #: one-sided evidence: also state the smallest safe gap (how tight the bound is)
     report_tightest: bool = False
+    #: ``needs`` is satisfied by any one of its functions (the check covers each function
+    #: the module provides), not all of them
+    needs_any: bool = False
 
 
 # --------------------------------------------------------------------------- runner
@@ -210,6 +230,8 @@ def run_check(chk: KernelCheck, mod: Any, subject: str, ctx: Context) -> list[Fi
     base = _base(chk, subject, seed)
     marker = {"must_hold": True} if chk.must_hold else {}
     missing = [n for n in chk.needs if not callable(getattr(mod, n, None))]
+    if chk.needs_any and len(missing) < len(chk.needs):
+        missing = []
     if missing:
         return [Finding(**base, verdict=Verdict.INCONCLUSIVE,
                         scope=f"not applicable: subject does not provide {', '.join(missing)}",
@@ -269,9 +291,12 @@ def run_check(chk: KernelCheck, mod: Any, subject: str, ctx: Context) -> list[Fi
     if searched:
         evidence["failure_classes"] = sorted(found)
     out_findings = []
-    for j, (cls, bad) in enumerate(list(found.items())[:MAX_CLASSES]):
+    ordered = sorted(found.items(), key=lambda kv: _severity(kv[0], chk.one_sided))
+    for j, (cls, bad) in enumerate(ordered[:MAX_CLASSES]):
         out = safe_eval(chk.evaluate, mod, bad)
         ev = {**evidence, "failure_class": cls, "detail": out.detail}
+        if out.where:
+            ev["raised_at"] = out.where
         if searched:
             ev["error"] = _num(out.err)
         cx = counterexample_document(

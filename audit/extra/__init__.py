@@ -7,6 +7,10 @@ a missing library is reported, never counted as a pass.
 * :mod:`audit.extra.opendp` — OpenDP transformations (exact sensitivity check, claim read
   from ``map``/``check``) and measurements (``dpaudit test``, claim from ``map``).
 * :mod:`audit.extra.diffprivlib` — IBM diffprivlib mechanisms and ``tools``.
+* :mod:`audit.extra.pydp` — python-dp (Google's library) algorithms, black-box.
+* :mod:`audit.extra.tumult` — Tumult Core measurements (claim from ``privacy_function``).
+* :mod:`audit.extra.smartnoise` — SmartNoise SQL noise mechanisms and queries (claim from
+  the mechanism object / ``get_privacy_cost``).
 """
 
 from __future__ import annotations

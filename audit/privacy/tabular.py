@@ -96,7 +96,7 @@ def read_table(source: Any, columns: Sequence[str] | None = None) -> Table:
     ``columns`` selects (and orders) columns; for a JSON list of lists it names them."""
     if hasattr(source, "to_dict") and hasattr(source, "columns"):  # a pandas DataFrame
         cols = [str(c) for c in source.columns]
-        t = table_from_rows(source.itertuples(index=False, name=None), cols)
+        t = table_from_rows(list(source.itertuples(index=False, name=None)), cols)
     else:
         path = Path(source)
         if not path.is_file():

@@ -9,20 +9,26 @@ test_mechanism`` run:
    neighbour search over the bounds alone (:mod:`audit.privacy.neighbour_search`: the
    floating-point bug families, each pair naming its family);
 3. the black-box tester (:class:`audit.privacy.blackbox.BlackBoxTester`, sequential by
-   default) runs once with the real-number event families *and* the float-bit events
-   (``float_bits``), at the stated confidence;
+   default) runs twice: once on the real-number event families, once on the float64
+   bit-level events (``float_bits``; Mironov 2012), each at confidence
+   ``1 - (1 - confidence) / 2`` so that the run keeps the stated confidence (Bonferroni);
+   each kind is its own finding, so a float-bit flag never hides the real-number verdict;
 4. when the mechanism declares a location-scale density, the exact privacy-loss tester
    (:func:`audit.privacy.exact_loss.dataset_pair_loss`) runs on every pair (pure DP only).
 
-Findings (ids ``user.blackbox``, ``user.exact-loss``, ``user.crash.<n>``):
+Findings (ids ``user.blackbox``, ``user.float-bits``, ``user.exact-loss``,
+``user.crash.<n>``):
 
-* ``user.blackbox`` — **refuted** when the certified lower bound exceeds the claim (with a
+* ``user.blackbox`` (real-number events) and ``user.float-bits`` (float64 bit-level
+  events), each — **refuted** when the certified lower bound exceeds the claim (with a
   counterexample: module, object, pair, event, counts, generator state; ``dpaudit replay``
   re-draws the same outputs and recomputes the bound); otherwise **not refuted**
   (``Verdict.NOT_REFUTED`` when the engine has it, else ``inconclusive`` with
   ``evidence["outcome"] = "not-refuted"``), never verified, with the tester's power on the
   witness event (the smallest true log-ratio it would have flagged with probability >= 90 %);
-  inconclusive when the run stopped early on its time budget.
+  inconclusive when the run stopped early on its time budget.  When every one of
+  :data:`POINT_MASS_DRAWS` outputs on a data set of the witness pair is the same value,
+  the finding says "under D' the output is a point mass at v: zero noise".
 * ``user.exact-loss`` — refuted when a certified loss (rounded down) exceeds the claim;
   verified with its scope (the tested pairs, mpmath precision, and the assumption that the
   declared density is the mechanism's output law) otherwise.
@@ -42,6 +48,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -61,6 +68,7 @@ from audit.privacy.blackbox import (
 from audit.privacy.import_root import ensure_on_path, import_root
 from audit.privacy.neighbour_search import FAMILIES, SearchSpace
 from audit.privacy.neighbours import AddRemoveOne, ReplaceOne
+from audit.privacy.output_atoms import point_mass_sentence
 from audit.privacy.randomness_probe import probe_randomness
 from audit.privacy.reach import power_words
 from audit.privacy.relation import RelationKind, parse_relation, query_pairs
@@ -332,6 +340,11 @@ class AuditPlan:
     probe: bool = False  # probe a per-call mechanism without a randomness argument
     #: given pairs skipped as not neighbours (:func:`screen_pairs`), reported as user.pairs
     rejected: list[dict[str, Any]] = field(default_factory=list)
+    #: the float64 bit-level tester (None: --no-float-bits); ``tester`` is the real-number one
+    bits_tester: BlackBoxTester | None = None
+    #: the data sets derive from the holder's data (``data`` / ``table``): values computed
+    #: on them stay out of a finding's public text
+    confidential: bool = False
 
 
 def plan_audit(
@@ -362,6 +375,10 @@ def plan_audit(
     seed_bits: int = SEED_BITS,
     ref: str | None = None,
     queries: int = 10,
+    table: Any = None,
+    unit: str | None = None,
+    form: str = "array",
+    new_rows: Sequence[Sequence[Any]] | None = None,
 ) -> AuditPlan:
     """Validate the arguments of :func:`test_mechanism` and build its plan (no mechanism
     call yet).
@@ -374,13 +391,31 @@ def plan_audit(
     ``l1:K``) without ``pairs``, StatDP-style pattern pairs of ``queries`` answers are
     generated (around the midpoint of ``[lower, upper]`` when given).  Given ``pairs`` that
     are not neighbours are skipped and reported (``AuditPlan.rejected``: a ``user.pairs``
-    finding); when every given pair is rejected nothing could be checked: an error."""
+    finding); when every given pair is rejected nothing could be checked: an error.
+
+    ``table`` (:class:`audit.privacy.tabular.Table`): records are its rows; the pairs are
+    its row neighbours under the relation (with ``unit``, a privacy-unit column: all rows of
+    one unit), rows put in from ``new_rows`` (default: the table's first and last rows and,
+    with bounds, rows at ``lower`` / ``upper``); the mechanism, a function, receives each
+    data set in ``form`` (:mod:`audit.privacy.table_mechanism`)."""
     n = check_int(n, "n", low=1)
     if not isinstance(ordered, bool):
         raise InvalidParameterError(f"must be True or False, got {shorten(repr(ordered))}",
                                     param="ordered")
     rel = parse_relation(relation)
     queries = check_int(queries, "queries", low=1)
+    codec = None
+    if table is not None:
+        from audit.privacy.table_mechanism import codec_for, default_new_rows, table_mechanism
+
+        if pairs is not None or data is not None:
+            raise InvalidParameterError("a table is its own data: give table alone, not "
+                                        "with pairs or data", param="table")
+        if new_rows is None:
+            new_rows = default_new_rows(table, lower, upper)
+        codec = codec_for(table, new_rows)
+        ref = _ref_of(mechanism, ref)
+        mechanism = table_mechanism(mechanism, codec, form)
     mech = wrap_mechanism(mechanism, epsilon=epsilon, relation=rel, delta=delta,
                           style=style, randomness=randomness, seed_bits=seed_bits)
     rel_name = ("add-remove" if mech.relation == ADD_REMOVE_ONE else
@@ -388,12 +423,19 @@ def plan_audit(
     # the neighbour search's space over the public bounds: the bounds-alone pairs and the
     # exact sensitivity check (run by run_plan when the object declares query + sensitivity)
     space = None
-    if lower is not None and upper is not None:
+    if lower is not None and upper is not None and table is None:
         lo_b, hi_b = _bounds(lower, upper)
         if rel.is_dataset:
             space = SearchSpace(lo_b, hi_b, mech.relation, n_max=n, ordered=ordered)
     rejected: list[dict[str, Any]] = []
-    if pairs is not None:
+    if table is not None and codec is not None:
+        from audit.privacy.table_mechanism import table_pairs
+
+        plist = table_pairs(table, mech.relation, codec, unit=unit, new_rows=new_rows or ())
+        source = (f"row neighbours of a table ({len(table)} rows, columns "
+                  f"{', '.join(table.columns)}; {form} form"
+                  f"{f'; privacy unit {unit}' if unit else ''})")
+    elif pairs is not None:
         plist, rejected = screen_pairs(list(pairs), relation if isinstance(relation, str)
                                        else rel.name)
         if not plist:  # nothing left to check: bad input, never a pass
@@ -451,16 +493,27 @@ def plan_audit(
                                     param="seed")
     ref = _ref_of(mechanism, ref)
     n_testers = 1 + int(exact and mech.declares_density and delta == 0)
-    # the statistical tester is the only one with an error probability: it gets it all
-    tester = BlackBoxTester(
-        n_select=n_select, n_certify=n_certify, confidence=confidence, float_grid=float_bits,
-        delta=float(delta), sequential=sequential, seq_first=first_batch,
-        chunk_size=chunk_size, max_seconds=max_seconds, **SEQUENTIAL_DEFAULTS)
+    # the statistical testers are the only ones with an error probability: the real-number
+    # and the float-bit kind share it (Bonferroni: each at 1 - (1 - confidence) / 2), so the
+    # run as a whole still flags a correct mechanism with probability <= 1 - confidence;
+    # the real-number run gets half the time limit, the float-bit run what is left
+    kinds = 2 if float_bits else 1
+    per_kind = 1.0 - (1.0 - confidence) / kinds
+    common: dict[str, Any] = {"n_select": n_select, "n_certify": n_certify,
+                              "confidence": per_kind,
+              "delta": float(delta), "sequential": sequential, "seq_first": first_batch,
+              "chunk_size": chunk_size, **SEQUENTIAL_DEFAULTS}
+    tester = BlackBoxTester(**common, float_grid=False, max_seconds=(
+        None if max_seconds is None else max_seconds / kinds))
+    bits_tester = (BlackBoxTester(**common, float_grid=True, families=BIT_FAMILIES,
+                                  max_seconds=max_seconds) if float_bits else None)
     params: dict[str, Any] = {
         "mechanism": ref or mech.name, "mechanism_adapter": mech.describe(),
         "epsilon": mech.claimed_epsilon, "delta": float(delta), "relation": rel_name,
         "pairs_source": source, "pairs": len(plist), "seed": int(seed),
-        "confidence": confidence, "sequential": sequential, "n_select": n_select,
+        "confidence": confidence, "confidence_per_kind": per_kind,
+        "verdict_kinds": ["real-number", "float-bits"] if float_bits else ["real-number"],
+        "sequential": sequential, "n_select": n_select,
         "n_certify": n_certify, "first_batch": first_batch, "float_bits": float_bits,
         "chunk_size": chunk_size, "max_seconds": max_seconds,
         "reproducible": mech.reproducible,
@@ -472,7 +525,8 @@ def plan_audit(
         "relation_meaning": rel.describe(), "pairs_rejected": len(rejected),
     }
     return AuditPlan(mech, plist, tester, params, ref, int(seed), n_testers == 2, space,
-                     probe=randomness == "auto", rejected=rejected)
+                     probe=randomness == "auto", rejected=rejected, bits_tester=bits_tester,
+                     confidential=data is not None or table is not None)
 
 
 def preflight(plan: AuditPlan, calls: int = 2) -> list[dict[str, Any]]:
@@ -532,14 +586,34 @@ def run_plan(plan: AuditPlan, progress: Callable[[str, int, int], None] | None =
         return UserAudit(found, _overall(found), plan.params, None, [],
                          time.perf_counter() - t0)
     findings: list[Finding] = []
-    t1 = time.perf_counter()
-    res = tester.run(mech, plist, np.random.default_rng(seed), progress=progress)
-    crashes = res.details.get("crashes", [])
+    crashes: list[dict[str, Any]] = []
+    res = None
+    masses: dict[int, dict[str, Any] | None] = {}
+    for kind, t in (("real-number", tester), ("float-bits", plan.bits_tester)):
+        if t is None:
+            continue
+        t1 = time.perf_counter()
+        if kind == "float-bits" and t.max_seconds is not None:
+            left = float(t.max_seconds) - (t1 - t0)
+            if left <= 0:
+                findings.append(_not_run(plan, kind, "the time limit was used up by the "
+                                         "real-number run"))
+                continue
+            t = _with_time(t, left)
+        # each kind draws from its own stream (the float-bit run's is spawned from the seed)
+        rng = (np.random.default_rng(seed) if kind == "real-number" else
+               np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(BITS_STREAM,))))
+        r = t.run(mech, plist, rng, progress=progress)
+        res = r if res is None else res
+        crashes.extend(c for c in r.details.get("crashes", []) if c not in crashes)
+        bb = _blackbox_finding(r, mech, plist, ref, seed, t, time.perf_counter() - t1,
+                               kind=kind)
+        if (mech.outputs_total and not mech.outputs_finite
+                and bb.verdict is not Verdict.REFUTED):
+            bb = _unmeasurable(bb, mech)
+        _name_point_mass(bb, plan, r, masses)
+        findings.append(bb)
     bad_out = [c for c in crashes if c.get("exception") == MechanismOutputError.__name__]
-    bb = _blackbox_finding(res, mech, plist, ref, seed, tester, time.perf_counter() - t1)
-    if mech.outputs_total and not mech.outputs_finite and bb.verdict is not Verdict.REFUTED:
-        bb = _unmeasurable(bb, mech)
-    findings.append(bb)
     findings.extend(_crash_findings([c for c in crashes if c not in bad_out], mech, ref,
                                     seed))
     if bad_out:
@@ -556,6 +630,68 @@ def run_plan(plan: AuditPlan, progress: Callable[[str, int, int], None] | None =
         findings.append(f)
     return UserAudit(findings, _overall(findings), plan.params, res, exact_rows,
                      time.perf_counter() - t0)
+
+
+#: spawn key of the float-bit run's generator (the real-number run uses the seed itself)
+BITS_STREAM = 29
+#: outputs drawn on each data set of a witness pair to name a point mass
+POINT_MASS_DRAWS = 256
+
+
+def _with_time(t: BlackBoxTester, seconds: float) -> BlackBoxTester:
+    import dataclasses
+
+    return dataclasses.replace(t, max_seconds=seconds)
+
+
+def _not_run(plan: AuditPlan, kind: str, why: str) -> Finding:
+    mech = plan.mech
+    fid, what = KINDS[kind]
+    return Finding(
+        id=fid, claim=f"{mech.name} is {mech.claimed_epsilon:g}-DP under {mech.relation} "
+        f"({what})", reference="the mechanism author's claim", method=Method.EMPIRICAL,
+        verdict=Verdict.INCONCLUSIVE, scope=f"not run: {why}; nothing decided",
+        evidence={"outcome": "time-limit", "reason": f"not run: {why}", "kind": kind},
+        seed=plan.seed, subject=f"{_SUBJECT}:{plan.ref or mech.name}")
+
+
+def _name_point_mass(f: Finding, plan: AuditPlan, res: Any,
+                     cache: dict[int, dict[str, Any] | None]) -> None:
+    """When under one data set of the finding's witness pair every one of
+    :data:`POINT_MASS_DRAWS` outputs is the same value, say so in the finding ("under D' the
+    output is a point mass at v: zero noise", :mod:`audit.privacy.output_atoms`).  The
+    draws come from a generator of their own (the run's streams are untouched).  All draws
+    equal is evidence, not proof, of zero noise: at 95 % confidence any other value has
+    probability < 3 / draws (the rule of three), stated in the evidence."""
+    w = getattr(res, "witness", None) or {}
+    if "pair_index" not in w:
+        return
+    i = int(w["pair_index"])
+    if i not in cache:
+        p = plan.pairs[i]
+        rng = np.random.default_rng(np.random.SeedSequence(plan.seed, spawn_key=(31, i)))
+        try:
+            ya = plan.tester.draw_chunked(plan.mech, p.first, POINT_MASS_DRAWS, rng, None)
+            yb = plan.tester.draw_chunked(plan.mech, p.second, POINT_MASS_DRAWS, rng,
+                                          ya.shape[1])
+        except Exception:  # noqa: BLE001 - a crash is the tester's finding, not this note
+            cache[i] = None
+            return
+        sentence = point_mass_sentence(ya, yb)
+        cache[i] = None if sentence is None else {
+            "sentence": sentence, "draws_per_data_set": POINT_MASS_DRAWS,
+            "pair_index": i,
+            "meaning": (f"all {POINT_MASS_DRAWS} outputs drawn on that data set were the "
+                        f"same value: at 95 % confidence any other value has probability "
+                        f"< {3 / POINT_MASS_DRAWS:.3g} there (rule of three)")}
+    note = cache[i]
+    if note is not None:
+        f.evidence["point_mass"] = note
+        # on the holder's data the value is confidential: the public text names no value
+        shown = (re.sub(r" at .*?: zero noise", ": zero noise (the value is in the "
+                        "confidential report)", note["sentence"]) if plan.confidential
+                 else note["sentence"])
+        f.scope = f"{f.scope}; {shown}"
 
 
 def _probe_randomness(plan: AuditPlan) -> None:
@@ -680,13 +816,21 @@ def _pair_doc(p: NeighbourPair) -> dict[str, Any]:
             "change": dict(p.change)}
 
 
+#: the verdict kinds of the black-box tester: finding id and the events it certifies
+KINDS = {"real-number": ("user.blackbox", "real-number events"),
+         "float-bits": ("user.float-bits", "float64 bit-level events")}
+#: the float-bit run's event families (the real-number run has every other family)
+BIT_FAMILIES = ("float-grid",)
+
+
 def _blackbox_finding(res: Any, mech: UserMechanism, plist: list[NeighbourPair],
                       ref: str | None, seed: int, tester: BlackBoxTester,
-                      dur: float) -> Finding:
+                      dur: float, kind: str = "real-number") -> Finding:
     d = res.details
+    fid, what = KINDS[kind]
     claim = (f"{mech.name} is ({mech.claimed_epsilon:g}, {mech.delta:g})-DP under "
-             f"{mech.relation}" if mech.delta else
-             f"{mech.name} is {mech.claimed_epsilon:g}-DP under {mech.relation}")
+             f"{mech.relation} ({what})" if mech.delta else
+             f"{mech.name} is {mech.claimed_epsilon:g}-DP under {mech.relation} ({what})")
     mode = d.get("mode", "fixed")
     evidence: dict[str, Any] = {
         "mode": mode, "epsilon_lower": res.epsilon_lower,
@@ -694,7 +838,7 @@ def _blackbox_finding(res: Any, mech: UserMechanism, plist: list[NeighbourPair],
         "samples_total": d.get("samples_total"), "pairs": d.get("pairs"),
         "pairs_used": d.get("pairs_used"), "skipped_pairs": d.get("skipped_pairs", []),
         "crashes": len(d.get("crashes", [])), "guarantee": d.get("guarantee"),
-        "float_bits": tester.float_grid, "reproducible": mech.reproducible,
+        "float_bits": tester.float_grid, "reproducible": mech.reproducible, "kind": kind,
     }
     if mode == "sequential":
         evidence.update({"stopped": d.get("stopped"), "schedule": d.get("schedule"),
@@ -704,12 +848,11 @@ def _blackbox_finding(res: Any, mech: UserMechanism, plist: list[NeighbourPair],
     trusted = (" taken as neighbours without a check (relation 'trusted')"
                if mech.relation == RelationKind.TRUSTED.value else "")
     scope = (f"{d.get('pairs_used')} neighbouring pairs ({mech.relation}){trusted}; black-box "
-             f"select-then-certify, real-number events"
-             f"{' and float64 bit-level events' if tester.float_grid else ''}; "
+             f"select-then-certify, {what} only; "
              f"{d.get('samples_total')} outputs drawn; confidence {res.confidence}")
     if d.get("outcome") == "crashed" or res.epsilon_lower is None:
         return Finding(
-            id="user.blackbox", claim=claim, reference="the mechanism author's claim",
+            id=fid, claim=claim, reference="the mechanism author's claim",
             method=Method.EMPIRICAL, verdict=Verdict.INCONCLUSIVE,
             scope=scope + "; no pair could be tested (the mechanism crashed: see user.crash.*)",
             evidence={**evidence, "outcome": "untested"}, seed=seed, duration_s=dur,
@@ -722,7 +865,7 @@ def _blackbox_finding(res: Any, mech: UserMechanism, plist: list[NeighbourPair],
         pair = plist[int(w["pair_index"])]
         inputs = {
             "mechanism": ref, "import_path": import_root(ref), "name": mech.name,
-            "style": mech.style,
+            "style": mech.style, "table": getattr(mech.target, "dpaudit_table", None),
             "randomness": mech.randomness, "reproducible": mech.reproducible,
             "seed_bits": mech.seed_bits,
             "epsilon": mech.claimed_epsilon, "delta": mech.delta, "relation": mech.relation,
@@ -740,7 +883,7 @@ def _blackbox_finding(res: Any, mech: UserMechanism, plist: list[NeighbourPair],
                   if mech.reproducible else
                   "the mechanism is not reproducible: replay re-draws fresh outputs"))
         return Finding(
-            id="user.blackbox", claim=claim, reference="the mechanism author's claim",
+            id=fid, claim=claim, reference="the mechanism author's claim",
             method=Method.EMPIRICAL, verdict=Verdict.REFUTED,
             scope=scope, evidence={**evidence, "outcome": "flagged"}, counterexample=cx,
             seed=seed, duration_s=dur, subject=f"{_SUBJECT}:{ref or mech.name}")
@@ -755,8 +898,12 @@ def _blackbox_finding(res: Any, mech: UserMechanism, plist: list[NeighbourPair],
                     "value would have been flagged with probability >= 0.9 at the final "
                     "look's sample size; smaller violations, or violations on events the "
                     "search did not select, can go unseen"),
-        "broken_twin": ("calibration: Laplace with half the noise scale (true epsilon 2x) is "
-                        "flagged by the same tester (tests/engine/privacy/test_user_mechanism.py)"),
+        "broken_twin": (
+            "calibration: Laplace with half the noise scale (true epsilon 2x) is flagged by "
+            "the same tester (tests/engine/privacy/test_user_mechanism.py)" if kind == "real-number"
+            else "calibration: numpy's f(D) + Laplace in float64 (outputs of neighbours on "
+            "different float grids) is flagged by the same tester "
+            "(tests/engine/test_libraries_verdict_kinds.py)"),
     }
     evidence["power"]["in_words"] = power_words(
         claimed=mech.claimed_epsilon, n=int(c["n"]), alpha=float(w["alpha_per_bound"]),
@@ -766,7 +913,7 @@ def _blackbox_finding(res: Any, mech: UserMechanism, plist: list[NeighbourPair],
     verdict = Verdict.INCONCLUSIVE if stopped_early else not_refuted_verdict()
     outcome = "time-budget" if stopped_early else "not-refuted"
     return Finding(
-        id="user.blackbox", claim=claim, reference="the mechanism author's claim",
+        id=fid, claim=claim, reference="the mechanism author's claim",
         method=Method.EMPIRICAL, verdict=verdict,
         scope=scope + ("; NOT REFUTED (a sampled test that found nothing is not a proof)"
                        if not stopped_early else "; stopped early on the time budget"),
@@ -784,7 +931,7 @@ def _crash_findings(crashes: list[dict[str, Any]], mech: UserMechanism, ref: str
             continue
         seen.add(key)
         inputs = {"mechanism": ref, "import_path": import_root(ref), "name": mech.name,
-                  "style": mech.style,
+                  "style": mech.style, "table": getattr(mech.target, "dpaudit_table", None),
                   "randomness": mech.randomness, "seed_bits": mech.seed_bits,
                   "epsilon": mech.claimed_epsilon,
                   "relation": mech.relation, "dataset": c.get("dataset"),
@@ -867,7 +1014,13 @@ def _rewrap(inputs: dict[str, Any]) -> UserMechanism:
             "this counterexample names no importable MODULE:OBJECT (the mechanism was a "
             "local object); re-run test_mechanism with ref='module:object'")
     ensure_on_path(inputs.get("import_path"))
-    return wrap_mechanism(load_object(ref), epsilon=inputs["epsilon"],
+    obj = load_object(ref)
+    if inputs.get("table"):  # a mechanism on a table: the coded rows decoded as in the run
+        from audit.privacy.table_mechanism import TableCodec, table_mechanism
+
+        t = inputs["table"]
+        obj = table_mechanism(obj, TableCodec.from_doc(t["codec"]), t["form"])
+    return wrap_mechanism(obj, epsilon=inputs["epsilon"],
                           relation=inputs["relation"], delta=inputs.get("delta", 0.0),
                           style=inputs.get("style", "auto"),
                           randomness=inputs.get("randomness", "auto"),

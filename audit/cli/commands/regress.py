@@ -9,6 +9,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from audit import registry
+from audit.checks.root_cause import group_by_root_cause
 from audit.cli.argtypes import run_id, seed
 from audit.cli.command import Command
 from audit.cli.folders import report_dir
@@ -91,7 +92,7 @@ def _suite_for(name: str | None, kernels: str | None) -> tuple[str, Any, str]:
 
 def _run_regress(a: argparse.Namespace) -> int:
     from audit.protocols import load_kernels, provided
-    from audit.report import build_report, render_summary_table
+    from audit.report import build_report, counterexample_relpath, render_summary_table
 
     if a.kernels is None and a.subject is None:  # every subject's own kernels, one report
         plan = [(n, s, s.default_kernels) for n, s in sorted(
@@ -136,6 +137,11 @@ def _run_regress(a: argparse.Namespace) -> int:
                                         False))
 
         suite.run(mod, f"kernels:{kern}", a.seed, mode, a.only, on_finding)
+    # one raise seen by several checks is one finding listing its checks
+    kept = group_by_root_cause(findings)
+    for gone in {f.id for f in findings} - {f.id for f in kept}:  # merged: no file of its own
+        (out_dir / counterexample_relpath(gone)).unlink(missing_ok=True)
+    findings[:] = kept
 
     def final(oc: dict | None) -> dict:
         return build_report("regress", subject, a.seed, findings, params, started, True,

@@ -61,6 +61,9 @@ from kernels.validate import shorten
 
 __all__ = ["COMMAND", "StageProgress", "TestCommand"]
 
+#: the black-box findings, one per verdict kind (real-number, float bits)
+KIND_IDS = ("user.blackbox", "user.float-bits")
+
 
 class StageProgress:
     """A progress bar on stderr (tqdm), shown only when stderr is a terminal and neither
@@ -150,6 +153,46 @@ def _read_pairs(path: str) -> list:
     return doc
 
 
+TABLE_FORMS = ("array", "structured", "rows", "records", "dataframe")
+
+
+def _column_list(text: str) -> list[str]:
+    names = [c.strip() for c in text.split(",")]
+    if not text.strip() or any(not c for c in names) or len(set(names)) != len(names):
+        raise argparse.ArgumentTypeError(
+            f"expected distinct column names separated by commas, got {text!r}")
+    return names
+
+
+def _read_table(a: argparse.Namespace) -> tuple[Any, dict[str, Any]]:
+    """The table of --data with --columns / --unit (errors name the flag)."""
+    from audit.privacy.tabular import read_table
+
+    if a.data is None:
+        raise InputError("--columns / --unit / --form need --data FILE (a CSV or JSON table)")
+    if a.column is not None:
+        raise InputError("--column (one numeric column) and --columns (a table of rows) "
+                         "exclude each other")
+    if a.columns is not None and a.unit is not None and a.unit not in a.columns:
+        raise InputError(f"--unit {a.unit}: not among --columns {','.join(a.columns)}")
+    try:
+        table = read_table(a.data, a.columns)
+        if a.unit is not None:
+            table.column(a.unit)
+    except InputError as exc:
+        flag = "--unit" if a.unit is not None and "no column" in str(exc) and (
+            a.columns is None) else "--columns" if "no column" in str(exc) else "--data"
+        raise InputError(f"{flag}: {exc}") from None
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        raise InputError(f"--data {shorten(repr(a.data))}: cannot read a table "
+                         f"({shorten(str(exc), 160)})") from None
+    if len(table) == 0:
+        raise InputError(f"--data {shorten(repr(a.data))}: the table has no rows")
+    return table, {"data": "the data holder's file (in the confidential report)",
+                   "confidential": {"file": a.data, "columns": list(table.columns),
+                                    "unit": a.unit, "records": len(table)}}
+
+
 class TestCommand(Command):
     """The ``test`` command: its arguments (one block, :meth:`add_arguments`) and run."""
 
@@ -187,6 +230,15 @@ class TestCommand(Command):
         src.add_argument("--data", default=None, help="CSV file with the data set")
         src.add_argument("--pairs", default=None, help="JSON list of [D, D'] pairs")
         p.add_argument("--column", default=None, help="CSV column (with --data)")
+        # a table: records are rows (several columns, numbers and categories)
+        p.add_argument("--columns", default=None, type=_column_list,
+                       help="with --data (CSV or JSON): the table's columns a,b,c; records "
+                       "are rows, neighbours replace / add / remove one row")
+        p.add_argument("--unit", default=None,
+                       help="with --data: the privacy-unit column (e.g. user_id): neighbours "
+                       "differ in all rows of one unit")
+        p.add_argument("--form", default=None, choices=TABLE_FORMS,
+                       help="how the mechanism receives the table (default array)")
         p.add_argument("--lower", default=None, type=real(),
                        help="public lower bound of a record")
         p.add_argument("--upper", default=None, type=real(),
@@ -244,9 +296,12 @@ class TestCommand(Command):
                   f"test-{a.mechanism.replace(':', '-')}-seed{a.seed}")
         # --out / --run-id checked before anything runs (a derived id too: exit 2)
         report_dir(a.out, run_id)
-        data = pairs = None
+        data = pairs = table = None
         data_id: dict[str, Any] = {}
-        if a.data is not None:
+        tabular = a.columns is not None or a.unit is not None or a.form is not None
+        if tabular:
+            table, data_id = _read_table(a)
+        elif a.data is not None:
             if a.lower is None:
                 raise InputError("--data needs the public record bounds --lower and --upper")
             data = datasets.load_csv_column(a.data, a.column)
@@ -276,7 +331,8 @@ class TestCommand(Command):
             first_batch=a.first_batch, float_bits=not a.no_float_bits,
             exact=not a.no_exact, max_pairs=a.max_pairs, n=a.n, max_seconds=a.max_seconds,
             chunk_size=a.chunk_size, style=a.style, randomness=a.randomness,
-            seed_bits=a.seed_bits, ref=a.mechanism, queries=a.queries)
+            seed_bits=a.seed_bits, ref=a.mechanism, queries=a.queries,
+            **({"table": table, "unit": a.unit, "form": a.form or "array"} if tabular else {}))
         return self._run(a, plan, run_id, data_id)
 
     def _run(self, a: argparse.Namespace, plan: Any, run_id: str,
@@ -345,13 +401,18 @@ class TestCommand(Command):
                 "inconclusive": "INCONCLUSIVE"}[audit.outcome]
         p = audit.parameters
         w(f"{word}: {p['mechanism']} claimed epsilon {p['epsilon']:g} under {p['relation']}\n")
+        kinds = [(f.evidence.get("kind"), f.verdict.value) for f in audit.findings
+                 if f.id in KIND_IDS]
+        if kinds:  # one verdict per kind: a float-bit flag never hides the real-number one
+            w("  by kind: " + "; ".join(f"{k}: {v}" for k, v in kinds) + "\n")
         for f in audit.findings:
             ev = f.evidence
             line = f"  {f.id:<18} {f.verdict.value:<12}"
             if ev.get("reason"):  # an undecided run says why
                 line += f" {ev['reason']}"
-            elif f.id == "user.blackbox" and ev.get("epsilon_lower") is not None:
-                line += (f" epsilon_lower {ev['epsilon_lower']:.4g} at {ev['confidence']:g}"
+            elif f.id in KIND_IDS and ev.get("epsilon_lower") is not None:
+                line += (f" [{ev.get('kind', 'real-number')}] epsilon_lower "
+                         f"{ev['epsilon_lower']:.4g} at {ev['confidence']:g}"
                          f" ({ev.get('samples_total'):,} outputs"
                          f"{', stopped: ' + str(ev['stopped']) if ev.get('stopped') else ''})")
                 if "power" in ev:
@@ -362,6 +423,8 @@ class TestCommand(Command):
             elif f.id.startswith("user.crash"):
                 line += f" {ev.get('exception')}: {str(ev.get('message'))[:60]}"
             w(line + "\n")
+            if ev.get("point_mass"):
+                w(f"    {ev['point_mass']['sentence']}\n")
             if f.counterexample is not None:
                 cx_dir = (out_dir / "confidential" if (out_dir / "confidential").is_dir()
                           else out_dir)

@@ -20,8 +20,10 @@ from __future__ import annotations
 import functools
 import math
 import re
+import traceback
 from collections.abc import Callable
 from fractions import Fraction
+from pathlib import Path
 from types import ModuleType
 from typing import Any
 
@@ -359,6 +361,13 @@ _DATA_FUNCS = ("gini", "gini_eq1", "min_mean", "max_mean", "min_gini", "max_gini
                "bound_A_iq", "smooth_sensitivity", "release_scale")
 
 
+#: every function eval_no_mutation checks (the check runs on those the module provides)
+NO_MUTATION_FUNCS = (*_DATA_FUNCS, "noise_pdf", "noise_cdf", "sample_noise", "dp_upper_bound",
+                     "release_sample")
+#: marks a call that raised (eval_no_mutation goes on with the other functions)
+_RAISED = object()
+
+
 def _data_args(name: str, xs: np.ndarray, case: dict) -> tuple:
     if name in ("gini", "gini_eq1"):
         return (xs,)
@@ -370,25 +379,48 @@ def _data_args(name: str, xs: np.ndarray, case: dict) -> tuple:
 
 
 def eval_no_mutation(mod: ModuleType, case: dict) -> Outcome:
-    """Every protocol function: must not modify its input array; data functions must not
-    depend on the order of the records; the sampler and the DP upper bound must draw only
-    from the generator they are given (same seed -> same draws, whatever numpy's global
-    state)."""
+    """Every protocol function the module provides, each on its own: must not modify its
+    input array; data functions must not depend on the order of the records; the sampler,
+    the release and the DP upper bound must draw only from the generator they are given
+    (same seed -> same draws, whatever numpy's global state).  A function that raises on
+    the case is left out of this check (its raise is the other checks' finding, not a
+    mutation) and named in the detail; the others are still checked."""
     x = np.array(case["x"][:1000], dtype=np.float64)
     rng = np.random.default_rng(len(x))
     shuffled = x[rng.permutation(x.size)]
     before = shuffled.copy()
-    problems = []
+    problems: list[str] = []
+    raised: dict[str, str] = {}
+    first: list[tuple[str, str]] = []  # the first raise: (exception type, place)
+    checked: list[str] = []
+
+    def attempt(name: str, thunk: Callable[[], Any]) -> Any:
+        try:
+            return thunk()
+        except Exception as exc:  # noqa: BLE001 - per function: the others go on
+            raised.setdefault(name, f"{type(exc).__name__}: {exc}")
+            if not first:
+                tb = traceback.extract_tb(exc.__traceback__)
+                first.append((type(exc).__name__, f"{Path(tb[-1].filename).name}:"
+                              f"{tb[-1].lineno} in {tb[-1].name}" if tb else ""))
+            return _RAISED
+
     for name in _DATA_FUNCS:
         fn = getattr(mod, name, None)
         if not callable(fn):
             continue
         args = _data_args(name, shuffled, case)
-        val = float(fn(*args))
+        val = attempt(name, lambda fn=fn, args=args: float(fn(*args)))
         if not np.array_equal(shuffled, before):
             problems.append(f"{name} modified its input")
             shuffled[:] = before
-        val_sorted = float(fn(*((np.sort(x),) + args[1:])))
+        if val is _RAISED:
+            continue
+        val_sorted = attempt(name, lambda fn=fn, args=args: float(
+            fn(*((np.sort(x),) + args[1:]))))
+        if val_sorted is _RAISED:
+            continue
+        checked.append(name)
         if not _close(val, val_sorted, 1e-12, 1e-15):
             problems.append(f"{name} depends on input order: {val!r} vs sorted {val_sorted!r}")
     z = np.array([-3.0, -0.5, 0.0, 0.25, 7.0])
@@ -396,44 +428,59 @@ def eval_no_mutation(mod: ModuleType, case: dict) -> Outcome:
         fn = getattr(mod, name, None)
         if callable(fn):
             zz = z.copy()
-            fn(zz, 2.0)
+            if attempt(name, lambda fn=fn, zz=zz: fn(zz, 2.0)) is not _RAISED:
+                checked.append(name)
             if not np.array_equal(zz, z):
                 problems.append(f"{name} modified its input")
-    draws = []
+    draws: list[dict[str, np.ndarray]] = []
     for gseed in (1, 2):  # numpy's legacy global state must not matter
         np.random.seed(gseed)
+        got: dict[str, np.ndarray] = {}
         if callable(getattr(mod, "sample_noise", None)):
-            draws.append(("sample_noise",
-                          np.asarray(mod.sample_noise(np.random.default_rng(5), 2.0, 64))))
+            v = attempt("sample_noise", lambda: np.asarray(
+                mod.sample_noise(np.random.default_rng(5), 2.0, 64)))
+            if v is not _RAISED:
+                got["sample_noise"] = v
         if callable(getattr(mod, "dp_upper_bound", None)):
             xx = shuffled.copy()
-            u = [mod.dp_upper_bound(xx, np.random.default_rng(5 + j), 0.5, 0.5, 1.0, 2.0, 2.0**20)
-                 for j in range(8)]
+            u = attempt("dp_upper_bound", lambda xx=xx: [
+                mod.dp_upper_bound(xx, np.random.default_rng(5 + j), 0.5, 0.5, 1.0, 2.0,
+                                   2.0**20) for j in range(8)])
             if not np.array_equal(xx, shuffled):
                 problems.append("dp_upper_bound modified its input")
-            us = [mod.dp_upper_bound(np.sort(x), np.random.default_rng(5 + j), 0.5, 0.5, 1.0,
-                                     2.0, 2.0**20) for j in range(8)]
-            if u != us:
-                problems.append("dp_upper_bound depends on input order")
-            draws.append(("dp_upper_bound", np.asarray(u, dtype=np.float64)))
+            us = attempt("dp_upper_bound", lambda: [
+                mod.dp_upper_bound(np.sort(x), np.random.default_rng(5 + j), 0.5, 0.5, 1.0,
+                                   2.0, 2.0**20) for j in range(8)])
+            if u is not _RAISED and us is not _RAISED:
+                if u != us:
+                    problems.append("dp_upper_bound depends on input order")
+                got["dp_upper_bound"] = np.asarray(u, dtype=np.float64)
         if callable(getattr(mod, "release_sample", None)):
             xx = shuffled.copy()
-            v, _, _ = mod.release_sample(xx, case["L"], case["U"], 1.0, 2.0,
-                                         np.random.default_rng(5), 16)
+            r = attempt("release_sample", lambda xx=xx: mod.release_sample(
+                xx, case["L"], case["U"], 1.0, 2.0, np.random.default_rng(5), 16))
             if not np.array_equal(xx, shuffled):
                 problems.append("release_sample modified its input")
-            draws.append(("release_sample", np.asarray(v)))
+            if r is not _RAISED:
+                got["release_sample"] = np.asarray(r[0])
+        draws.append(got)
     np.random.seed(None)
-    half = len(draws) // 2
-    for (name, d1), (_, d2) in zip(draws[:half], draws[half:], strict=True):
-        if not np.array_equal(d1, d2, equal_nan=True):
+    for name in sorted(set(draws[0]) & set(draws[1])):
+        checked.append(name)
+        if not np.array_equal(draws[0][name], draws[1][name], equal_nan=True):
             problems.append(f"{name}: same generator seed, different draws (it uses "
                             "randomness other than the generator it is given)")
+    notes = ([f"not checked (raised on this case): "
+              f"{', '.join(f'{k} ({v})' for k, v in raised.items())}"] if raised else [])
+    if not checked and not problems:  # nothing could be checked: never a pass; the raise
+        exc, where = first[0]  # is the finding (grouped with the other checks' by cause)
+        return Outcome(False, "a value", next(iter(raised.values())), "; ".join(notes),
+                       math.inf, f"raised-{exc}", where=where)
     return Outcome(
         not problems,
         "inputs unchanged, order-independent, randomness only from the given generator",
         problems or "ok",
-        "; ".join(problems),
+        "; ".join(problems + notes),
         0.0 if not problems else 1.0,
         "" if not problems else re.sub(r"[^a-z_]+", "-", problems[0].split(":")[0].split(" ")[0]),
     )

@@ -236,7 +236,7 @@ def test_float_bits_find_the_numpy_laplace_leak(usermod):
     # sum 0 and sum 1 on different grids (last mantissa bit): no finite epsilon
     r = audit_mechanism(usermod.noisy_sum, epsilon=1.0, relation="add-remove", lower=0.0,
                         upper=1.0, float_bits=True, **SMALL)
-    f = r.findings[0]
+    f = next(f for f in r.findings if f.id == "user.float-bits")
     assert f.verdict is Verdict.REFUTED
     assert f.evidence["event_family"] == "float-grid"
 
