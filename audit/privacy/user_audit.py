@@ -903,7 +903,7 @@ def _blackbox_finding(res: Any, mech: UserMechanism, plist: list[NeighbourPair],
             "the same tester (tests/engine/privacy/test_user_mechanism.py)" if kind == "real-number"
             else "calibration: numpy's f(D) + Laplace in float64 (outputs of neighbours on "
             "different float grids) is flagged by the same tester "
-            "(tests/engine/test_libraries_verdict_kinds.py)"),
+            "(tests/engine/privacy/test_libraries_verdict_kinds.py)"),
     }
     evidence["power"]["in_words"] = power_words(
         claimed=mech.claimed_epsilon, n=int(c["n"]), alpha=float(w["alpha_per_bound"]),

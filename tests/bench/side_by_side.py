@@ -1,4 +1,4 @@
-"""Side-by-side power table on the calibration suite (tests/engine/power_suite.py): small
+"""Side-by-side power table on the calibration suite (tests/common/power_suite.py): small
 independent re-implementations of StatDP's and DP-Sniper's approaches, written from the
 papers' descriptions, against dpaudit's black-box tester at its defaults and at a large
 budget.  One run, one process; seed 0.
