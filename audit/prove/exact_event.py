@@ -86,7 +86,7 @@ def to_fraction(v: object, what: str = "value") -> Fraction:
     if isinstance(v, int):
         return Fraction(v)
     try:
-        f = float(v)  # numpy scalars, sympy numbers
+        f = float(v)  # type: ignore[arg-type]  # numpy scalars, sympy numbers
     except (TypeError, ValueError):
         raise UnsupportedEvent(f"{what} {v!r} is not a number") from None
     if not math.isfinite(f):
@@ -351,7 +351,7 @@ def _laplace_star(hub: DrawLaw | None, hub_cons: list[tuple[Fraction, Fraction, 
         if lo is None and hi is None:
             mid = Fraction(0)
         elif lo is None:
-            mid = hi - 1  # type: ignore[operator]
+            mid = Fraction(hi) - 1  # type: ignore[arg-type]
         elif hi is None:
             mid = lo + 1
         else:
@@ -444,7 +444,7 @@ def _midpoint(lo: Fraction | None, hi: Fraction | None) -> Fraction:
     if lo is None and hi is None:
         return Fraction(0)
     if lo is None:
-        return hi - 1  # type: ignore[operator]
+        return Fraction(hi) - 1  # type: ignore[arg-type]
     if hi is None:
         return lo + 1
     return (lo + hi) / 2

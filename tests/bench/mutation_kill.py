@@ -286,11 +286,13 @@ def _test_neighbour_args(work: Path) -> list[tuple[str, list[str]]]:
 
 
 def test_files(names: str) -> list[Path]:
-    """The test files called ``names`` (comma list of file names) under ``tests/``; a name
-    found nowhere (or twice) is an error of the catalogue."""
+    """The test files called ``names`` (comma list of file names, or of paths under
+    ``tests/`` where a name is not unique, e.g. ``gini/test_exact_loss.py``) under
+    ``tests/``; a name found nowhere (or twice) is an error of the catalogue."""
     out = []
     for nm in (x.strip() for x in names.split(",") if x.strip()):
-        hits = sorted((ROOT / "tests").rglob(nm))
+        hits = sorted(h for h in (ROOT / "tests").rglob(nm.rsplit("/", 1)[-1])
+                      if h.as_posix().endswith("/" + nm))
         if len(hits) != 1:
             raise ValueError(f"test file {nm!r} found {len(hits)} times under tests/")
         out.append(hits[0])

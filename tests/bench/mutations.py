@@ -659,7 +659,8 @@ CATALOGUE += [
 # mutation_kill's ``pytest:`` runs; found by file name anywhere under tests/)
 _PY_NB = "pytest:test_neighbours_replace.py,test_neighbour_pairs.py"
 _PY_SEQ = "pytest:test_level_accounting.py,test_sequential.py"
-_PY_EXACT = "pytest:test_exact_loss.py,test_exact_loss_rounding.py,test_exact_loss_screen.py"
+_PY_EXACT = ("pytest:engine/privacy/test_exact_loss.py,gini/test_exact_loss.py,"
+             "test_exact_loss_rounding.py,test_exact_loss_screen.py")
 _PY_EV = "pytest:test_event_families_spec.py"
 
 # ------------------------------------------------------------ engine: neighbour generation

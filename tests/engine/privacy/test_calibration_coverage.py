@@ -106,7 +106,7 @@ def test_unsafe_clopper_pearson_rounding_is_refuted(monkeypatch: pytest.MonkeyPa
 
 def test_full_confidence_at_every_look_is_refuted(monkeypatch: pytest.MonkeyPatch) -> None:
     # the broken schedule: each look spends the whole alpha (no split over the looks)
-    monkeypatch.setattr(Schedule, "alpha_per_look", property(lambda s: s.alpha))
+    monkeypatch.setattr(Schedule, "alpha_at", lambda s, r: s.alpha)
     f = C.run_case(_case("blackbox-sequential-laplace"), seed=3, reps=40, power_reps=0)
     assert f.verdict is Verdict.REFUTED, f.evidence
     assert f.evidence["error_rate"] > 0.25

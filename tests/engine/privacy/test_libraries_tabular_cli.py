@@ -21,7 +21,7 @@ import pytest
 
 from audit.cli import main
 
-MOD = "tests.engine.test_libraries_tabular_cli"
+MOD = __name__
 FAST = ["--max-samples", "4000", "--n-select", "4000", "--first-batch", "2000",
         "--no-float-bits", "--no-progress", "--epsilon", "1"]
 

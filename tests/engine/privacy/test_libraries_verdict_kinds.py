@@ -97,7 +97,7 @@ def test_point_mass_named_in_the_finding():
 
 def test_cli_prints_both_kinds_and_the_report_holds_both(tmp_path, capsys):
     out = tmp_path / "rep"
-    code = main(["test", "tests.engine.test_libraries_verdict_kinds:float_laplace_sum",
+    code = main(["test", f"{__name__}:float_laplace_sum",
                  "--epsilon", "1", "--relation", "add-remove", "--lower", "0", "--upper", "1",
                  "--out", str(out), "--max-samples", "4000", "--n-select", "4000",
                  "--first-batch", "2000", "--no-progress"])
