@@ -55,8 +55,11 @@ def test_claims_reproduce_committed_verdicts(
 
 
 @pytest.mark.parametrize("run_id, kernels", [
-    ("regress-paper", "kernels.gini.printed"),
-    # the shipped kernels' full regress also runs in tests/gini/test_regress.py (default run)
+    # the printed kernels' regress runs by default in tests/gini/test_regress.py (its
+    # counterexamples checked against independent arithmetic), and every refuted finding of
+    # the committed example replays in test_replay_examples.py
+    pytest.param("regress-paper", "kernels.gini.printed", marks=pytest.mark.slow),
+    # the shipped kernels' full regress (slow in tests/gini/test_regress.py too)
     pytest.param("regress-ours", "kernels.gini.api", marks=pytest.mark.slow)])
 def test_regress_reproduces_committed_verdicts(
     run_id: str, kernels: str, tmp_path: Path, capsys: pytest.CaptureFixture
