@@ -252,16 +252,17 @@ class _Tracer:
         return feasible(list(self.constraints) + [c], self.integer_vars)
 
 
-def _z3_lin(e: Lin, env: dict[str, Any]) -> Any:
-    acc: Any = z3.RealVal(e.const)
+def _z3_lin(e: Lin, env: dict[str, Any], ctx: z3.Context | None = None) -> Any:
+    acc: Any = z3.RealVal(e.const, ctx)
     for k, v in e.terms.items():
-        acc = acc + z3.RealVal(v) * env[k]
+        acc = acc + z3.RealVal(v, ctx) * env[k]
     return acc
 
 
-def z3_constraint(c: LinearConstraint, env: dict[str, Any]) -> Any:
-    """``c`` as a Z3 formula over the variables ``env`` maps names to."""
-    e = _z3_lin(c.expr, env)
+def z3_constraint(c: LinearConstraint, env: dict[str, Any], ctx: z3.Context | None = None
+                  ) -> Any:
+    """``c`` as a Z3 formula over the variables ``env`` maps names to (in ``ctx``)."""
+    e = _z3_lin(c.expr, env, ctx)
     return {">=": e >= 0, ">": e > 0, "<=": e <= 0, "<": e < 0}[c.op]
 
 
