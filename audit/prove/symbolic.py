@@ -322,8 +322,13 @@ def enumerate_paths(mech: Mechanism, n: int, eps: Fraction | None = None,
 
     def run(prefix: tuple[bool, ...]) -> tuple[_Tracer, Path]:
         tr = _Tracer(prefix)
-        with dsl.symbolic(tr):
-            out = mech.fn(list(q), **{mech.epsilon_param: e, **kwargs})
+        try:
+            with dsl.symbolic(tr):
+                out = mech.fn(list(q), **{mech.epsilon_param: e, **kwargs})
+        except (TypeError, AttributeError) as exc:  # e.g. `x // 2`, `x.round()` on a value
+            raise DSLError(f"{mech.name}: {_where(exc)}{type(exc).__name__}: {exc} (an "
+                           "operation on a symbolic value outside the DSL; see "
+                           "audit/dsl.py)") from None
         return tr, Path(tuple(tr.decisions), tuple(tr.constraints), tuple(tr.draws),
                         freeze_output(out), dict(tr.anchors))
 
@@ -354,6 +359,18 @@ def enumerate_paths(mech: Mechanism, n: int, eps: Fraction | None = None,
                               path.constraints[:k]))
     paths.sort(key=lambda p: tuple(not b for b in p.decisions))
     return paths
+
+
+def _where(exc: BaseException) -> str:
+    """``file:line: `` of the innermost traceback frame outside dpaudit."""
+    tb = exc.__traceback__
+    where = ""
+    while tb is not None:
+        name = tb.tb_frame.f_code.co_filename
+        if not name.endswith(("audit/dsl.py", "audit/prove/symbolic.py")):
+            where = f"{name}:{tb.tb_lineno}: "
+        tb = tb.tb_next
+    return where
 
 
 def _key(e: Lin) -> tuple[Any, ...]:

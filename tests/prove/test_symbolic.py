@@ -128,3 +128,12 @@ def test_randomness_outside_the_samplers_is_refused():
 
     with pytest.raises(DSLError, match="randomness or state outside"):
         enumerate_paths(stateful, 1)
+
+
+def test_unsupported_operators_are_bad_input_naming_the_line():
+    @mechanism(outputs="number")
+    def floor_div(q, eps):
+        return (q[0] + laplace(1 / eps)) // 2
+
+    with pytest.raises(DSLError, match=r"test_symbolic.py:\d+: TypeError"):
+        enumerate_paths(floor_div, 1)
