@@ -15,7 +15,12 @@ Class of events handled (anything else raises :class:`UnsupportedEvent` naming t
   most h and one leaf (the threshold noise of Sparse Vector, the winner's noise of Noisy
   Max, the fresh noise of a released value) -- given h the leaves are independent, so
   P = E_h[ prod_leaf P(leaf in its interval | h) ];
+* or an all-Laplace **tree**: every constraint involves at most two draws and the pairs
+  linked by constraints form a tree (several constraints on one pair allowed; e.g. the
+  chain of comparisons a Noisy Max path makes with its running maximum);
 * a Laplace hub may only have Laplace leaves; a geometric hub may have any leaves.
+  Cycles (three draws compared pairwise, e.g. a runner-up tracked beside the maximum) and
+  constraints over three or more draws are refused.
 
 Method and guarantee.
 
@@ -31,6 +36,11 @@ Method and guarantee.
 * Geometric hubs are summed over the integers |s| <= M, the rest bounded rigorously by the
   hub's tail mass P(|S| > M) = 2 a^(M+1) / (1+a) (every other factor is a probability
   <= 1), so the enclosure is [sum, sum + tail]; leaves are evaluated in interval arithmetic.
+* Trees are integrated exactly by message passing from the leaves to a root: the message
+  of a draw x to its parent p is g(p) = integral of f_x(x) over max L(p) <= x <= min U(p),
+  f_x = density x own-range indicator x children's messages, a piecewise sum of terms
+  ``c p^k exp(e + r p)`` (rational c, e, r; antiderivatives by parts, bounds substituted by
+  binomial expansion); the root's integral is again ``sum c_k exp(e_k)``.
 * Constraints with a continuous (Laplace) draw and ``==`` have probability 0; strict and
   non-strict inequalities differ only for geometric draws (handled exactly).
 
@@ -299,8 +309,12 @@ def _hub_range(cons: Sequence[tuple[Fraction, Fraction, str]], law: DrawLaw
     hi: Fraction | None = None
     for a, c, op in cons:
         v = -c / a
-        if op == "==":
-            return v, v, law.law == "geometric"
+        if op == "==":  # measure zero for a continuous hub; an integer hub needs v integer
+            if law.law != "geometric" or v.denominator != 1:
+                return v, v, False
+            lo = v if lo is None else max(lo, v)
+            hi = v if hi is None else min(hi, v)
+            continue
         ge = op in (">=", ">")
         if a < 0:
             ge = not ge
@@ -350,6 +364,234 @@ def _laplace_star(hub: DrawLaw | None, hub_cons: list[tuple[Fraction, Fraction, 
                 break
         total += _integrate(integrand, lo, hi)
     return _merge(total)
+
+
+# =============================================================================================
+# tree-structured Laplace components: message passing over piecewise poly-exponentials
+# =============================================================================================
+
+PTerm = tuple[Fraction, int, Fraction, Fraction]  # c * s^k * exp(e + r s)
+Piece = tuple[Fraction | None, Fraction | None, list[PTerm]]
+
+
+def _pmerge(terms: Iterable[PTerm]) -> list[PTerm]:
+    acc: dict[tuple[int, Fraction, Fraction], Fraction] = {}
+    for c, k, e, r in terms:
+        acc[(k, e, r)] = acc.get((k, e, r), Fraction(0)) + c
+    return [(c, k, e, r) for (k, e, r), c in acc.items() if c != 0]
+
+
+def _pmul(a: list[PTerm], b: list[PTerm]) -> list[PTerm]:
+    return _pmerge((c1 * c2, k1 + k2, e1 + e2, r1 + r2)
+                   for c1, k1, e1, r1 in a for c2, k2, e2, r2 in b)
+
+
+def _antiderivative(terms: list[PTerm]) -> list[PTerm]:
+    """An antiderivative of sum c s^k e^(e + r s) (integration by parts, exact)."""
+    out: list[PTerm] = []
+    for c, k, e, r in terms:
+        if r == 0:
+            out.append((c / (k + 1), k + 1, e, r))
+            continue
+        fact = Fraction(1)  # k!/(k-j)!
+        for j in range(k + 1):
+            out.append(((-1) ** j * c * fact / r ** (j + 1), k - j, e, r))
+            fact *= k - j
+    return _pmerge(out)
+
+
+def _at_const(terms: list[PTerm], v: Fraction | None, side: int) -> list[PTerm]:
+    """The antiderivative at the point v (None: the limit at side * infinity, 0 for the
+    convergent terms of an integrable function)."""
+    if v is None:
+        for c, _k, _e, r in terms:
+            if c != 0 and (r == 0 or (r > 0) == (side > 0)):
+                raise ArithmeticError("divergent term at infinity")
+        return []
+    return _pmerge((c * v ** k, 0, e + r * v, Fraction(0)) for c, k, e, r in terms)
+
+
+def _at_line(terms: list[PTerm], alpha: Fraction, beta: Fraction) -> list[PTerm]:
+    """The antiderivative at x = alpha p + beta, as terms in p (binomial expansion)."""
+    out: list[PTerm] = []
+    for c, k, e, r in terms:
+        e2, r2 = e + r * beta, r * alpha
+        for j in range(k + 1):
+            out.append((c * math.comb(k, j) * alpha ** j * beta ** (k - j), j, e2, r2))
+    return _pmerge(out)
+
+
+def _pw_density(b: Fraction) -> list[Piece]:
+    return [(None, Fraction(0), [(1 / (2 * b), 0, Fraction(0), 1 / b)]),
+            (Fraction(0), None, [(1 / (2 * b), 0, Fraction(0), -1 / b)])]
+
+
+def _cuts(f: list[Piece]) -> list[Fraction]:
+    return [hi for _, hi, _ in f[:-1] if hi is not None]
+
+
+def _pieces_at(f: list[Piece], cuts: list[Fraction]) -> list[Piece]:
+    """``f`` refined to the breakpoints ``cuts`` (sorted, distinct)."""
+    edges: list[Fraction | None] = [None, *cuts, None]
+    out: list[Piece] = []
+    for lo, hi in zip(edges[:-1], edges[1:], strict=True):
+        m = _midpoint(lo, hi)
+        out.append((lo, hi, _piece_terms(f, m)))
+    return out
+
+
+def _midpoint(lo: Fraction | None, hi: Fraction | None) -> Fraction:
+    if lo is None and hi is None:
+        return Fraction(0)
+    if lo is None:
+        return hi - 1  # type: ignore[operator]
+    if hi is None:
+        return lo + 1
+    return (lo + hi) / 2
+
+
+def _piece_terms(f: list[Piece], m: Fraction) -> list[PTerm]:
+    for lo, hi, t in f:
+        if (lo is None or lo < m) and (hi is None or m < hi):
+            return t
+    raise AssertionError("midpoint on a breakpoint")
+
+
+def _pw_mul(f: list[Piece], g: list[Piece]) -> list[Piece]:
+    cuts = sorted(set(_cuts(f)) | set(_cuts(g)))
+    edges: list[Fraction | None] = [None, *cuts, None]
+    out: list[Piece] = []
+    for lo, hi in zip(edges[:-1], edges[1:], strict=True):
+        m = _midpoint(lo, hi)
+        out.append((lo, hi, _pmul(_piece_terms(f, m), _piece_terms(g, m))))
+    return out
+
+
+def _pw_restrict(f: list[Piece], lo: Fraction | None, hi: Fraction | None) -> list[Piece]:
+    cuts = sorted(set(_cuts(f)) | {v for v in (lo, hi) if v is not None})
+    out = []
+    for a, b, t in _pieces_at(f, cuts):
+        m = _midpoint(a, b)
+        inside = (lo is None or m > lo) and (hi is None or m < hi)
+        out.append((a, b, t if inside else []))
+    return out
+
+
+def _pw_integral_total(f: list[Piece]) -> list[PTerm]:
+    out: list[PTerm] = []
+    for lo, hi, t in f:
+        if not t:
+            continue
+        a = _antiderivative(t)
+        out += _at_const(a, hi, 1)
+        out += [(-c, k, e, r) for c, k, e, r in _at_const(a, lo, -1)]
+    return _pmerge(out)
+
+
+def _pw_message(f: list[Piece], leaf: _Leaf) -> list[Piece]:
+    """g(p) = integral of f(x) over max L(p) <= x <= min U(p), as a piecewise function of
+    the parent p (the bounds are the lines of ``leaf``)."""
+    kappas = _cuts(f)
+    lines = leaf.lines()
+    pts: set[Fraction] = set()
+    for al, be in lines:
+        if al != 0:
+            pts.update((kap - be) / al for kap in kappas)
+    for i in range(len(lines)):
+        for j in range(i + 1, len(lines)):
+            (a1, b1), (a2, b2) = lines[i], lines[j]
+            if a1 != a2:
+                pts.add((b2 - b1) / (a1 - a2))
+    anti = [(lo, hi, _antiderivative(t)) for lo, hi, t in f]
+    cuts = sorted(pts)
+    edges: list[Fraction | None] = [None, *cuts, None]
+    out: list[Piece] = []
+    for plo, phi in zip(edges[:-1], edges[1:], strict=True):
+        m = _midpoint(plo, phi)
+        lo_ln = max((ln for ln, _ in leaf.lowers), key=lambda ln: _at(ln, m), default=None)
+        up_ln = min((ln for ln, _ in leaf.uppers), key=lambda ln: _at(ln, m), default=None)
+        lm = None if lo_ln is None else _at(lo_ln, m)
+        um = None if up_ln is None else _at(up_ln, m)
+        if lm is not None and um is not None and um <= lm:
+            out.append((plo, phi, []))
+            continue
+        # pieces of f met by [lm, um]: i (holding lm) .. j (holding um)
+        i = 0 if lm is None else next(t for t, (lo, hi, _) in enumerate(anti)
+                                      if (lo is None or lo <= lm) and (hi is None or lm < hi))
+        j = len(anti) - 1 if um is None else next(
+            t for t, (lo, hi, _) in enumerate(anti)
+            if (lo is None or lo < um) and (hi is None or um <= hi))
+        terms: list[PTerm] = []
+        for t in range(i, j + 1):
+            lo, hi, a = anti[t]
+            if t == j:
+                terms += (_at_line(a, *up_ln) if up_ln is not None else _at_const(a, None, 1))
+            else:
+                terms += _at_const(a, hi, 1)
+            if t == i:
+                low = (_at_line(a, *lo_ln) if lo_ln is not None else _at_const(a, None, -1))
+            else:
+                low = _at_const(a, lo, -1)
+            terms += [(-c, k, e, r) for c, k, e, r in low]
+        out.append((plo, phi, _pmerge(terms)))
+    return out
+
+
+def _laplace_tree(draws: Mapping[str, DrawLaw], names: set[str], cons: list[Constraint]
+                  ) -> list[tuple[Fraction, Fraction]]:
+    """Exact closed form of an all-Laplace component whose constraints over two draws form
+    a tree (several constraints on one pair allowed): messages from the leaves to a root,
+    each a piecewise sum of c p^k exp(e + r p) terms of the parent p."""
+    adj: dict[str, set[str]] = {x: set() for x in names}
+    single: dict[str, list[Constraint]] = {x: [] for x in names}
+    pair: dict[frozenset[str], list[Constraint]] = {}
+    for c in cons:
+        if len(c.draws) > 2:
+            raise UnsupportedEvent(f"constraint {c.describe()} links {len(c.draws)} draws; "
+                                   "only constraints over two draws are handled")
+        if len(c.draws) == 1:
+            single[next(iter(c.draws))].append(c)
+            continue
+        x, y = sorted(c.draws)
+        adj[x].add(y)
+        adj[y].add(x)
+        pair.setdefault(frozenset((x, y)), []).append(c)
+    if len(pair) != len(names) - 1:
+        raise UnsupportedEvent("the constraints over pairs of draws " + ", ".join(
+            sorted(names)) + " form a cycle (neither a star nor a tree)")
+    root = max(sorted(names), key=lambda x: len(adj[x]))
+    order: list[str] = [root]
+    parent: dict[str, str | None] = {root: None}
+    for x in order:
+        for y in sorted(adj[x]):
+            if y not in parent:
+                parent[y] = x
+                order.append(y)
+    msgs: dict[str, list[list[Piece]]] = {x: [] for x in names}
+    for x in reversed(order):
+        f = _pw_density(draws[x].scale)
+        for c in single[x]:
+            if c.op == "==":
+                return []
+            lf = _Leaf(draws[x])
+            lf.add(c.coeffs[x], Fraction(0), c.const, c.op)
+            lo = max((ln[1] for ln, _ in lf.lowers), default=None)
+            hi = min((ln[1] for ln, _ in lf.uppers), default=None)
+            if lo is not None and hi is not None and hi <= lo:
+                return []
+            f = _pw_restrict(f, lo, hi)
+        for g in msgs[x]:
+            f = _pw_mul(f, g)
+        p = parent[x]
+        if p is None:
+            return _merge((c, e) for c, _k, e, _r in _pw_integral_total(f))
+        lf = _Leaf(draws[x])
+        for c in pair[frozenset((x, p))]:
+            lf.add(c.coeffs[x], c.coeffs[p], c.const, c.op)
+        if lf.impossible:
+            return []
+        msgs[p].append(_pw_message(f, lf))
+    raise AssertionError("no root")
 
 
 def _iv_closed_form(cf: Sequence[tuple[Fraction, Fraction]]) -> mpmath.ctx_iv.ivmpf:
@@ -540,7 +782,17 @@ def _path_enclosure(draws: Mapping[str, DrawLaw], path: Sequence[Constraint], di
     cf: list[tuple[Fraction, Fraction]] | None = [(Fraction(1), Fraction(0))]
     lo_acc, hi_acc = iv.mpf(1), iv.mpf(1)
     for names, cons in _components(draws, path):
-        hub = _pick_hub(names, cons)
+        try:
+            hub = _pick_hub(names, cons)
+        except UnsupportedEvent:
+            if any(draws[x].law != "laplace" for x in names):
+                raise
+            comp = _laplace_tree(draws, names, cons)
+            p = _iv_closed_form(comp)
+            lo_acc, hi_acc = lo_acc * p, hi_acc * p
+            if cf is not None:
+                cf = _cf_mul(cf, comp)
+            continue
         hub_cons: list[tuple[Fraction, Fraction, str]] = []
         leaves: dict[str, _Leaf] = {}
         for c in cons:

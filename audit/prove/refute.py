@@ -4,15 +4,16 @@ q, q', an output event E, and P(M(q) in E), P(M(q') in E) computed exactly
 
 What it does.
 
-1. **Paths on concrete inputs** (:func:`trace_paths`): the mechanism function runs with
-   the concrete queries (exact rationals) while every draw (``laplace(b)`` /
-   ``geometric(b)``, looked up by name in the function's module globals) returns a fresh
+1. **Paths on concrete inputs** (:func:`trace_paths`): the mechanism function runs inside
+   :func:`audit.dsl.symbolic` with a tracer of its own, the queries and parameters
+   concrete (exact rationals) and every draw (``laplace(b)`` / ``geometric(b)``) a fresh
    draw variable; arithmetic builds linear expressions with rational coefficients,
    comparisons fork the run (depth-first over decision sequences, re-executing the
    function).  Each path is a conjunction of linear constraints over independent draws plus
-   its output (bools / numbers / linear expressions).  This is a concrete-input executor,
-   independent of the symbolic executor of ``dpaudit prove``: the witness does not rest on
-   the prover's own path enumeration.
+   its output (bools / numbers / linear expressions).  This concrete-input executor is
+   independent of the symbolic executor of ``dpaudit prove`` (:mod:`audit.prove.symbolic`),
+   so a witness does not rest on the prover's own path enumeration (the tests check that
+   both give identical exact probabilities).
 2. **Events**: one per discrete output pattern (the union of the paths printing it); for an
    output with numeric entries, the pattern plus a half-line {y_k >= t} / {y_k < t} on one
    numeric entry, t on a grid around the entry's noiseless value (where the two densities'
@@ -28,14 +29,19 @@ What it does.
 4. **Witness** (:class:`Witness`): program reference, q, q', epsilon, event (output pattern
    and interval), the exact closed forms and enclosures of P and P', epsilon_witness with
    its certified lower bound; :func:`replay_witness` recomputes it from the JSON document.
-5. **Black-box agreement** (:func:`blackbox_agreement`): the same program run concretely
-   (``audit.dsl.concrete``) through dpaudit's black-box tester on the witness pair; the
-   tester's certified lower bound must not exceed the exact epsilon_witness (an exact
-   value above a sound lower bound), and a violation flagged by the tester confirms the
-   refutation empirically.
+5. **Finding** (:func:`refute_finding`): ``refuted`` (method exact) with a counterexample
+   document whose replayer (check ``prove.refute``, :func:`replay_refutation`) recomputes
+   it, else ``not-refuted`` with the scope.
+6. **Black-box agreement** (:func:`blackbox_agreement`): the same program run concretely
+   (:meth:`audit.dsl.Mechanism.sample`) through dpaudit's black-box tester on the witness
+   pair; the tester's certified lower bound must not exceed the exact epsilon_witness when
+   that is the pair's exact epsilon (discrete outputs: the best output pattern over both
+   directions is the pair's epsilon, since a union of patterns never has a larger ratio),
+   and a violation flagged by the tester confirms the refutation empirically.
 
-Events outside :mod:`audit.prove.exact_event`'s class (e.g. a path whose constraints link
-draws without a common hub) are skipped and counted in the result (``skipped_events``).
+Events outside :mod:`audit.prove.exact_event`'s class (e.g. paths whose comparisons link
+three draws pairwise) are skipped and counted in the result (``skipped_events``); the
+benchmark tests require none in their scopes.
 
 Nothing here prints or writes files.
 """
@@ -56,6 +62,7 @@ import mpmath
 
 from audit import dsl
 from audit.dsl import Lin
+from audit.findings import Finding, Method, Verdict, counterexample_document
 from audit.prove.exact_event import (
     Constraint,
     DrawLaw,
@@ -64,8 +71,10 @@ from audit.prove.exact_event import (
     event_probability,
     to_fraction,
 )
+from audit.registry import replayer
 
 __all__ = [
+    "CHECK_REFUTE",
     "RELATIONS",
     "Lin",
     "RefuteResult",
@@ -75,6 +84,8 @@ __all__ = [
     "candidate_pairs",
     "evaluate_pair",
     "refute",
+    "refute_finding",
+    "replay_refutation",
     "replay_witness",
     "trace_paths",
 ]
@@ -108,6 +119,9 @@ class _ConcreteInputTracer:
 
     def decide(self, expr: Lin, op: str) -> bool:
         i = len(self.taken)
+        if i >= dsl.MAX_DECISIONS:
+            raise UnsupportedEvent(f"a path made more than {dsl.MAX_DECISIONS} comparisons "
+                                   "(a loop that does not end)")
         v = self.prefix[i] if i < len(self.prefix) else True
         self.taken.append(v)
         unknown = set(expr.terms) - set(self.draws)
@@ -143,8 +157,11 @@ def output_pattern(output: Sequence[Any]) -> tuple[Any, ...]:
             out.append(v)
         elif isinstance(v, (int, Fraction, float)):
             out.append(("c", str(to_fraction(v))))
+        elif v is None:
+            out.append(("none",))
         else:
-            out.append(repr(v))
+            raise UnsupportedEvent(f"output entry {v!r}: refutation handles flat outputs of "
+                                   "bools, numbers, None and linear values")
     return tuple(out)
 
 
@@ -350,32 +367,52 @@ def _eps_name(program: Any) -> str:
 def evaluate_pair(program: Any, q: Sequence[Any], q_prime: Sequence[Any], eps: Any,
                   params: Mapping[str, Any] | None = None, digits: int = 40,
                   events: Sequence[Event] | None = None,
-                  cache: dict[tuple[Fraction, ...], list[TracedPath]] | None = None
+                  cache: dict[Any, Any] | None = None
                   ) -> tuple[Witness | None, int]:
     """The best witness over the candidate events (both directions) of one pair, and the
-    number of events skipped as outside the exact class."""
+    number of events skipped as outside the exact class.  ``cache`` (one per program,
+    epsilon, parameters and digits) keeps the paths and event probabilities of every query
+    vector already seen: a base vector is shared by many pairs."""
     eps_f = to_fraction(eps, "epsilon")
     name = _eps_name(program)
     cache = {} if cache is None else cache
+    qa = tuple(to_fraction(x) for x in q)
+    qb = tuple(to_fraction(x) for x in q_prime)
 
-    def paths(v: Sequence[Any]) -> list[TracedPath]:
-        key = tuple(to_fraction(x) for x in v)
-        if key not in cache:
-            cache[key] = trace_paths(program, key, eps_f, params, name)
-        return cache[key]
+    def paths(key: tuple[Fraction, ...]) -> list[TracedPath]:
+        if ("paths", key) not in cache:
+            cache[("paths", key)] = trace_paths(program, key, eps_f, params, name)
+        return cache[("paths", key)]
 
-    pa, pb = paths(q), paths(q_prime)
+    def prob(key: tuple[Fraction, ...], ev: Event) -> ExactProbability | None:
+        # an output pattern outside the exact class stays outside with a further interval
+        # constraint (constraints only add links), so its variants are skipped at once
+        bad = ("unsupported", key, ev.pattern)
+        if bad in cache:
+            return None
+        k = ("p", key, ev)
+        if k not in cache:
+            try:
+                cache[k] = probability(paths(key), ev, digits)
+            except UnsupportedEvent:
+                cache[k] = None
+                cache[bad] = True
+        return cache[k]
+
+    pa, pb = paths(qa), paths(qb)
     evs = list(events) if events is not None else candidate_events(pa, pb, eps_f)
     best: Witness | None = None
     skipped = 0
     for ev in evs:
-        try:
-            p = probability(pa, ev, digits)
-            pp = probability(pb, ev, digits)
-        except UnsupportedEvent:
+        p, pp = prob(qa, ev), prob(qb, ev)
+        if p is None or pp is None:
             skipped += 1
             continue
         for a, b, x, y in ((q, q_prime, p, pp), (q_prime, q, pp, p)):
+            if best is not None and x.upper > 0 and y.lower > 0 and best.eps_lower > -mpmath.inf:
+                # cheap screen: ln(x_upper / y_lower) bounds the certified figure above
+                if float(x.upper) < float(y.lower) * math.exp(float(best.eps_lower)) * (1 - 1e-9):
+                    continue
             lo, mid, _ = _log_ratio_bounds(x, y)
             if best is None or lo > best.eps_lower:
                 best = Witness(program_ref(program), tuple(to_fraction(v) for v in a),
@@ -502,7 +539,9 @@ def refute(program: Any, *, epsilon: Any = 1, params: Mapping[str, Any] | None =
                 found = w
             if stop_at_first:
                 break
-    scope = {"relation": rel, "n": f"{n_min}..{n_max}", "n_skipped": sorted(too_short),
+    scope = {"relation": rel,
+             "n": f"{n_min}..{n_max}" if n_max >= n_min else "none (the seeds only)",
+             "n_skipped": sorted(too_short),
              "values": [str(to_fraction(v)) for v in vals],
              "seeds": len(seeds), "digits": digits,
              "events": "output patterns; numeric entries: half-lines at noiseless value "
@@ -571,10 +610,12 @@ def blackbox_agreement(program: Any, witness: Witness, *, seed: int = 0,
                        n_select: int = 20_000, n_certify: int = 100_000,
                        confidence: float = 0.9) -> Agreement:
     """Run dpaudit's black-box tester (fixed schedule) on the witness pair.  ``consistent``:
-    its lower bound is <= the exact epsilon_witness (a sound lower bound cannot exceed the
-    mechanism's epsilon on this pair, and epsilon_witness is an exact ln-ratio of one event,
-    itself <= the true epsilon: the check fails with probability <= 1 - confidence only if
-    the black-box bound is not sound, or the exact figure is wrong)."""
+    its lower bound is <= the exact epsilon_witness.  When epsilon_witness is the pair's
+    exact epsilon (discrete outputs, or a shifted Laplace output whose every tail event has
+    the same ratio) a sound lower bound cannot exceed it, so ``consistent`` fails with
+    probability <= 1 - confidence unless the tester or the exact figure is wrong.  When the
+    witness event is only one of many (other numeric events may have larger ratios), a
+    bound above it is not a contradiction: the caller decides whether the check applies."""
     import numpy as np
 
     from audit.privacy.blackbox import BlackBoxTester
@@ -591,3 +632,56 @@ def blackbox_agreement(program: Any, witness: Witness, *, seed: int = 0,
     return Agreement(lower, confidence, bool(res.violates), exact,
                      lower <= exact + 1e-12 or math.isinf(exact), 2 * (n_select + n_certify),
                      seed)
+
+
+# =============================================================================================
+# the Finding / counterexample / replay spine
+# =============================================================================================
+
+#: check id of a refutation finding and of its ``dpaudit replay`` replayer
+CHECK_REFUTE = "prove.refute"
+
+
+def refute_finding(result: RefuteResult, check_id: str = CHECK_REFUTE) -> Finding:
+    """The :class:`audit.findings.Finding` of a refutation search: ``refuted`` (method
+    ``exact``: both probabilities exact, the violation certified) with a counterexample
+    document that :func:`replay_refutation` re-runs; otherwise ``not-refuted`` (method
+    ``sampled``: exact figures on hand-picked pairs, never a proof) with the scope."""
+    w = result.witness
+    eps = result.claimed_epsilon
+    claim = f"{result.program} is {eps}-DP (program relation)"
+    scope = ", ".join(f"{k}={v}" for k, v in result.scope.items())
+    evidence: dict[str, Any] = {
+        "pairs_checked": result.pairs_checked, "skipped_events": result.skipped_events,
+        "best_log_ratio_lower": (None if result.best is None else
+                                 float(result.best.eps_lower)),
+        "seconds": round(result.seconds, 3), "notes": list(result.notes),
+    }
+    if w is None:
+        return Finding(id=check_id, claim=claim, reference="dpaudit prove (refutation search)",
+                       method=Method.SAMPLED, verdict=Verdict.NOT_REFUTED, scope=scope,
+                       evidence=evidence, duration_s=result.seconds, subject="mechanism")
+    doc = w.as_doc()
+    evidence.update({"epsilon_witness": doc["epsilon_witness"],
+                     "epsilon_witness_lower": doc["epsilon_witness_lower"],
+                     "P": doc["P"]["lower"], "P_prime": doc["P_prime"]["lower"],
+                     "event": w.event.describe()})
+    cx = counterexample_document(
+        check_id, "mechanism", doc, f"ln(P/P') <= {eps}", doc["epsilon_witness_lower"],
+        None, note=f"exact probabilities at {w.digits} digits; {w.event.describe()}")
+    return Finding(id=check_id, claim=claim, reference="dpaudit prove (refutation search)",
+                   method=Method.EXACT, verdict=Verdict.REFUTED, scope=scope,
+                   evidence=evidence, counterexample=cx, duration_s=result.seconds,
+                   subject="mechanism")
+
+
+@replayer(CHECK_REFUTE)
+def replay_refutation(inputs: dict[str, Any]) -> tuple[bool, Any, Any, str]:
+    """Re-import the program, re-trace both query vectors and recompute the event's exact
+    probabilities: still fails when the certified lower bound exceeds the claim."""
+    w = replay_witness(inputs)
+    lo = "inf" if w.eps_lower == mpmath.inf else mpmath.nstr(w.eps_lower, 12)
+    return (w.refutes, f"ln(P/P') <= {w.epsilon}", lo,
+            f"{w.program} on q={[str(v) for v in w.q]}, q'={[str(v) for v in w.q_prime]}: "
+            f"{w.event.describe()}, P={mpmath.nstr(w.p.mid, 12)}, "
+            f"P'={mpmath.nstr(w.p_prime.mid, 12)}")

@@ -38,8 +38,9 @@ def test_broken_program_is_refuted_exactly(entry) -> None:
     assert again.refutes and again.eps_lower == w.eps_lower
 
 
-def _not_refuted(entry, n_max: int) -> None:
-    kw = {**entry.search, "n_max": min(n_max, entry.search.get("n_max", n_max))}
+def _not_refuted(entry, n_max: int, *, override: bool = False) -> None:
+    kw = {**entry.search, "n_max": n_max if override else
+          min(n_max, entry.search.get("n_max", n_max))}
     res = refute(entry.program, **kw)
     assert res.verdict == "not-refuted", (entry.name, res.as_doc())
     assert res.witness is None and res.pairs_checked > 0
@@ -52,7 +53,12 @@ def test_correct_program_not_refuted_small_scope(entry) -> None:
     _not_refuted(entry, 2)
 
 
+# at n = 3 the runner-up tracking of Noisy-Top-1-with-Gap compares three draws pairwise (a
+# cycle: outside the exact class), so its scope stays n <= 2
+CORRECT_N3 = [p for p in CORRECT if p.name != "noisy_top1_with_gap"]
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("entry", CORRECT, ids=[p.name for p in CORRECT])
+@pytest.mark.parametrize("entry", CORRECT_N3, ids=[p.name for p in CORRECT_N3])
 def test_correct_program_not_refuted_n3(entry) -> None:
-    _not_refuted(entry, 3)
+    _not_refuted(entry, 3, override=True)

@@ -145,7 +145,7 @@ def test_outside_the_class_is_refused() -> None:
     z = DrawLaw("z", "laplace", F(1))
     with pytest.raises(UnsupportedEvent, match="links 3 draws"):
         conjunction_probability([X, Y, z], [Constraint({"x": 1, "y": 1, "z": 1}, 0, ">=")])
-    with pytest.raises(UnsupportedEvent, match="common hub"):  # a cycle / a chain of 4
+    with pytest.raises(UnsupportedEvent, match="cycle"):  # x, y, z compared pairwise
         conjunction_probability([X, Y, z], [Constraint({"x": 1, "y": -1}, 0, ">="),
                                             Constraint({"y": 1, "z": -1}, 0, ">="),
                                             Constraint({"z": 1, "x": -1}, 1, ">=")])
@@ -160,3 +160,72 @@ def test_outside_the_class_is_refused() -> None:
 def test_equality_on_continuous_draw_has_probability_zero() -> None:
     p = conjunction_probability([X], [Constraint({"x": 1}, F(1), "==")])
     assert p.upper == 0 and p.closed_form == ()
+
+
+def test_tree_elimination_equals_the_star_form_for_noisy_max() -> None:
+    # P(argmax = j) of Noisy Max on 4 queries two ways: (a) the union of the program's
+    # paths (chains of comparisons with the running maximum: trees, message passing);
+    # (b) the single conjunction {q_j + x_j > q_i + x_i for all i != j} (a star around x_j).
+    # Different decompositions of the same event: the exact closed forms must be equal.
+    from audit.prove.benchmark import noisy_max
+    from audit.prove.refute import trace_paths
+
+    q = [F(0), F(1), F(-1, 2), F(1, 3)]
+    paths = trace_paths(noisy_max.noisy_max, q, 1)
+    assert any(len({d for c in p.constraints for d in c.draws}) == 4
+               and len(p.constraints) == 3 for p in paths)  # a chain of 4: no common hub
+    draws = {f"x{i}": DrawLaw(f"x{i}", "laplace", F(2)) for i in range(4)}
+    total = mpmath.mpf(0)
+    for j in range(4):
+        mine = [p for p in paths if p.output == (j,)]
+        d = {k: v for p in mine for k, v in p.draws.items()}
+        a = event_probability(d, [list(p.constraints) for p in mine])
+        b = conjunction_probability(draws, [
+            Constraint({f"x{j}": 1, f"x{i}": -1}, q[j] - q[i], ">") for i in range(4) if i != j])
+        assert a.closed_form == b.closed_form
+        total += a.mid
+    assert abs(total - 1) < mpmath.mpf(10) ** -35
+
+
+def test_chain_against_monte_carlo() -> None:
+    # x1 < x2 + 1/2, x2 < x3, x3 <= 1 (a chain with an own bound), mixed scales
+    a, b, c = (DrawLaw("a", "laplace", F(1)), DrawLaw("b", "laplace", F(2)),
+               DrawLaw("c", "laplace", F(1, 2)))
+    cons = [Constraint({"a": 1, "b": -1}, F(-1, 2), "<"), Constraint({"b": 1, "c": -1}, 0, "<"),
+            Constraint({"c": 1}, F(-1), "<=")]
+    p = float(conjunction_probability([a, b, c], cons).mid)
+    rng = np.random.default_rng(7)
+    m = 2_000_000
+    xa, xb, xc = rng.laplace(0, 1, m), rng.laplace(0, 2, m), rng.laplace(0, 0.5, m)
+    freq = np.mean((xa < xb + 0.5) & (xb < xc) & (xc <= 1))
+    sd = math.sqrt(p * (1 - p) / m)
+    assert abs(freq - p) < 5 * sd  # false alarm ~6e-7 for a correct value; seed fixed
+
+
+def test_geometric_hub_with_laplace_leaf_against_brute_force() -> None:
+    # P(G + X > 1/2), G two-sided geometric scale 1, X ~ Lap(1): sum_k p(k) P(X > 1/2 - k)
+    g, x = DrawLaw("g", "geometric", F(1)), DrawLaw("x", "laplace", F(1))
+    p = conjunction_probability([g, x], [Constraint({"g": 1, "x": 1}, F(-1, 2), ">")])
+    a = math.exp(-1)
+    brute = sum((1 - a) / (1 + a) * a ** abs(k) * (1 - lap_cdf(0.5 - k, 1))
+                for k in range(-200, 201))
+    assert abs(float(p.mid) - brute) < 1e-13
+    assert p.closed_form is None  # a truncated sum: enclosure only
+    assert p.upper - p.lower < mpmath.mpf(10) ** -30
+
+
+def test_geometric_equalities_are_exact() -> None:
+    g, h = DrawLaw("g", "geometric", F(2)), DrawLaw("h", "geometric", F(2))
+    a = math.exp(-1 / 2)
+    pmf = (1 - a) / (1 + a)
+    # P(G == 1) and P(G == 1/2) = 0 (G integer)
+    assert abs(float(conjunction_probability([g], [Constraint({"g": 1}, -1, "==")]).mid)
+               - pmf * a) < 1e-14
+    assert conjunction_probability([g], [Constraint({"g": 2}, -1, "==")]).upper == 0
+    # hub equality: P(G == 1, H <= G) = pmf(1) * P(H <= 1)
+    p = conjunction_probability([g, h], [Constraint({"g": 1}, -1, "=="),
+                                         Constraint({"h": 1, "g": -1}, 0, "<=")])
+    want = pmf * a * (1 - a ** 2 / (1 + a))
+    assert abs(float(p.mid) - want) < 1e-14
+    assert conjunction_probability([g, h], [Constraint({"g": 2}, -1, "=="),
+                                            Constraint({"h": 1, "g": -1}, 0, "<=")]).upper == 0

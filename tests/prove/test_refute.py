@@ -10,7 +10,7 @@ from fractions import Fraction as F
 import mpmath
 import pytest
 
-from audit.prove.benchmark import noisy_max, sparse_vector
+from audit.prove.benchmark import noisy_max, sparse_vector, sums
 from audit.prove.exact_event import event_probability
 from audit.prove.refute import (
     Event,
@@ -96,13 +96,16 @@ def test_correct_programs_are_not_refuted_in_scope() -> None:
 
 
 @pytest.mark.parametrize("prog", [noisy_max.noisy_max_small_noise,
-                                  sparse_vector.svt_lee_clifton])
+                                  sparse_vector.svt_lee_clifton,
+                                  sums.partial_sum_small_noise])
 def test_blackbox_agrees_with_the_exact_witness(prog) -> None:
     # Discrete outputs: every output pattern is a candidate, both directions, so the witness
-    # is the pair's exact epsilon (a union of patterns never has a larger ratio).  The
+    # is the pair's exact epsilon (a union of patterns never has a larger ratio); Partial
+    # Sum: Laplace(1/2) shifted by 1, whose log-ratio is 2 on every tail event = the pair's
+    # exact epsilon.  The
     # tester's lower bound holds with probability >= 90 % (its guarantee): with a correct
     # exact figure, "consistent" fails with probability <= 10 % per seed (seed fixed: the
-    # outcome is deterministic).  Power: the gap to the claim (0.16 / 0.31) is flagged.
+    # outcome is deterministic).  Power: the gaps to the claim (0.16 / 0.31 / 1) are flagged.
     res = refute(prog, n_max=2)
     a = blackbox_agreement(prog, res.witness, seed=3, n_select=20_000, n_certify=60_000)
     assert a.consistent and a.epsilon_lower <= float(res.witness.eps_value)
@@ -134,3 +137,55 @@ def test_symbolic_executor_paths_give_the_same_probabilities() -> None:
             d2 = {k: v for t in mine_p for k, v in t.draws.items()}
             pm = event_probability(d2, [list(t.constraints) for t in mine_p])
             assert ps.closed_form == pm.closed_form, out
+
+
+def test_finding_and_registered_replayer() -> None:
+    from audit import registry
+    from audit.findings import Method, Verdict, from_jsonable
+    from audit.prove.refute import CHECK_REFUTE, refute_finding
+
+    f = refute_finding(refute(noisy_max.noisy_max_small_noise, n_max=2))
+    assert f.verdict == Verdict.REFUTED and f.method == Method.EXACT
+    doc = json.loads(json.dumps(f.counterexample))
+    assert doc["check"] == CHECK_REFUTE
+    rep = registry.replay(doc["check"], from_jsonable(doc["inputs"]))
+    assert rep.still_fails and rep.actual.startswith("1.30685")
+    bad = dict(doc["inputs"], q_prime=["0", "0"])  # no longer a differing pair: ratio 1
+    assert not registry.replay(doc["check"], from_jsonable(bad)).still_fails
+    ok = refute_finding(refute(noisy_max.noisy_max, n_max=2))
+    assert ok.verdict == Verdict.NOT_REFUTED and ok.counterexample is None
+    assert ok.method == Method.SAMPLED and "relation=linf1" in ok.scope
+
+
+def test_candidate_pairs_cover_each_relation() -> None:
+    from audit.prove.refute import candidate_pairs
+
+    for n in (1, 2, 3):
+        lin = list(candidate_pairs(n, "linf1", [0]))
+        mono = list(candidate_pairs(n, "monotone1", [0]))
+        one = list(candidate_pairs(n, "onehot1", [0]))
+        assert len(lin) == 3 ** n - 1 and len(mono) == 2 * (2 ** n - 1) and len(one) == 2 * n
+        for q, qp in lin + mono + one:
+            d = [b - a for a, b in zip(q, qp, strict=True)]
+            assert max(abs(v) for v in d) == 1
+        for q, qp in mono:
+            d = [b - a for a, b in zip(q, qp, strict=True)]
+            assert all(v >= 0 for v in d) or all(v <= 0 for v in d)
+        assert all(sum(1 for a, b in zip(q, qp, strict=True) if a != b) == 1 for q, qp in one)
+    with pytest.raises(Exception, match="relation"):
+        list(candidate_pairs(2, "l2", [0]))
+
+
+def test_a_loop_that_never_ends_is_refused() -> None:
+    from audit.dsl import laplace, mechanism
+    from audit.prove.exact_event import UnsupportedEvent
+
+    @mechanism(epsilon="eps", relation="linf1", outputs="number")
+    def spin(q, eps):
+        x = q[0] + laplace(1 / eps)
+        while x >= 0:  # noisy loop condition: the always-true branch never ends
+            x = x + 1
+        return x
+
+    with pytest.raises(UnsupportedEvent, match="comparisons"):
+        trace_paths(spin, [0], 1)

@@ -12,7 +12,7 @@ Lap(1/eps) and a 2 eps claim).  Block length ``M`` = 2.
 
 from __future__ import annotations
 
-from audit.dsl import laplace, mechanism
+from audit.dsl import geometric, laplace, mechanism
 
 
 @mechanism(epsilon="eps", relation="onehot1", outputs="number")
@@ -73,3 +73,24 @@ def smart_sum_no_block_noise(q, eps, M=2):
             running = running + q[i] + laplace(2 / eps)
         out.append(running)
     return out
+
+
+@mechanism(epsilon="eps", relation="onehot1", outputs="number")
+def partial_sum_geometric(q, eps):
+    """Partial Sum with two-sided geometric noise of scale 1/eps (the discrete Laplace of
+    Ghosh, Roughgarden & Sundararajan, STOC 2009) on integer streams.  eps-DP: the pmf
+    ratio at shift 1 is exactly e^eps."""
+    s = 0
+    for i in range(len(q)):
+        s = s + q[i]
+    return s + geometric(1 / eps)
+
+
+@mechanism(epsilon="eps", relation="onehot1", outputs="number")
+def partial_sum_geometric_small_noise(q, eps):
+    """BROKEN.  Partial Sum with two-sided geometric noise of scale 1/(2 eps).  What breaks:
+    half the noise (cost exactly 2 eps)."""
+    s = 0
+    for i in range(len(q)):
+        s = s + q[i]
+    return s + geometric(1 / (2 * eps))
