@@ -57,9 +57,11 @@ What it may not do: multiply or divide two noisy values (non-linear), test noisy
 ``==`` / ``!=`` (a measure-zero event for Laplace noise; not supported), convert them with
 ``float``/``int``/``round`` or use them as list indices or loop bounds, call numpy (or any
 library) on symbolic values, use ``eps`` other than to scale noise in a symbolic proof (pass a
-numeric epsilon to prove for one value instead), draw with a noise-dependent scale, or keep
-state between calls.  Loops must terminate on every path: the executor stops a path after
-:data:`MAX_DECISIONS` comparisons.
+numeric epsilon to prove for one value instead), draw with a noise-dependent scale, keep
+state between calls, or draw randomness from anything but these samplers (numpy's or
+Python's generators are invisible to the prover: a symbolic run that does not repeat itself
+is refused with :class:`DSLError`).  Loops must terminate on every path: the executor stops
+a path after :data:`MAX_DECISIONS` comparisons.
 
 Concrete runs: ``with concrete(rng): f(q, eps)`` binds the samplers to ``rng`` (a
 ``numpy.random.Generator``), so a run is reproducible from its seed.  A :class:`Mechanism`

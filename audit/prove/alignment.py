@@ -269,22 +269,25 @@ def build_problem(mech: Mechanism, ns: Sequence[int], eps: Fraction | None = Non
 # Z3 encodings ------------------------------------------------------------------------------------
 def relation_formula(relation: str, d: Sequence[Any]) -> Any:
     """``d = q' - q`` is in ``relation`` (see :data:`audit.dsl.RELATIONS`)."""
+    ctx = d[0].ctx
+    true = z3.BoolVal(True, ctx)
     box = [z3.And(di >= -1, di <= 1) for di in d]
     if relation == "linf1":
-        return z3.And(*box)
+        return z3.And(*box, true)
     if relation == "monotone1":
-        return z3.And(*box, z3.Or(z3.And(*[di >= 0 for di in d]),
-                                   z3.And(*[di <= 0 for di in d])))
+        return z3.And(*box, z3.Or(z3.And(*[di >= 0 for di in d], true),
+                                   z3.And(*[di <= 0 for di in d], true)))
     if relation == "onehot1":
-        return z3.And(*box, z3.Or(*[z3.And(*[d[j] == 0 for j in range(len(d)) if j != i])
+        return z3.And(*box, z3.Or(*[z3.And(*[d[j] == 0 for j in range(len(d)) if j != i],
+                                           true)
                                     for i in range(len(d))]))
     raise ValueError(f"unknown relation {relation!r}")
 
 
-def lin_z3(e: Lin, env: dict[str, Any]) -> Any:
-    acc: Any = z3.RealVal(e.const)
+def lin_z3(e: Lin, env: dict[str, Any], ctx: z3.Context | None = None) -> Any:
+    acc: Any = z3.RealVal(e.const, ctx)
     for k, v in e.terms.items():
-        acc = acc + z3.RealVal(v) * env[k]
+        acc = acc + z3.RealVal(v, ctx) * env[k]
     return acc
 
 
@@ -298,8 +301,8 @@ def eta_expr(tpl: Template, cls: str, delta: Any, theta: dict[tuple[str, str, in
 
 
 def aligned_ok(g: ShapeGroup, p_index: int, prob: Problem, q: Sequence[Any], d: Sequence[Any],
-               pub: dict[str, Any], x: dict[Coordinate, Any], eta: dict[Coordinate, Any]
-               ) -> Any:
+               pub: dict[str, Any], x: dict[Coordinate, Any], eta: dict[Coordinate, Any],
+               ctx: z3.Context | None = None) -> Any:
     """Condition (b) for one run: the run on q with noise x took path ``g.paths[p_index]``;
     the run on q + d with noise x + eta takes a path of the same group with the same output
     (a Z3 formula over whatever of the arguments is symbolic)."""
@@ -316,18 +319,18 @@ def aligned_ok(g: ShapeGroup, p_index: int, prob: Problem, q: Sequence[Any], d: 
         e1 = dict(env1)
         for var, c in g.coord_of[j].items():
             e1[var] = x[c] + eta[c]
-        conj = [z3_constraint(c, e1) for c in p2.constraints]
+        conj = [z3_constraint(c, e1, ctx) for c in p2.constraints]
         for a, b in zip(outs0, _flat_out(p2.output), strict=True):
             if isinstance(a, Lin | Fraction) or isinstance(b, Lin | Fraction):
-                conj.append(_val(a, env0) == _val(b, e1))
+                conj.append(_val(a, env0, ctx) == _val(b, e1, ctx))
             elif type(a) is not type(b) or a != b:
-                conj.append(z3.BoolVal(False))
-        options.append(z3.And(*conj))
-    return z3.Or(*options)
+                conj.append(z3.BoolVal(False, ctx))
+        options.append(z3.And(*conj, z3.BoolVal(True, ctx)))
+    return z3.Or(*options, z3.BoolVal(False, ctx))
 
 
-def _val(v: Any, env: dict[str, Any]) -> Any:
-    return lin_z3(v, env) if isinstance(v, Lin) else z3.RealVal(v)
+def _val(v: Any, env: dict[str, Any], ctx: z3.Context | None = None) -> Any:
+    return lin_z3(v, env, ctx) if isinstance(v, Lin) else z3.RealVal(v, ctx)
 
 
 def _flat_out(o: Any) -> list[Any]:

@@ -106,30 +106,35 @@ def _value(m: z3.ModelRef, v: Any) -> Fraction:
     raise ValueError(f"non-rational model value {r}")  # pragma: no cover - linear problems
 
 
-def _solver() -> z3.Solver:
-    s = z3.Solver()
+def _solver(ctx: z3.Context) -> z3.Solver:
+    s = z3.Solver(ctx=ctx)
     s.set("rlimit", RLIMIT)
     return s
-
-
-def _num(v: Fraction) -> Any:
-    return z3.RealVal(v)
 
 
 class _Loop:
     def __init__(self, prob: Problem) -> None:
         self.prob = prob
+        self.ctx = z3.Context()  # a fresh context: the same models whatever ran before
         self.calls = 0
         self.theta_vars: dict[Unknown, Any] = {}
         self.ranges: list[Any] = []
         for t in prob.templates.values():
             for u in t.unknowns():
-                k = z3.Int(f"theta_{u[0]}_{u[1]}_{u[2]}")
+                k = z3.Int(f"theta_{u[0]}_{u[1]}_{u[2]}", self.ctx)
                 self.ranges.append(z3.And(k >= -BOUND * GRID, k <= BOUND * GRID))
                 if t.integer:
                     self.ranges.append(k % GRID == 0)
                 self.theta_vars[u] = z3.ToReal(k) / GRID
         self.examples: list[Counterexample] = []
+
+    def _num(self, v: Fraction) -> Any:
+        return z3.RealVal(v, self.ctx)
+
+    def _cost(self, g: ShapeGroup, eta: dict[Coordinate, Any]) -> Any:
+        """Condition (c)'s left side: sum over the group's draws of weight * |eta|."""
+        return sum((self._num(g.weight[c]) * z3_abs(eta[c]) for c in g.coords),
+                   z3.RealVal(0, self.ctx))
 
     # encodings ----------------------------------------------------------------------------------
     def _eta(self, g: ShapeGroup, theta: dict[Unknown, Any], d_env: dict[str, Any],
@@ -142,7 +147,7 @@ class _Loop:
                 eta[c] = free[c]
                 continue
             tpl: Template = self.prob.templates[c[0]]
-            eta[c] = eta_expr(tpl, g.cls[c], lin_z3(g.delta[c], d_env), theta)
+            eta[c] = eta_expr(tpl, g.cls[c], lin_z3(g.delta[c], d_env, self.ctx), theta)
         return eta
 
     def _group(self, cx: Counterexample) -> ShapeGroup:
@@ -153,44 +158,42 @@ class _Loop:
 
     def _example(self, cx: Counterexample, relax: str | None = None, tag: str = "") -> Any:
         g = self._group(cx)
-        d_env = {f"d{i}": _num(v) for i, v in enumerate(cx.d)}
+        d_env = {f"d{i}": self._num(v) for i, v in enumerate(cx.d)}
         free = None
         if relax is not None:
-            free = {c: z3.Real(f"free_{tag}_{c[0]}_{c[1]}") for c in g.coords}
+            free = {c: z3.Real(f"free_{tag}_{c[0]}_{c[1]}", self.ctx) for c in g.coords}
         eta = self._eta(g, self.theta_vars, d_env, free, relax)
         if cx.kind == "cost":
-            cost = sum((_num(g.weight[c]) * z3_abs(eta[c]) for c in g.coords), z3.RealVal(0))
-            return cost <= _num(self.prob.bound)
-        q = [_num(v) for v in cx.q]
-        d = [_num(v) for v in cx.d]
-        pub = {k: _num(v) for k, v in cx.public.items()}
-        x = {c: _num(cx.x.get(c, Fraction(0))) for c in g.coords}
-        return aligned_ok(g, cx.path, self.prob, q, d, pub, x, eta)
+            return self._cost(g, eta) <= self._num(self.prob.bound)
+        q = [self._num(v) for v in cx.q]
+        d = [self._num(v) for v in cx.d]
+        pub = {k: self._num(v) for k, v in cx.public.items()}
+        x = {c: self._num(cx.x.get(c, Fraction(0))) for c in g.coords}
+        return aligned_ok(g, cx.path, self.prob, q, d, pub, x, eta, self.ctx)
 
     # verification -------------------------------------------------------------------------------
     def _vars(self, g: ShapeGroup) -> tuple[list[Any], list[Any], dict[str, Any],
                                             dict[Coordinate, Any]]:
         mk = z3.Int if self.prob.integer else z3.Real
-        q = [mk(f"q{i}") for i in range(g.n)]
-        d = [mk(f"d{i}") for i in range(g.n)]
-        pub = {k: z3.Real(f"p_{k}") for k in self.prob.public}
+        q = [mk(f"q{i}", self.ctx) for i in range(g.n)]
+        d = [mk(f"d{i}", self.ctx) for i in range(g.n)]
+        pub = {k: z3.Real(f"p_{k}", self.ctx) for k in self.prob.public}
         geo = {c for p in g.paths for dr in p.draws if dr.law == "geometric"
                for c in [(dr.site, dr.index)]}
-        x = {c: (z3.Int if c in geo else z3.Real)(f"x_{c[0]}_{c[1]}") for c in g.coords}
+        x = {c: (z3.Int if c in geo else z3.Real)(f"x_{c[0]}_{c[1]}", self.ctx) for c in g.coords}
         return q, d, pub, x
 
     def verify(self, theta: dict[Unknown, Fraction]) -> list[Counterexample] | None:
         """Counterexamples to ``theta`` (empty: verified; None: Z3 answered unknown)."""
-        th = {u: _num(v) for u, v in theta.items()}
+        th = {u: self._num(v) for u, v in theta.items()}
         found: list[Counterexample] = []
         for g in self.prob.groups:
             q, d, pub, x = self._vars(g)
             d_env = {f"d{i}": d[i] for i in range(g.n)}
             eta = self._eta(g, th, d_env)
-            s = _solver()
+            s = _solver(self.ctx)
             s.add(relation_formula(self.prob.relation, d))
-            s.add(sum((_num(g.weight[c]) * z3_abs(eta[c]) for c in g.coords), z3.RealVal(0))
-                  > _num(self.prob.bound))
+            s.add(self._cost(g, eta) > self._num(self.prob.bound))
             self.calls += 1
             r = s.check()
             if r == z3.unknown:
@@ -201,13 +204,13 @@ class _Loop:
                                             [_value(m, v) for v in q],
                                             [_value(m, v) for v in d], {}, {}))
             for pi, p in enumerate(g.paths):
-                s = _solver()
+                s = _solver(self.ctx)
                 s.add(relation_formula(self.prob.relation, d))
                 env0: dict[str, Any] = {f"q{i}": q[i] for i in range(g.n)}
                 env0.update({f"p:{k}": v for k, v in pub.items()})
                 env0.update({var: x[c] for var, c in g.coord_of[pi].items()})
-                s.add(*[z3_constraint(c, env0) for c in p.constraints])
-                s.add(z3.Not(aligned_ok(g, pi, self.prob, q, d, pub, x, eta)))
+                s.add(*[z3_constraint(c, env0, self.ctx) for c in p.constraints])
+                s.add(z3.Not(aligned_ok(g, pi, self.prob, q, d, pub, x, eta, self.ctx)))
                 self.calls += 1
                 r = s.check()
                 if r == z3.unknown:
@@ -228,29 +231,29 @@ class _Loop:
         whether freeing every site at once does."""
         out = []
         for site in sorted(self.prob.templates):
-            s = _solver()
+            s = _solver(self.ctx)
             for i, cx in enumerate(self.examples):
                 s.add(self._example(cx, relax=site, tag=str(i)))
             self.calls += 1
             if s.check() == z3.sat:
                 out.append(site)
-        s = _solver()
+        s = _solver(self.ctx)
         for i, cx in enumerate(self.examples):
             g = self._group(cx)
-            free = {c: z3.Real(f"all_{i}_{c[0]}_{c[1]}") for c in g.coords}
+            free = {c: z3.Real(f"all_{i}_{c[0]}_{c[1]}", self.ctx) for c in g.coords}
             if cx.kind == "cost":
-                s.add(sum((_num(g.weight[c]) * z3_abs(free[c]) for c in g.coords),
-                          z3.RealVal(0)) <= _num(self.prob.bound))
+                s.add(self._cost(g, free) <= self._num(self.prob.bound))
             else:
-                x = {c: _num(cx.x.get(c, Fraction(0))) for c in g.coords}
-                s.add(aligned_ok(g, cx.path, self.prob, [_num(v) for v in cx.q],
-                                 [_num(v) for v in cx.d],
-                                 {k: _num(v) for k, v in cx.public.items()}, x, free))
+                x = {c: self._num(cx.x.get(c, Fraction(0))) for c in g.coords}
+                s.add(aligned_ok(g, cx.path, self.prob, [self._num(v) for v in cx.q],
+                                 [self._num(v) for v in cx.d],
+                                 {k: self._num(v) for k, v in cx.public.items()}, x, free,
+                                 self.ctx))
         self.calls += 1
         return out, s.check() == z3.sat
 
     def run(self, max_rounds: int = MAX_ROUNDS) -> Synthesis:
-        synth = _solver()
+        synth = _solver(self.ctx)
         synth.add(*self.ranges)
         last: Counterexample | None = None
         for rounds in range(1, max_rounds + 1):

@@ -252,16 +252,17 @@ class _Tracer:
         return feasible(list(self.constraints) + [c], self.integer_vars)
 
 
-def _z3_lin(e: Lin, env: dict[str, Any]) -> Any:
-    acc: Any = z3.RealVal(e.const)
+def _z3_lin(e: Lin, env: dict[str, Any], ctx: z3.Context | None = None) -> Any:
+    acc: Any = z3.RealVal(e.const, ctx)
     for k, v in e.terms.items():
-        acc = acc + z3.RealVal(v) * env[k]
+        acc = acc + z3.RealVal(v, ctx) * env[k]
     return acc
 
 
-def z3_constraint(c: LinearConstraint, env: dict[str, Any]) -> Any:
-    """``c`` as a Z3 formula over the variables ``env`` maps names to."""
-    e = _z3_lin(c.expr, env)
+def z3_constraint(c: LinearConstraint, env: dict[str, Any], ctx: z3.Context | None = None
+                  ) -> Any:
+    """``c`` as a Z3 formula over the variables ``env`` maps names to (in ``ctx``)."""
+    e = _z3_lin(c.expr, env, ctx)
     return {">=": e >= 0, ">": e > 0, "<=": e <= 0, "<": e < 0}[c.op]
 
 
@@ -318,19 +319,78 @@ def enumerate_paths(mech: Mechanism, n: int, eps: Fraction | None = None,
     if n < 1:
         raise ValueError(f"n must be >= 1, got {n}")
     q, e, kwargs, _ = symbolic_arguments(mech, n, eps)
-    paths: list[Path] = []
-    stack: list[tuple[bool, ...]] = [()]
-    while stack:
-        prefix = stack.pop()
+
+    def run(prefix: tuple[bool, ...]) -> tuple[_Tracer, Path]:
         tr = _Tracer(prefix)
-        with dsl.symbolic(tr):
-            out = mech.fn(list(q), **{mech.epsilon_param: e, **kwargs})
-        paths.append(Path(tuple(tr.decisions), tuple(tr.constraints), tuple(tr.draws),
-                          freeze_output(out), dict(tr.anchors)))
+        try:
+            with dsl.symbolic(tr):
+                out = mech.fn(list(q), **{mech.epsilon_param: e, **kwargs})
+        except (TypeError, AttributeError) as exc:  # e.g. `x // 2`, `x.round()` on a value
+            raise DSLError(f"{mech.name}: {_where(exc)}{type(exc).__name__}: {exc} (an "
+                           "operation on a symbolic value outside the DSL; see "
+                           "audit/dsl.py)") from None
+        return tr, Path(tuple(tr.decisions), tuple(tr.constraints), tuple(tr.draws),
+                        freeze_output(out), dict(tr.anchors))
+
+    paths: list[Path] = []
+    # each pushed prefix remembers the constraints its parent run made up to the fork: a
+    # re-run must make the same ones (else the program has randomness or state dpaudit
+    # cannot see, e.g. numpy's own generator, and no proof about it would mean anything)
+    stack: list[tuple[tuple[bool, ...], tuple[LinearConstraint, ...]]] = [((), ())]
+    first = True
+    while stack:
+        prefix, expected = stack.pop()
+        tr, path = run(prefix)
+        if first:  # the first path twice: a program with a single path is checked too
+            _, again = run(prefix)
+            _same_run(mech, path, again)
+            first = False
+        got = path.constraints[:len(expected)]
+        if [(_key(c.expr), c.op) for c in got] != [(_key(c.expr), c.op) for c in expected]:
+            raise DSLError(f"{mech.name}: two runs with the same decisions made different "
+                           "comparisons: the program uses randomness or state outside "
+                           "audit.dsl's samplers (numpy/random generators, globals)")
+        paths.append(path)
         if len(paths) > max_paths:
             raise ValueError(f"{mech.name} has more than {max_paths} paths at n = {n}")
         for k in range(len(tr.decisions) - 1, len(prefix) - 1, -1):
             if not tr.forced[k]:
-                stack.append(tuple(tr.decisions[:k]) + (not tr.decisions[k],))
+                stack.append((tuple(tr.decisions[:k]) + (not tr.decisions[k],),
+                              path.constraints[:k]))
     paths.sort(key=lambda p: tuple(not b for b in p.decisions))
     return paths
+
+
+def _where(exc: BaseException) -> str:
+    """``file:line: `` of the innermost traceback frame outside dpaudit."""
+    tb = exc.__traceback__
+    where = ""
+    while tb is not None:
+        name = tb.tb_frame.f_code.co_filename
+        if not name.endswith(("audit/dsl.py", "audit/prove/symbolic.py")):
+            where = f"{name}:{tb.tb_lineno}: "
+        tb = tb.tb_next
+    return where
+
+
+def _key(e: Lin) -> tuple[Any, ...]:
+    return (tuple(sorted(e.terms.items())), e.const)
+
+
+def _out_key(o: Any) -> Any:
+    if isinstance(o, tuple):
+        return tuple(_out_key(v) for v in o)
+    if isinstance(o, Lin):
+        return ("lin", _key(o))
+    return (type(o).__name__, o)
+
+
+def _same_run(mech: Mechanism, a: Path, b: Path) -> None:
+    if (a.decisions != b.decisions or _out_key(a.output) != _out_key(b.output)
+            or [(_key(c.expr), c.op) for c in a.constraints]
+            != [(_key(c.expr), c.op) for c in b.constraints]
+            or [(d.site, d.law, d.scale) for d in a.draws]
+            != [(d.site, d.law, d.scale) for d in b.draws]):
+        raise DSLError(f"{mech.name}: two identical runs gave different results: the program "
+                       "uses randomness or state outside audit.dsl's samplers (numpy/random "
+                       "generators, globals)")

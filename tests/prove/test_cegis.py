@@ -329,3 +329,12 @@ def test_synthesised_noisy_max_alignment_passes_the_freegap_checker():
     res = fg.check_size(dataclasses.replace(fg.MECHANISMS["noisy-max"], align=short),
                         fg.Size(2, 1, 1))
     assert res.sat is not None
+
+
+def test_a_proof_does_not_depend_on_what_ran_before_in_the_process():
+    # each synthesis runs in a fresh Z3 context: the same models, rounds and alignment
+    first = prove_mechanism(M.sparse_vector, n_max=3)
+    prove_mechanism(M.noisy_max_half_noise, n_max=2, refute=False)
+    again = prove_mechanism(M.sparse_vector, n_max=3)
+    assert (first.alignment, first.rounds, first.examples) == (
+        again.alignment, again.rounds, again.examples)

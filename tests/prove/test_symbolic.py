@@ -107,3 +107,33 @@ def test_anchors_are_the_data_a_draw_is_added_to():
     # a threshold noise compared with a public threshold has no query data
     (p0, *_) = enumerate_paths(sparse_vector, 2)
     assert p0.anchors["x0"].terms == {} and p0.anchors["x1"].terms == {"q0": 1}
+
+
+def test_randomness_outside_the_samplers_is_refused():
+    import random
+
+    @mechanism(outputs="number")
+    def hidden(q, eps):
+        return q[0] + random.random() + laplace(1 / eps)  # invisible to the prover
+
+    with pytest.raises(DSLError, match="randomness or state outside"):
+        enumerate_paths(hidden, 1)
+
+    calls = []
+
+    @mechanism(outputs="bool-list")
+    def stateful(q, eps):  # the threshold drifts from run to run
+        calls.append(1)
+        return [q[0] + laplace(1 / eps) >= len(calls)]
+
+    with pytest.raises(DSLError, match="randomness or state outside"):
+        enumerate_paths(stateful, 1)
+
+
+def test_unsupported_operators_are_bad_input_naming_the_line():
+    @mechanism(outputs="number")
+    def floor_div(q, eps):
+        return (q[0] + laplace(1 / eps)) // 2
+
+    with pytest.raises(DSLError, match=r"test_symbolic.py:\d+: TypeError"):
+        enumerate_paths(floor_div, 1)
