@@ -25,8 +25,6 @@ from pathlib import Path
 from typing import Any
 
 from audit.cli.argtypes import integer, real
-from audit.cli.argtypes import run_id as run_id_type
-from audit.cli.argtypes import seed as seed_type
 from audit.cli.commands.claims import ClaimsCommand
 from audit.cli.folders import report_dir
 from audit.cli.run import finish, start_report
@@ -34,15 +32,6 @@ from audit.dsl import RELATIONS, DSLError
 from kernels.errors import InputError
 
 __all__ = ["COMMAND", "ProveCommand"]
-
-
-def _add(p: argparse.ArgumentParser, *flags: str, **kw: Any) -> None:
-    """Add an option unless the parser already has it (``prove`` shares ``--out``,
-    ``--run-id`` and ``--seed`` with the paper-claims command)."""
-    try:
-        p.add_argument(*flags, **kw)
-    except argparse.ArgumentError:
-        pass
 
 
 class ProveCommand(ClaimsCommand):
@@ -60,23 +49,21 @@ class ProveCommand(ClaimsCommand):
             "stated scope), 1 refuted, 2 bad input, 3 inconclusive.")
 
     def add_arguments(self, p: argparse.ArgumentParser) -> None:
-        super().add_arguments(p)
+        super().add_arguments(p)  # --seed, --out, --run-id are the claims command's
         p.add_argument("mechanism", metavar="MODULE:OBJECT", nargs="?", default=None,
                        help="a DSL mechanism, e.g. audit.examples.dsl_mechanisms:sparse_vector")
-        _add(p, "--n-max", type=integer(low=1, high=8), default=4,
-             help="prove for every number of queries n <= this (default 4)")
-        _add(p, "--epsilon", default=None, type=real(low=0.0, low_open=True),
-             help="prove for this epsilon (default: every eps > 0 when every noise scale is "
-             "c/eps, else the mechanism's claimed epsilon)")
-        _add(p, "--relation", choices=RELATIONS, default=None,
-             help="neighbouring query vectors (default: the mechanism's)")
-        _add(p, "--max-rounds", type=integer(low=1), default=60,
-             help="synthesis/verification rounds at most (default 60)")
-        _add(p, "--no-refute", action="store_true",
-             help="do not search for an exact counterexample when no alignment is found")
-        _add(p, "--seed", type=seed_type, default=0, help="recorded in the report (default 0)")
-        _add(p, "--out", default="reports", help="report root (default reports)")
-        _add(p, "--run-id", type=run_id_type, default=None, help="report sub-directory name")
+        p.add_argument("--n-max", type=integer(low=1, high=8), default=4,
+                       help="prove for every number of queries n <= this (default 4)")
+        p.add_argument("--epsilon", default=None, type=real(low=0.0, low_open=True),
+                       help="prove for this epsilon (default: every eps > 0 when every noise "
+                       "scale is c/eps, else the mechanism's claimed epsilon)")
+        p.add_argument("--relation", choices=RELATIONS, default=None,
+                       help="neighbouring query vectors (default: the mechanism's)")
+        p.add_argument("--max-rounds", type=integer(low=1), default=60,
+                       help="synthesis/verification rounds at most (default 60)")
+        p.add_argument("--no-refute", action="store_true",
+                       help="do not search for an exact counterexample when no alignment is "
+                       "found")
 
     def run(self, a: argparse.Namespace) -> int:
         if a.mechanism is None:
