@@ -4,7 +4,9 @@
 ``MODULE:OBJECT`` reference to import as it did during the run: the module file's directory
 climbed up once per dot in the module name (``pkg/sub/mod.py`` imported as ``pkg.sub.mod``
 -> the folder holding ``pkg``), or None for built-in / namespace modules.
-:func:`ensure_on_path` puts such a directory at the front of ``sys.path`` (once).
+:func:`ensure_on_path` puts such a directory at the front of ``sys.path`` (once);
+:func:`ensure_cwd_on_path` does so for the working directory, where a command-line user's
+``MODULE`` usually lives (unless ``""`` already stands for it).
 
 Nothing here prints or writes files.
 """
@@ -14,7 +16,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-__all__ = ["ensure_on_path", "import_root"]
+__all__ = ["ensure_cwd_on_path", "ensure_on_path", "import_root"]
 
 
 def import_root(ref: str | None) -> str | None:
@@ -38,3 +40,9 @@ def ensure_on_path(root: str | None) -> None:
     """Put ``root`` first on ``sys.path`` if it is a directory and not there yet."""
     if root and Path(root).is_dir() and root not in sys.path:
         sys.path.insert(0, root)
+
+
+def ensure_cwd_on_path() -> None:
+    """Put the working directory first on ``sys.path`` unless it (or ``""``) is there."""
+    if "" not in sys.path and str(Path.cwd()) not in sys.path:
+        sys.path.insert(0, str(Path.cwd()))

@@ -29,6 +29,7 @@ from audit.cli.commands.claims import ClaimsCommand
 from audit.cli.folders import report_dir
 from audit.cli.run import finish, start_report
 from audit.dsl import RELATIONS, DSLError
+from audit.privacy.import_root import ensure_cwd_on_path
 from kernels.errors import InputError
 
 __all__ = ["COMMAND", "ProveCommand"]
@@ -81,8 +82,7 @@ class ProveCommand(ClaimsCommand):
         run_id = (a.run_id if a.run_id is not None else
                   f"prove-{a.mechanism.replace(':', '-')}")
         report_dir(a.out, run_id)  # --out / --run-id checked before anything runs
-        if "" not in sys.path and str(Path.cwd()) not in sys.path:
-            sys.path.insert(0, str(Path.cwd()))  # the user's module, as `dpaudit test` does
+        ensure_cwd_on_path()  # the user's module, as `dpaudit test` does
         obj = load_object(a.mechanism)
         if not isinstance(obj, Mechanism):
             raise InputError(f"{a.mechanism} is not a DSL mechanism (decorate the function "

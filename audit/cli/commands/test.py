@@ -55,6 +55,7 @@ from audit.cli.command import Command
 from audit.cli.folders import report_dir
 from audit.cli.outcomes import EXIT_BAD_INPUT
 from audit.cli.run import finish, start_report
+from audit.privacy.import_root import ensure_cwd_on_path
 from audit.privacy.user_mechanism import RANDOMNESS, SEED_BITS, STYLES
 from kernels.errors import InputError
 from kernels.validate import shorten
@@ -318,8 +319,7 @@ class TestCommand(Command):
                              "--lower L --upper U, or --lower L --upper U")
 
         # the mechanism module is the user's code: import it from the working directory too
-        if "" not in sys.path and str(Path.cwd()) not in sys.path:
-            sys.path.insert(0, str(Path.cwd()))
+        ensure_cwd_on_path()
         from audit.privacy.user_audit import plan_audit  # scipy: not at CLI start-up
         from audit.privacy.user_mechanism import load_object
 
