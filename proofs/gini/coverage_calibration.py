@@ -16,9 +16,8 @@
   on random small data sets, each repetition a fresh data set and seed.  The release twins
   shrink the released noise by 2 and 1.2 while declaring the correct scale.
 
-The links are taken from the chain's public link table (``CHAIN.links``) and run on
-a context built here with the attributes the links read (cfg, xs, rng, constants, smooth,
-noise_scale, shared, figures); a change of that interface shows as an ``error`` here.
+The links are taken from the chain's public link table (``CHAIN.links``) and run on the
+chain's own :class:`~proofs.gini.certify.context.CertifyContext` (no fingerprint key).
 """
 
 from __future__ import annotations
@@ -26,7 +25,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -37,9 +36,9 @@ from audit.privacy.coverage_calibration import CoverageCase, Trial, bound_misses
 from audit.privacy.exact_loss import dataset_pair_loss
 from audit.protocols import REPLACE_ONE, NeighbourPair
 from kernels.gini.noise import powerlaw_sf
-from kernels.gini.release import noise_constants, release_gini
-from kernels.gini.sensitivity import smooth_sensitivity
+from kernels.gini.release import release_gini
 from proofs.gini.certify import chain
+from proofs.gini.certify.context import CertifyContext
 from proofs.gini.mechanisms import GiniRelease
 from proofs.gini.noise_law import sup_loss_fixed
 
@@ -131,38 +130,6 @@ def _exact_loss_trial(seed: int, factor: float) -> Trial:
 
 
 # ------------------------------------------------------------------- the chain's links
-@dataclass
-class _LinkContext:
-    """What the chain's ``release`` and ``posterior`` links read from their context."""
-
-    cfg: Any
-    xs: np.ndarray
-    sha: str
-    subject: str
-    rng: np.random.Generator
-    figures: list = field(default_factory=list)
-    shared: dict = field(default_factory=dict)
-    fingerprint: str | None = None  # no key: the counterexample refers to the data unkeyed
-
-    @property
-    def n(self) -> int:
-        return int(self.xs.size)
-
-    @functools.cached_property
-    def constants(self) -> Any:
-        c = self.cfg
-        return noise_constants(c.epsilon, c.gamma, c.constants)
-
-    @functools.cached_property
-    def smooth(self) -> Any:
-        c = self.cfg
-        return smooth_sensitivity(self.xs, c.lower, c.upper, self.constants.beta, bound=c.bound)
-
-    @property
-    def noise_scale(self) -> float:
-        return self.smooth.value / self.constants.alpha
-
-
 def _link(key: str) -> Any:
     for link in chain.CHAIN.links:
         if link.key == key:
@@ -188,7 +155,8 @@ def _link_trial(key: str, quick: bool) -> Any:
             data=xs, source={"sample": "coverage-calibration"}, lower=0.0, upper=10.0,
             epsilon=float(rng.choice(np.array([0.5, 1.0, 2.0]))), quick=quick, seed=seed,
             release=None if factor == 1.0 else _shrunk_release(factor))
-        ctx = _LinkContext(cfg, xs, "0" * 64, "coverage-calibration", _rng(seed, 4))
+        # the chain's own context; no key: counterexamples refer to the data unkeyed
+        ctx = CertifyContext(cfg, xs, None, "coverage-calibration", _rng(seed, 4))
         found = _link(key)(ctx)
         bad = any(f.verdict is not Verdict.NOT_REFUTED for f in found)
         ev = found[0].evidence

@@ -1,5 +1,5 @@
 """The Gini subject's coverage-calibration hook (``proofs/gini/coverage_calibration.py``)
-runs the certify chain's own ``release`` and ``posterior`` links on a context it builds:
+runs the certify chain's own ``release`` and ``posterior`` links on the chain's own context:
 a change of the chain's link table or of the context the links read must show here, not
 as a crash of ``dpaudit calibrate --coverage`` (the hook once read link tables the chain no
 longer had, and a refuting link read a context attribute the hook did not provide)."""
