@@ -16,7 +16,7 @@ from audit.cli.folders import OutputError, hold_report_dir, report_dir
 from audit.cli.outcomes import outcome
 from audit.cli.signals import defer_signals, mark_report_started, run_completed
 
-__all__ = ["finish", "start_report", "write"]
+__all__ = ["finish", "finish_certification", "start_report", "write"]
 
 
 def start_report(out: str, run_id: str, command: str, subject: str, seed: int | None,
@@ -60,3 +60,33 @@ def finish(out_dir: Path, report_fn: Callable[[dict], dict], key: str) -> tuple[
         write(out_dir, rep)
         run_completed()
     return rep, o.code
+
+
+#: a chain's certification verdict -> its row of the outcome table
+_CERTIFICATION_OUTCOME = {"CERTIFIED": "certified", "NOT CERTIFIED": "not-certified"}
+
+
+def finish_certification(out_dir: Path, report_fn: Callable[[dict], dict],
+                         certification: dict) -> int:
+    """End a ``certify`` run: finish the report with the outcome of its certification
+    (``CERTIFIED`` / ``NOT CERTIFIED`` / anything else inconclusive), print the public
+    summary (stdout follows the public report's rule: what the shareable report holds,
+    nothing more), and return the exit code."""
+    from audit.report import public_view, render_summary_table
+
+    key = _CERTIFICATION_OUTCOME.get(certification["verdict"], "inconclusive")
+    rep, code = finish(out_dir, report_fn, key)
+    pub = public_view(rep)
+    pcert = pub["certification"]
+    print(render_summary_table(pub))
+    print(f"\nVERDICT: {outcome(key).word}")
+    if pcert["verdict"] != "CERTIFIED":
+        for r in pcert["reasons"]:
+            print(f"  - {r}")
+    if pcert.get("counterexample"):
+        print(f"  counterexample: {out_dir / pcert['counterexample']}")
+    print(f"scope: {pcert['scope']}")
+    print(f"report (public, shareable): {out_dir / 'report.json'}  {out_dir / 'report.md'}  "
+          f"{out_dir / 'report.html'}")
+    print(f"confidential report (keep with the data): {out_dir / 'confidential'}")
+    return code

@@ -342,8 +342,8 @@ def _cmd_certify(a: argparse.Namespace) -> int:
 
 def _certify_run(a: argparse.Namespace, run_id: str, out_dir: Path, dask_client: object,
                  ) -> int:
-    from audit.cli.run import finish, start_report, write
-    from audit.report import build_report, public_view, render_summary_table
+    from audit.cli.run import finish_certification, start_report, write
+    from audit.report import build_report
     from kernels.validate import is_sorted
     from proofs.gini.certify.chain import CertifyConfig, certify, public_parameters
     from proofs.gini.certify.context import PUBLIC_SUBJECT, validate
@@ -397,29 +397,13 @@ def _certify_run(a: argparse.Namespace, run_id: str, out_dir: Path, dask_client:
             ticker.stop()
         _attach_warnings(caught, res.findings, state["seen"])
     cert = res.certification
-    outcome_key = {"CERTIFIED": "certified", "NOT CERTIFIED": "not-certified"}.get(
-        cert["verdict"], "inconclusive")
 
     def final(oc: dict | None) -> dict:
         return build_report("certify", res.subject, a.seed, res.findings, res.parameters,
                             started, True, figures=res.figures, certification=cert,
                             outcome=oc, **conf)
 
-    rep, code = finish(out_dir, final, outcome_key)
-    pub = public_view(rep)  # stdout follows the public report's rule
-    pcert = pub["certification"]
-    print(render_summary_table(pub))
-    print(f"\nVERDICT: {outcome(outcome_key).word}")
-    for r in pcert["reasons"]:
-        if pcert["verdict"] != "CERTIFIED":
-            print(f"  - {r}")
-    if pcert.get("counterexample"):
-        print(f"  counterexample: {out_dir / pcert['counterexample']}")
-    print(f"scope: {pcert['scope']}")
-    print(f"report (public, shareable): {out_dir / 'report.json'}  {out_dir / 'report.md'}  "
-          f"{out_dir / 'report.html'}")
-    print(f"confidential report (keep with the data): {out_dir / 'confidential'}")
-    return code
+    return finish_certification(out_dir, final, cert)
 
 
 RELEASE = FunctionCommand(_RELEASE_HELP, _RELEASE_DESCRIPTION, _release_arguments, _cmd_release)

@@ -8,13 +8,11 @@ from __future__ import annotations
 import argparse
 import dataclasses
 from datetime import UTC, datetime
-from pathlib import Path
 
 from audit import fingerprint
 from audit.cli.argtypes import integer, real
 from audit.cli.argtypes import run_id as run_id_type
 from audit.cli.command import FunctionCommand
-from audit.cli.outcomes import outcome
 from audit.cli.progress import progress
 from kernels.errors import InputError
 
@@ -54,8 +52,8 @@ def _arguments(p: argparse.ArgumentParser) -> None:
 def _run(a: argparse.Namespace) -> int:
     from audit import datasets
     from audit.cli.folders import report_dir
-    from audit.cli.run import finish, start_report, write
-    from audit.report import build_report, public_view, render_summary_table
+    from audit.cli.run import finish_certification, start_report, write
+    from audit.report import build_report
     from proofs.subset_optimal import NAME
     from proofs.subset_optimal.certify import (
         PUBLIC_SUBJECT,
@@ -98,28 +96,12 @@ def _run(a: argparse.Namespace) -> int:
 
     res = certify_alg3(cfg, progress=progress, on_finding=partial)
     cert = res.certification
-    key_word = {"CERTIFIED": "certified", "NOT CERTIFIED": "not-certified"}.get(
-        cert["verdict"], "inconclusive")
 
     def final(oc: dict | None) -> dict:
         return build_report("certify", res.subject, None, res.findings, res.parameters,
                             started, True, certification=cert, outcome=oc, **conf)
 
-    rep, code = finish(out_dir, final, key_word)
-    pub = public_view(rep)  # stdout follows the public report's rule: no records, no losses
-    pcert = pub["certification"]
-    print(render_summary_table(pub))
-    print(f"\nVERDICT: {outcome(key_word).word}")
-    if pcert["verdict"] != "CERTIFIED":
-        for r in pcert["reasons"]:
-            print(f"  - {r}")
-    if pcert.get("counterexample"):
-        print(f"  counterexample: {out_dir / pcert['counterexample']}")
-    print(f"scope: {pcert['scope']}")
-    print(f"report (public, shareable): {out_dir / 'report.json'}  {out_dir / 'report.md'}  "
-          f"{out_dir / 'report.html'}")
-    print(f"confidential report (keep with the data): {Path(out_dir) / 'confidential'}")
-    return code
+    return finish_certification(out_dir, final, cert)
 
 
 CERTIFY = FunctionCommand(_HELP, _DESCRIPTION, _arguments, _run)
