@@ -51,6 +51,7 @@ from audit.protocols import (
     REPLACE_ONE,
     LocationScaleMechanism,
 )
+from audit.rounding import float_down, float_up
 from kernels.errors import InvalidParameterError
 from kernels.validate import as_data, as_scalar, check_positive
 
@@ -149,22 +150,6 @@ def _L_mp(mech: Any, y: Any, a: Any, b: Any, a2: Any, b2: Any) -> Any:
             - mech.noise_logpdf_mp(z2) + mpmath.log(b2))
 
 
-def _float_up(v: Any) -> float:
-    if mpmath.isinf(v):
-        return math.inf if v > 0 else -math.inf
-    f = float(v)
-    if mpmath.mpf(f) < v:
-        f = math.nextafter(f, math.inf)
-    return f
-
-
-def _float_down(v: Any) -> float:
-    if mpmath.isinf(v):
-        return math.inf if v > 0 else -math.inf
-    f = float(v)
-    if mpmath.mpf(f) > v:
-        f = math.nextafter(f, -math.inf)
-    return f
 
 
 @dataclass(frozen=True)
@@ -387,9 +372,9 @@ def pair_loss(
         else:
             tol = mpmath.mpf(10) ** -_AGREE_EXP * max(mpmath.mpf(1), abs(v_hi))
             agree = all(abs(v - v_hi) <= tol for v in vals)
-            up, down = _float_up(v_hi + tol), max(0.0, _float_down(v_hi - tol))
+            up, down = float_up(v_hi + tol), max(0.0, float_down(v_hi - tol))
             text = mpmath.nstr(v_hi, 25)
-        tail_up = _float_up(tail_abs) if not mpmath.isinf(tail_abs) else math.inf
+        tail_up = float_up(tail_abs) if not mpmath.isinf(tail_abs) else math.inf
     analytic = None
     if law is not None and law.cross_check:
         analytic = _screen(mech, law, af, bf, a2f, b2f)

@@ -94,6 +94,7 @@ from scipy.optimize import minimize_scalar
 
 from audit.findings import Finding, Method, Verdict, counterexample_document
 from audit.privacy.exact_loss import check_dps
+from audit.rounding import float_down, float_up
 from kernels.errors import InvalidParameterError
 from kernels.gini.release import loss_bound, noise_constants
 from kernels.gini.validate import check_gamma
@@ -235,26 +236,14 @@ def _certify(g: float, lam: float, m: float, zs: ZSup, dps: tuple[int, int] = DP
         hi = vals[-1]
         tol = _AGREE * max(mpmath.mpf(1), abs(hi))
         ok = abs(vals[0] - hi) <= tol
-        up = _float_up(hi + tol)
-        down = _float_down(hi - tol)
+        up = float_up(hi + tol)
+        down = float_down(hi - tol)
         text = mpmath.nstr(hi, 25)
     log_z = float(u_ref) if u_ref is not None else None
     return LossPoint(float(hi), up, down, text, float(lam), float(m), log_z, zs.at, bool(ok),
                      tuple(dps))  # type: ignore[arg-type]
 
 
-def _float_up(v: Any) -> float:
-    f = float(v)
-    if mpmath.mpf(f) < v:
-        f = math.nextafter(f, math.inf)
-    return f
-
-
-def _float_down(v: Any) -> float:
-    f = float(v)
-    if mpmath.mpf(f) > v:
-        f = math.nextafter(f, -math.inf)
-    return f
 
 
 def loss_at(gamma: Any, lam: float, delta: float, z: float, dps: int = 60) -> Any:

@@ -19,13 +19,13 @@
 from __future__ import annotations
 
 import bisect
-import math
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
 import mpmath
 
+from audit.rounding import float_down, float_up
 from proofs.subset_optimal.reference import ExactPieces, exact_pieces, frac, mp
 
 __all__ = ["Alg2Loss", "alg2_loss", "alg3_event_bound", "alg3_params_exact", "float_up",
@@ -34,18 +34,6 @@ __all__ = ["Alg2Loss", "alg2_loss", "alg3_event_bound", "alg3_params_exact", "fl
 DPS = (30, 60)
 
 
-def float_up(v: Any) -> float:
-    f = float(v)
-    if mpmath.mpf(f) < v:
-        f = math.nextafter(f, math.inf)
-    return f
-
-
-def float_down(v: Any) -> float:
-    f = float(v)
-    if mpmath.mpf(f) > v:
-        f = math.nextafter(f, -math.inf)
-    return f
 
 
 @dataclass(frozen=True)

@@ -65,6 +65,7 @@ ENGINE_MODULES: tuple[str, ...] = (
     "audit/privacy/blackbox/sequential.py",
     "audit/privacy/blackbox/candidates.py",
     "audit/privacy/exact_loss.py",
+    "audit/rounding.py",
     "proofs/gini/noise_law.py",
     "audit/datasets.py",
     "audit/report/confidentiality.py",
@@ -660,7 +661,7 @@ CATALOGUE += [
 _PY_NB = "pytest:test_neighbours_replace.py,test_neighbour_pairs.py"
 _PY_SEQ = "pytest:test_level_accounting.py,test_sequential.py"
 _PY_EXACT = ("pytest:engine/privacy/test_exact_loss.py,gini/test_exact_loss.py,"
-             "test_exact_loss_rounding.py,test_exact_loss_screen.py")
+             "test_exact_loss_rounding.py,test_exact_loss_screen.py,engine/test_rounding.py")
 _PY_EV = "pytest:test_event_families_spec.py"
 
 # ------------------------------------------------------------ engine: neighbour generation
@@ -785,7 +786,7 @@ CATALOGUE += [
        "density-(10) tail limit gamma log(b/b') instead of (gamma - 1) log(b/b')",
        "engine:exact-loss", (_COV_EXACT, _PY_EXACT)),
     _e("el.no-round-up", "rounding-nudge", "audit/privacy/exact_loss.py",
-       "up, down = _float_up(v_hi + tol), max(0.0, _float_down(v_hi - tol))",
+       "up, down = float_up(v_hi + tol), max(0.0, float_down(v_hi - tol))",
        "up, down = float(v_hi), max(0.0, float(v_hi))",
        "the certified loss rounded to nearest instead of outward", "engine:exact-loss",
        (_COV_EXACT, _PY_EXACT)),
@@ -934,9 +935,9 @@ CATALOGUE += [
        "_AGREE_EXP = 25  # the two precisions", "_AGREE_EXP = 8  # the two precisions",
        "the two precisions need only agree to 1e-8 (the certified interval widens by 1e-8)",
        "engine:exact-loss", (_COV_EXACT, _PY_EXACT)),
-    _e("el.float-down-flip", "flipped-comparison", _EL,
-       "    f = float(v)\n    if mpmath.mpf(f) > v:\n        f = math.nextafter(f, -math.inf)",
-       "    f = float(v)\n    if mpmath.mpf(f) < v:\n        f = math.nextafter(f, -math.inf)",
+    _e("el.float-down-flip", "flipped-comparison", "audit/rounding.py",
+       "return math.nextafter(f, -math.inf) if _above(f, v) else f",
+       "return math.nextafter(f, -math.inf) if _below(f, v) else f",
        "value_down rounded the wrong way (may exceed the real loss by an ulp)",
        "engine:exact-loss", (_COV_EXACT, _PY_EXACT)),
     _e("el.screen-one-sided", "removed-guard", _EL,

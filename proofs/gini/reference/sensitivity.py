@@ -5,7 +5,6 @@
 from __future__ import annotations
 
 import bisect
-import math
 import numbers
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -15,6 +14,7 @@ from typing import Any, Literal
 
 import mpmath
 
+from audit.rounding import float_up
 from proofs.gini.reference.errors import InvalidParameterError, PrecisionError, ZeroTotalError
 from proofs.gini.reference.extremes import Scaled, scaled_data
 from proofs.gini.reference.rational import check_bounds, check_k, check_n, exact
@@ -103,13 +103,6 @@ class SmoothRef:
 _CERT_DIGITS = 30
 
 
-def _float_up(v: Any) -> float:
-    """Smallest double >= the mpf ``v`` (v finite, well inside the double range)."""
-    f = float(v)
-    if mpmath.mpf(f) < v:
-        f = math.nextafter(f, math.inf)
-    return f
-
 
 def _scan(A_of: Callable[[int], Fraction], cache: list[Fraction], n: int, beta: Fraction,
           dps: int) -> tuple[Any, int, int]:
@@ -190,7 +183,7 @@ def certified_scan(A_of: Callable[[int], Fraction], n: int, b: Fraction, dps: in
         v2, k2, e2 = _scan(A_of, cache, n, b, d + _CERT_DIGITS)
         with mpmath.workdps(d + _CERT_DIGITS):
             agree = abs(v1 - v2) <= abs(v2) * mpmath.mpf(10) ** (-_CERT_DIGITS)
-            vf = _float_up(v2 * (1 + mpmath.mpf(10) ** (-_CERT_DIGITS)))
+            vf = float_up(v2 * (1 + mpmath.mpf(10) ** (-_CERT_DIGITS)))
         if agree and (k1, e1) == (k2, e2):
             return SmoothRef(value=v1, value_float=vf, k_argmax=k1, k_evaluated=e1,
                              A=list(cache[: e1 + 1]), dps_used=d, beta=b, bound=bound, n=n)
