@@ -1,5 +1,5 @@
 """Exact optima over the replacement k-ball: min / max Gini and min / max mean for every k
-(Theorems 4.1, 4.2, Algorithms 1-3, eqs. 59-60; derivations in the package docstring).
+(Theorems 4.1, 4.2, Algorithms 1-3, eqs. 59-60; derivations in DERIVATIONS.md, sections 1-3).
 Mirrors :mod:`kernels.gini.extremes`."""
 
 from __future__ import annotations
@@ -84,7 +84,7 @@ def scaled_data(x: Any, L: Any, U: Any) -> Scaled:
 
 class Scaled:
     """Sorted data and bounds scaled to integers by a common denominator, with prefix tables
-    (see the module docstring).  All optima are computed on these integers."""
+    (see DERIVATIONS.md).  All optima are computed on these integers."""
 
     def __init__(self, x: Any, L: Any, U: Any) -> None:
         Lf, Uf = exact(L, "L"), exact(U, "U")
@@ -290,8 +290,8 @@ def extremes(x: Any, L: Any, U: Any, k_max: int | None = None, *,
     (Algorithm 3 MinAve/MaxAve), ``min_gini`` (Theorem 4.2 / Algorithm 1 / eq. 60),
     ``max_gini`` (Theorem 4.1 / Algorithm 2 / eq. 59), all of eq. (2), as Fractions, and
     sorted Fraction witnesses ``max_witness`` / ``min_witness`` (data sets at replacement
-    distance <= k attaining the Gini optima; omitted if ``witnesses=False``).  See the module
-    docstring, items 1-3, for the derivations.  Cost O(n + k_max^2 log n) integer ops.
+    distance <= k attaining the Gini optima; omitted if ``witnesses=False``).  See DERIVATIONS.md,
+    sections 1-3, for the derivations.  Cost O(n + k_max^2 log n) integer ops.
     """
     sc = Scaled(x, L, U)
     km = sc.n if k_max is None else check_k(k_max, sc.n, "k_max")
