@@ -28,6 +28,13 @@ the draw's sign, divided by the draw's coefficient (``q[i] + nu`` gives d_i, a s
 plus noise gives the sum of the d_i).  Condition (a) holds by construction when delta_k is the
 same on every path with the same output (checked; otherwise the anchor term is dropped).
 
+Noise-dependent term.  When these templates have no alignment, the synthesis tries once more
+with, for the draw classes that have an *output partner* (:func:`output_partners`), the extra
+term ``theta2 * (P' - P)``: the change of the value the draw keeps its distance to in a
+numeric output (e.g. the runner-up of a noisy max with gap).  Condition (a) then no longer
+holds by construction; :mod:`audit.prove.noise_dependent` states and checks what replaces it
+(a triangular map, checked structurally, and injectivity, checked with Z3).
+
 The conditions are decided per number of queries n, output shape (the discrete part of o)
 and path, over real (or integer) queries, public parameters and noise.  Normalisation of eps:
 when every scale is ``c / eps`` the cost condition is ``sum_c |eta_c| / c <= 1``, the same for

@@ -16,6 +16,11 @@ scope), repeat:
 Template coefficients range over multiples of 1/:data:`GRID` in [-:data:`BOUND`,
 :data:`BOUND`] (integers for geometric draws), a finite space, so the loop ends.
 
+Two stages: the noise-independent templates first; when they have no alignment (or hit the
+round limit), one more loop with the noise-dependent term of
+:mod:`audit.prove.noise_dependent` for one choice of draw classes (its ``greedy_theta2``),
+whose verification adds that module's conditions (S), (I) and (B).
+
 Every verification query UNSAT => the alignment is a proof for those n (see the alignment
 module for why (a)-(c) imply eps-DP).  Step 1 UNSAT => no coefficients of these templates
 work: the result names the draw sites whose template, replaced by a free shift per example,
@@ -371,7 +376,11 @@ class _Loop:
                 return self.diagnose(syn) if diagnose else syn
             m = synth.model()
             theta = {u: _value(m, v) for u, v in self.theta_vars.items()}
-            cexs = self.verify(theta)
+            try:
+                cexs = self.verify(theta)
+            except UnsoundAlignment as exc:  # (S) violated: never a proof
+                return Synthesis("unknown", None, rounds, len(self.examples), self.calls, last,
+                                 reason=f"refused a non-triangular alignment ({exc})")
             if cexs is None:
                 return Synthesis("unknown", theta, rounds, len(self.examples), self.calls, last,
                                  reason="Z3 unknown while verifying")
