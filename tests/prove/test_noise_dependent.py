@@ -5,7 +5,8 @@ one-to-one.
 
 Every alignment replay below runs the DSL program concretely (audit/prove/concrete.py,
 exact Fractions), independent of the Z3 encoding; the hand-written alignment is the one in
-proofs/freegap/smt.py (``_align_eq2``)."""
+proofs/freegap/smt.py (``_align_eq2``).  The n <= 4 proof (dpaudit prove's default scope) is
+slow-marked: ``PYTHONPATH=$PWD python -m pytest -m slow tests/prove/test_noise_dependent.py``."""
 
 from __future__ import annotations
 
