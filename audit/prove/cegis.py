@@ -412,6 +412,7 @@ def synthesise(prob: Problem, max_rounds: int = MAX_ROUNDS) -> Synthesis:
         if second.status == "verified":
             second.solver_calls += first.solver_calls
             second.rounds += first.rounds
+            second.examples += first.examples
             return second
         loop1.calls += second.solver_calls
         extra = (f"; with the noise-dependent templates ({_choice_text(choice)}): "

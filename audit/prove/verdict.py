@@ -198,7 +198,14 @@ class ProofVerdict:
                 f"parameters and noise (integers for geometric draws); Z3 {s['z3']}, rlimit "
                 f"{s['rlimit']:,} per query, template coefficients in multiples of "
                 f"1/{s['grid']} within [-{s['bound']}, {s['bound']}], at most "
-                f"{s['max_rounds']} rounds")
+                f"{s['max_rounds']} rounds{self._noise_dependent_scope()}")
+
+    def _noise_dependent_scope(self) -> str:
+        """The extra template term, when the alignment uses it."""
+        used = any(len(ts) > 2 and Fraction(ts[2]) != 0 for cls in (self.alignment or {}).values()
+                   for ts in cls.values())
+        return ("; plus a noise-dependent partner-change term (coefficient 0 or 1, one greedy "
+                "choice of draw classes; triangular and one-to-one map checked)" if used else "")
 
     def claim(self) -> str:
         eps = "eps" if self.epsilon is None else str(self.epsilon)
