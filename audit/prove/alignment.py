@@ -28,6 +28,13 @@ the draw's sign, divided by the draw's coefficient (``q[i] + nu`` gives d_i, a s
 plus noise gives the sum of the d_i).  Condition (a) holds by construction when delta_k is the
 same on every path with the same output (checked; otherwise the anchor term is dropped).
 
+Noise-dependent term.  When these templates have no alignment, the synthesis tries once more
+with, for the draw classes that have an *output partner* (:func:`output_partners`), the extra
+term ``theta2 * (P' - P)``: the change of the value the draw keeps its distance to in a
+numeric output (e.g. the runner-up of a noisy max with gap).  Condition (a) then no longer
+holds by construction; :mod:`audit.prove.noise_dependent` states and checks what replaces it
+(a triangular map, checked structurally, and injectivity, checked with Z3).
+
 The conditions are decided per number of queries n, output shape (the discrete part of o)
 and path, over real (or integer) queries, public parameters and noise.  Normalisation of eps:
 when every scale is ``c / eps`` the cost condition is ``sum_c |eta_c| / c <= 1``, the same for
@@ -79,13 +86,18 @@ class Template:
     anchored: bool  # the delta term is used (anchor consistent on every path)
     integer: bool  # geometric site: integer coefficients
     position: int | None = None  # the query position of a once-per-run site, if one
+    #: classes that may take the noise-dependent term ``theta[(cls, 2)] * dP`` (the change of
+    #: the draw's output partner, :mod:`audit.prove.noise_dependent`)
+    dependent: tuple[str, ...] = ()
 
-    def unknowns(self) -> list[tuple[str, str, int]]:
+    def unknowns(self, noise_dependent: bool = False) -> list[tuple[str, str, int]]:
         out = []
         for cls in self.classes:
             out.append((self.site, cls, 0))
             if self.anchored:
                 out.append((self.site, cls, 1))
+            if noise_dependent and cls in self.dependent:
+                out.append((self.site, cls, 2))
         return out
 
 
@@ -101,6 +113,12 @@ class ShapeGroup:
     cls: dict[Coordinate, str]
     delta: dict[Coordinate, Lin]  # anchor distance over d<i>
     coord_of: list[dict[str, Coordinate]]  # per path: draw variable -> coordinate
+    #: per path: coordinate -> its *output partner* P (a Lin over q<i>, p:<name> and
+    #: coordinate keys, see :func:`coord_key`), for the coordinates whose partner is defined
+    #: on every path of the group (see :func:`output_partners`)
+    partner: list[dict[Coordinate, Lin]] = field(default_factory=list)
+    #: coordinate -> the flat output component its partner is read from
+    partner_component: dict[Coordinate, int] = field(default_factory=dict)
 
 
 @dataclass
@@ -238,8 +256,9 @@ def build_problem(mech: Mechanism, ns: Sequence[int], eps: Fraction | None = Non
                     anchors.setdefault(key, a)
                     delta.setdefault(c, a)
                 coord_of.append(m)
+            partner, component = output_partners(gp, coord_of)
             groups.append(ShapeGroup(n, shape, gp, coords, {c: weight(c) for c in coords},
-                                     cls, delta, coord_of))
+                                     cls, delta, coord_of, partner, component))
     notes = [f"n = {n} skipped: the program reads more than {n} queries" for n in skipped]
     notes += [f"the anchor of draw site {s} differs between paths with the same output: its "
              "alignment is a constant per class" for s in sorted(inconsistent)]
@@ -256,14 +275,66 @@ def build_problem(mech: Mechanism, ns: Sequence[int], eps: Fraction | None = Non
                          "its alignment is a constant per class")
         posns = info.get("positions", set())
         position = next(iter(posns)) if len(posns) == 1 and not info["loop"] else None
+        dependent = () if "geometric" in info["laws"] else tuple(sorted(
+            {g.cls[c] for g in groups for c in g.partner_component if c[0] == s}))
         templates[s] = Template(s, info["loop"], tuple(sorted(classes[s])), anchored,
-                                "geometric" in info["laws"], position)
+                                "geometric" in info["laws"], position, dependent)
     publics = sorted({k[2:] for ps in per_n.values() for p in ps for c in p.constraints
                       for k in c.expr.terms if k.startswith("p:")})
     _, _, kwargs, _ = symbolic_arguments(mech, ns[0], eps)
     fixed_params = {k: v for k, v in kwargs.items() if not isinstance(v, Lin)}
     return Problem(mech.name, rel, list(ns), eps, bound, integer, publics, templates, groups,
                    {n: len(ps) for n, ps in per_n.items()}, notes, fixed_params)
+
+
+def coord_key(c: Coordinate) -> str:
+    """The variable name of coordinate ``c`` in a partner expression."""
+    return f"@{c[0]}#{c[1]}"
+
+
+def key_coord(k: str) -> Coordinate | None:
+    """The coordinate of a partner-expression variable (None for queries / parameters)."""
+    if not k.startswith("@"):
+        return None
+    site, _, idx = k[1:].rpartition("#")
+    return site, int(idx)
+
+
+def output_partners(paths: Sequence[Path], coord_of: Sequence[dict[str, Coordinate]]
+                    ) -> tuple[list[dict[Coordinate, Lin]], dict[Coordinate, int]]:
+    """The *output partner* of each coordinate on each path of one output shape.
+
+    A coordinate c has a partner in the group when there is a flat output component m that
+    is a linear value containing c's draw with a non-zero coefficient on *every* path of the
+    group (the first such m).  On a path where that component is ``E = a * x_c + R`` (R: the
+    queries, public parameters, constants and other draws), the partner is ``P = -R / a``:
+    the value x_c must keep relative to, so that ``E = a * (x_c - P)``.  Draw variables are
+    renamed to coordinate keys (:func:`coord_key`).  ``P`` never contains x_c itself."""
+    flat = [_flat_out(p.output) for p in paths]
+    comps: dict[Coordinate, int] = {}
+    if not paths:
+        return [], comps
+    inverse = [{c: v for v, c in m.items()} for m in coord_of]
+    candidates = set(inverse[0])
+    for inv in inverse[1:]:
+        candidates &= set(inv)
+    for c in sorted(candidates):
+        for m in range(len(flat[0])):
+            if all(isinstance(f[m], Lin) and f[m].terms.get(inv[c], 0) != 0
+                   for f, inv in zip(flat, inverse, strict=True)):
+                comps[c] = m
+                break
+    partner: list[dict[Coordinate, Lin]] = []
+    for f, cmap, inv in zip(flat, coord_of, inverse, strict=True):
+        per: dict[Coordinate, Lin] = {}
+        for c, m in comps.items():
+            e: Lin = f[m]
+            a = e.terms[inv[c]]
+            rest = {(coord_key(cmap[k]) if k in cmap else k): -v / a
+                    for k, v in e.terms.items() if k != inv[c]}
+            per[c] = Lin(rest, -e.const / a)
+        partner.append(per)
+    return partner, comps
 
 
 # Z3 encodings ------------------------------------------------------------------------------------

@@ -16,6 +16,11 @@ scope), repeat:
 Template coefficients range over multiples of 1/:data:`GRID` in [-:data:`BOUND`,
 :data:`BOUND`] (integers for geometric draws), a finite space, so the loop ends.
 
+Two stages: the noise-independent templates first; when they have no alignment (or hit the
+round limit), one more loop with the noise-dependent term of
+:mod:`audit.prove.noise_dependent` for one choice of draw classes (its ``greedy_theta2``),
+whose verification adds that module's conditions (S), (I) and (B).
+
 Every verification query UNSAT => the alignment is a proof for those n (see the alignment
 module for why (a)-(c) imply eps-DP).  Step 1 UNSAT => no coefficients of these templates
 work: the result names the draw sites whose template, replaced by a free shift per example,
@@ -44,6 +49,16 @@ from audit.prove.alignment import (
     relation_formula,
     z3_abs,
 )
+from audit.prove.noise_dependent import (
+    UnsoundAlignment,
+    dependent_coordinates,
+    greedy_theta2,
+    injectivity_formula,
+    interior,
+    options_formula,
+    structure_violations,
+    synthesis_structure,
+)
 from audit.prove.symbolic import z3_constraint
 
 __all__ = ["RLIMIT", "Counterexample", "Synthesis", "check_alignment", "synthesise"]
@@ -64,7 +79,7 @@ Unknown = tuple[str, str, int]
 class Counterexample:
     """A concrete run the current alignment does not handle (numbers are exact)."""
 
-    kind: str  # "output" (condition (b)) or "cost" (condition (c))
+    kind: str  # "output" (condition (b)), "cost" (condition (c)) or "injectivity" ((I))
     n: int
     shape: Any
     path: int  # index of the path in its group (output kind)
@@ -113,19 +128,32 @@ def _solver(ctx: z3.Context) -> z3.Solver:
 
 
 class _Loop:
-    def __init__(self, prob: Problem) -> None:
+    def __init__(self, prob: Problem, noise_dependent: bool = False,
+                 theta2: dict[tuple[str, str], int] | None = None) -> None:
         self.prob = prob
+        self.nd = noise_dependent
         self.ctx = z3.Context()  # a fresh context: the same models whatever ran before
         self.calls = 0
         self.theta_vars: dict[Unknown, Any] = {}
+        self.theta2_vars: dict[tuple[str, str], Any] = {}  # noise-dependent term, in {-1,0,1}
         self.ranges: list[Any] = []
+        self.blocked: list[Any] = []  # theta2 choices refused by the injectivity check (I)
         for t in prob.templates.values():
-            for u in t.unknowns():
+            for u in t.unknowns(noise_dependent):
                 k = z3.Int(f"theta_{u[0]}_{u[1]}_{u[2]}", self.ctx)
+                if u[2] == 2:
+                    self.ranges.append(z3.And(k >= 0, k <= 1))
+                    self.theta2_vars[(u[0], u[1])] = k
+                    self.theta_vars[u] = z3.ToReal(k)
+                    continue
                 self.ranges.append(z3.And(k >= -BOUND * GRID, k <= BOUND * GRID))
                 if t.integer:
                     self.ranges.append(k % GRID == 0)
                 self.theta_vars[u] = z3.ToReal(k) / GRID
+        if self.theta2_vars:
+            self.ranges += synthesis_structure(prob, self.theta2_vars)
+        for u2, v in (theta2 or {}).items():  # a fixed choice of the noise-dependent terms
+            self.ranges.append(self.theta2_vars[u2] == v)
         self.examples: list[Counterexample] = []
 
     def _num(self, v: Fraction) -> Any:
@@ -169,6 +197,12 @@ class _Loop:
         d = [self._num(v) for v in cx.d]
         pub = {k: self._num(v) for k, v in cx.public.items()}
         x = {c: self._num(cx.x.get(c, Fraction(0))) for c in g.coords}
+        if self.nd and relax is None:
+            # (B) with the noise-dependent term; with theta2 = 0 it is (b) and (c) at this d
+            t2 = {c: self.theta2_vars[(c[0], g.cls[c])] for c in g.partner_component
+                  if (c[0], g.cls[c]) in self.theta2_vars}
+            return options_formula(g, cx.path, q, d, pub, x, eta, t2, self.prob.bound,
+                                   self.ctx)
         return aligned_ok(g, cx.path, self.prob, q, d, pub, x, eta, self.ctx)
 
     # verification -------------------------------------------------------------------------------
@@ -185,12 +219,22 @@ class _Loop:
 
     def verify(self, theta: dict[Unknown, Fraction]) -> list[Counterexample] | None:
         """Counterexamples to ``theta`` (empty: verified; None: Z3 answered unknown)."""
-        th = {u: self._num(v) for u, v in theta.items()}
+        th = {u: self._num(v) for u, v in theta.items() if u[2] != 2}
+        theta2 = {(u[0], u[1]): v for u, v in theta.items() if u[2] == 2}
+        bad = structure_violations(self.prob, theta2)
+        if bad:  # condition (S): never reached from synthesis (its constraints forbid it)
+            raise UnsoundAlignment("; ".join(bad))
         found: list[Counterexample] = []
         for g in self.prob.groups:
             q, d, pub, x = self._vars(g)
             d_env = {f"d{i}": d[i] for i in range(g.n)}
             eta = self._eta(g, th, d_env)
+            w = dependent_coordinates(g, theta2)
+            if w or self.nd:  # conditions (I) and (B): off the null boundaries of the paths
+                r = self._verify_dependent(g, theta2, w, q, d, pub, x, eta, found)
+                if r is None:
+                    return None
+                continue
             s = _solver(self.ctx)
             s.add(relation_formula(self.prob.relation, d))
             s.add(self._cost(g, eta) > self._num(self.prob.bound))
@@ -225,6 +269,55 @@ class _Loop:
                     break  # one per group per round is enough
         return found
 
+    def _verify_dependent(self, g: ShapeGroup, theta2: dict[tuple[str, str], Any],
+                          w: list[Coordinate], q: list[Any], d: list[Any],
+                          pub: dict[str, Any], x: dict[Coordinate, Any],
+                          eta: dict[Coordinate, Any], found: list[Counterexample]
+                          ) -> bool | None:
+        """Conditions (I) and (B) of :mod:`audit.prove.noise_dependent` for a group with
+        noise-dependent coordinates ``w``; counterexamples appended to ``found``.  None:
+        Z3 unknown."""
+        mk = z3.Int if self.prob.integer else z3.Real
+        for pair, f in (injectivity_formula(g, w, mk, self.ctx) if w else []):
+            s = _solver(self.ctx)
+            s.add(f)
+            self.calls += 1
+            r = s.check()
+            if r == z3.unknown:
+                return None
+            if r == z3.sat:
+                # refuse this choice of theta2 for the classes of w (a finite space)
+                self.blocked.append(z3.Or(*[self.theta2_vars[(c[0], g.cls[c])]
+                                            != int(theta2[(c[0], g.cls[c])]) for c in w
+                                            if (c[0], g.cls[c]) in self.theta2_vars],
+                                          z3.BoolVal(False, self.ctx)))
+                found.append(Counterexample("injectivity", g.n, g.shape, pair[0],
+                                            g.paths[pair[0]].decisions, [], [], {}, {}))
+                return True
+        t2 = {c: int(theta2[(c[0], g.cls[c])]) for c in w}
+        for pi, p in enumerate(g.paths):
+            s = _solver(self.ctx)
+            s.add(relation_formula(self.prob.relation, d))
+            env0: dict[str, Any] = {f"q{i}": q[i] for i in range(g.n)}
+            env0.update({f"p:{k}": v for k, v in pub.items()})
+            env0.update({var: x[c] for var, c in g.coord_of[pi].items()})
+            s.add(*[z3_constraint(c, env0, self.ctx) for c in interior(p)])
+            s.add(z3.Not(options_formula(g, pi, q, d, pub, x, eta, t2, self.prob.bound,
+                                         self.ctx)))
+            self.calls += 1
+            r = s.check()
+            if r == z3.unknown:
+                return None
+            if r == z3.sat:
+                m = s.model()
+                found.append(Counterexample(
+                    "output", g.n, g.shape, pi, p.decisions,
+                    [_value(m, v) for v in q], [_value(m, v) for v in d],
+                    {k: _value(m, v) for k, v in pub.items()},
+                    {c: _value(m, v) for c, v in x.items()}))
+                break
+        return True
+
     # diagnosis ----------------------------------------------------------------------------------
     def weak_sites(self) -> tuple[list[str], bool]:
         """Sites whose template, freed per example, makes the examples satisfiable; and
@@ -252,7 +345,22 @@ class _Loop:
         self.calls += 1
         return out, s.check() == z3.sat
 
-    def run(self, max_rounds: int = MAX_ROUNDS) -> Synthesis:
+    def diagnose(self, syn: Synthesis) -> Synthesis:
+        """Fill in a no-alignment result's reason and the draw sites to blame."""
+        weak, any_shift = self.weak_sites()
+        if weak:
+            why = ("no coefficients of the templates satisfy the examples; a free "
+                   f"shift of draw site(s) {', '.join(weak)} would")
+        elif any_shift:
+            why = ("no coefficients of the templates satisfy the examples; only "
+                   "free shifts of several sites together would")
+        else:
+            why = ("no shift of the noise at all makes the counterexample runs "
+                   "keep their output within the privacy cost")
+        syn.weak_sites, syn.reason, syn.solver_calls = weak, why, self.calls
+        return syn
+
+    def run(self, max_rounds: int = MAX_ROUNDS, diagnose: bool = True) -> Synthesis:
         synth = _solver(self.ctx)
         synth.add(*self.ranges)
         last: Counterexample | None = None
@@ -263,27 +371,25 @@ class _Loop:
                 return Synthesis("unknown", None, rounds, len(self.examples), self.calls, last,
                                  reason=f"Z3 unknown while synthesising ({synth.reason_unknown()})")
             if r == z3.unsat:
-                weak, any_shift = self.weak_sites()
-                if weak:
-                    why = ("no coefficients of the templates satisfy the examples; a free "
-                           f"shift of draw site(s) {', '.join(weak)} would")
-                elif any_shift:
-                    why = ("no coefficients of the templates satisfy the examples; only "
-                           "free shifts of several sites together would")
-                else:
-                    why = ("no shift of the noise at all makes the counterexample runs "
-                           "keep their output within the privacy cost")
-                return Synthesis("no-alignment", None, rounds, len(self.examples), self.calls,
-                                 last, weak, why, list(self.examples))
+                syn = Synthesis("no-alignment", None, rounds, len(self.examples), self.calls,
+                                last, [], "", list(self.examples))
+                return self.diagnose(syn) if diagnose else syn
             m = synth.model()
             theta = {u: _value(m, v) for u, v in self.theta_vars.items()}
-            cexs = self.verify(theta)
+            try:
+                cexs = self.verify(theta)
+            except UnsoundAlignment as exc:  # (S) violated: never a proof
+                return Synthesis("unknown", None, rounds, len(self.examples), self.calls, last,
+                                 reason=f"refused a non-triangular alignment ({exc})")
             if cexs is None:
                 return Synthesis("unknown", theta, rounds, len(self.examples), self.calls, last,
                                  reason="Z3 unknown while verifying")
             if not cexs:
                 return Synthesis("verified", theta, rounds, len(self.examples), self.calls)
+            synth.add(*self.blocked)
             for cx in cexs:
+                if cx.kind == "injectivity":
+                    continue  # blocked above
                 self.examples.append(cx)
                 synth.add(self._example(cx))
             last = cexs[-1]
@@ -292,15 +398,50 @@ class _Loop:
 
 
 def synthesise(prob: Problem, max_rounds: int = MAX_ROUNDS) -> Synthesis:
-    """Run the loop on ``prob`` (see the module docstring)."""
-    return _Loop(prob).run(max_rounds)
+    """Run the loop on ``prob`` (see the module docstring): first with the noise-independent
+    templates; when they have no alignment (or hit the round limit) and some draw class has
+    an output partner, again with the noise-dependent term of
+    :mod:`audit.prove.noise_dependent` (each stage bounded by ``max_rounds``).  The first
+    stage's diagnosis is returned when neither proves."""
+    loop1 = _Loop(prob)
+    first = loop1.run(max_rounds, diagnose=False)
+    choice = greedy_theta2(prob)
+    if first.status in ("no-alignment", "round-limit") and choice:
+        second = _Loop(prob, noise_dependent=True, theta2=choice).run(max_rounds,
+                                                                       diagnose=False)
+        if second.status == "verified":
+            second.solver_calls += first.solver_calls
+            second.rounds += first.rounds
+            second.examples += first.examples
+            return second
+        loop1.calls += second.solver_calls
+        extra = (f"; with the noise-dependent templates ({_choice_text(choice)}): "
+                 f"{second.status}" + (f" ({second.reason})" if second.reason else ""))
+    else:
+        extra = ""
+    if first.status == "no-alignment":
+        loop1.diagnose(first)
+    first.solver_calls = loop1.calls
+    first.reason += extra
+    return first
+
+
+def _choice_text(choice: dict[tuple[str, str], int]) -> str:
+    return "partner-change term for " + ", ".join(f"{s} ({c})" for s, c in sorted(choice))
 
 
 def check_alignment(prob: Problem, theta: dict[Unknown, Fraction]
                     ) -> list[Counterexample] | None:
     """Verify given template coefficients (e.g. a hand-written alignment): the
     counterexamples found (empty: every condition UNSAT; None: Z3 unknown).  Unknowns not in
-    ``theta`` are 0."""
-    loop = _Loop(prob)
+    ``theta`` are 0; a noise-dependent coefficient ``(site, cls, 2)`` must be 0 or 1.
+    Raises :class:`~audit.prove.noise_dependent.UnsoundAlignment` when theta violates the
+    triangular condition (S) (an alignment that is not well defined / not unit-Jacobian)."""
+    nd = any(u[2] == 2 and v != 0 for u, v in theta.items())
+    loop = _Loop(prob, noise_dependent=nd)
+    for u, v in theta.items():
+        if u[2] == 2 and (v not in (0, 1) or u not in loop.theta_vars):
+            raise UnsoundAlignment(f"noise-dependent coefficient {u} = {v}: not a draw class "
+                                   "with an output partner, or not in {0, 1}")
     full = {u: Fraction(theta.get(u, 0)) for u in loop.theta_vars}
     return loop.verify(full)

@@ -81,7 +81,9 @@ def prove_mechanism(mech: Mechanism, *, n_max: int = DEFAULT_N_MAX,
         v.status = "verified"
         v.alignment = {}
         for (site, cls, k), val in sorted(syn.theta.items()):
-            v.alignment.setdefault(site, {}).setdefault(cls, ["0", "0"])[k] = str(val)
+            coefs = v.alignment.setdefault(site, {}).setdefault(cls, ["0", "0"])
+            coefs.extend(["0"] * (k + 1 - len(coefs)))  # k = 2: the noise-dependent term
+            coefs[k] = str(val)
         v.sketch = proof_sketch(prob, syn.theta)
         v.seconds = time.perf_counter() - t0
         return v

@@ -50,6 +50,61 @@ def _eta_text(t0: Fraction, t1: Fraction | None, delta: str) -> str:
     return " ".join(parts)
 
 
+def _class_text(cls: str) -> str:
+    """The English condition of an output class (``num/hit``: an element class and whether
+    the output index is this draw's position)."""
+    if "/" in cls:
+        base, idx = cls.split("/", 1)
+        parts = [_CLASS_TEXT.get(base, f"when output[k] is {base}") if base not in
+                 ("int", "absent") else "", _CLASS_TEXT[idx]]
+        return " and ".join(p for p in parts if p).replace(" and when", " and")
+    return _CLASS_TEXT.get(cls, f"when output[k] is {cls}")
+
+
+def _lin_text(e: Any) -> str:
+    """A partner expression with queries as q[i] and draws as site[index]."""
+    parts = []
+    for k, v in sorted(e.terms.items()):
+        name = (f"q[{k[1:]}]" if k.startswith("q") else k[2:] if k.startswith("p:")
+                else "{}[{}]".format(*k[1:].rsplit("#", 1)) if k.startswith("@") else k)
+        coef = "" if v == 1 else "-" if v == -1 else f"{v}*"
+        parts.append(f"{coef}{name}")
+    if e.const or not parts:
+        parts.append(str(e.const))
+    return " + ".join(parts).replace("+ -", "- ")
+
+
+def _partners_text(prob: Problem, site: str, cls: str) -> str:
+    """Up to three partner expressions of ``(site, cls)`` from the largest n, and the
+    partner change when the aligned run reads the same partner with unshifted draws."""
+    exprs: list[str] = []
+    same: list[str] = []
+    comp = 0
+    for g in sorted(prob.groups, key=lambda g: -g.n):
+        for c in g.partner_component:
+            if c[0] != site or g.cls[c] != cls:
+                continue
+            for per in g.partner:
+                t = _lin_text(per[c])
+                if t not in exprs and len(exprs) < 3:
+                    exprs.append(t)
+                    dq = type(per[c])({k: v for k, v in per[c].terms.items()
+                                       if k.startswith("q")})
+                    same.append(_lin_text(dq).replace("q[", "d_").replace("]", ""))
+            comp = g.partner_component[c]
+        if exprs:
+            break
+    return (f"P = the output partner of the draw: the rest of output component "
+            f"{comp} (flattened) without it, -R/a for output = a*x + R, on the path of the "
+            "run on q (e.g. "
+            f"{'; '.join(exprs)}); P' = the same on the path of the aligned run on q' (it may "
+            "read another draw, e.g. another runner-up); when both read the same draws and "
+            f"those are not shifted, P' - P = {' or '.join(same)}; the draws P reads are "
+            "shifted independently of the noise (triangular: unit Jacobian), and two runs with "
+            "the same unshifted noise and output have the same P (Z3: UNSAT), so the "
+            "alignment is one-to-one")
+
+
 def proof_sketch(prob: Problem, theta: dict[tuple[str, str, int], Fraction]) -> list[str]:
     """One line per draw site: its law, scale and alignment, then the conditions checked."""
     lines = []
@@ -63,11 +118,15 @@ def proof_sketch(prob: Problem, theta: dict[tuple[str, str, int], Fraction]) -> 
         where = "per loop iteration k" if tpl.loop else "at most once per run"
         delta = "delta_k" if tpl.loop else "delta"
         cases = []
+        dependent = []
         for cls in tpl.classes:
             t0 = theta[(site, cls, 0)]
             t1 = theta.get((site, cls, 1)) if tpl.anchored else None
             text = _eta_text(t0, t1, delta)
-            when = _CLASS_TEXT.get(cls, f"when output[k] is {cls}")
+            if theta.get((site, cls, 2), 0):
+                text = "(P' - P)" if text == "0" else f"{text} + (P' - P)"
+                dependent.append(cls)
+            when = _class_text(cls)
             if tpl.position is not None:
                 when = when.replace("[k]", f"[{tpl.position}]").replace(
                     "is not k", f"is not {tpl.position}").replace(
@@ -77,9 +136,22 @@ def proof_sketch(prob: Problem, theta: dict[tuple[str, str, int], Fraction]) -> 
         if tpl.anchored:
             line += (f"  [{delta} = q'-q of the data the draw is added to, e.g. d_k for "
                      "q[k] + noise, the sum of d_i for a sum of queries]")
+        for cls in dependent:
+            when = _class_text(cls)
+            if tpl.position is not None:
+                when = when.replace("[k]", f"[{tpl.position}]").replace(
+                    "is k", f"is {tpl.position}")
+            line += f"  [noise-dependent, {when}: {_partners_text(prob, site, cls)}]"
         lines.append(line)
     bound = ("sum |eta| / c <= 1 for scales c/eps (the same for every eps > 0)"
              if prob.eps is None else f"sum |eta| / scale <= {prob.eps}")
+    if any(k == 2 and v for (_, _, k), v in theta.items()):
+        lines.append(f"cost on every output and path: {bound}; the run on q' = q + d with the "
+                     "aligned noise returns the same output for every run on q off the null "
+                     "boundaries of its path (Z3: UNSAT), d in "
+                     f"{prob.relation}; the alignment is triangular and one-to-one "
+                     "(audit/prove/noise_dependent.py, conditions (S), (B), (I))")
+        return lines
     lines.append(f"cost on every output: {bound}; the run on q' = q + d with the aligned noise "
                  "returns the same output on every path (Z3: UNSAT), d in "
                  f"{prob.relation}; the alignment depends only on (q, d, output), so it is "
@@ -126,7 +198,14 @@ class ProofVerdict:
                 f"parameters and noise (integers for geometric draws); Z3 {s['z3']}, rlimit "
                 f"{s['rlimit']:,} per query, template coefficients in multiples of "
                 f"1/{s['grid']} within [-{s['bound']}, {s['bound']}], at most "
-                f"{s['max_rounds']} rounds")
+                f"{s['max_rounds']} rounds{self._noise_dependent_scope()}")
+
+    def _noise_dependent_scope(self) -> str:
+        """The extra template term, when the alignment uses it."""
+        used = any(len(ts) > 2 and Fraction(ts[2]) != 0 for cls in (self.alignment or {}).values()
+                   for ts in cls.values())
+        return ("; plus a noise-dependent partner-change term (coefficient 0 or 1, one greedy "
+                "choice of draw classes; triangular and one-to-one map checked)" if used else "")
 
     def claim(self) -> str:
         eps = "eps" if self.epsilon is None else str(self.epsilon)
