@@ -31,18 +31,23 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from audit.examples import dsl_mechanisms as ex  # noqa: E402
 from audit.prove.benchmark import PROGRAMS  # noqa: E402
-from audit.prove.refute import blackbox_agreement, refute  # noqa: E402
+from audit.prove.refute import blackbox_agreement, refute, trace_paths  # noqa: E402
 
 EXAMPLES_BROKEN = ("sparse_vector_small_noise", "noisy_max_half_noise",
                    "numerical_svt_raw_value", "partial_sum_linf")
 
 
 def _pair_epsilon(program, witness) -> bool:
-    """True when the witness event's exact ratio is the pair's epsilon (module docstring)."""
-    pat = witness.event.pattern
-    if "num" not in pat:
-        return True  # a discrete output pattern
-    return len(pat) == 1 and program.outputs == "number"  # one noisy sum, shifted
+    """True when the witness event's exact ratio is the pair's epsilon (module docstring):
+    a discrete output pattern, or a program with one path whose output is one draw plus a
+    constant on both sides (a shifted Laplace / geometric: the tail ratio is the sup)."""
+    if "num" not in witness.event.pattern:
+        return True
+    for q in (witness.q, witness.q_prime):
+        paths = trace_paths(program, q, witness.epsilon, witness.params)
+        if len(paths) != 1 or paths[0].constraints or len(paths[0].draws) != 1:
+            return False
+    return True
 
 
 def main() -> None:
