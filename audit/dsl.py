@@ -25,8 +25,11 @@ Example::
                 out.append(False)
         return out
 
-Samplers (each call is one *draw*, identified by its *site*: the variable it is assigned to,
-or ``name=``, else its source line; and its occurrence index on the path):
+Samplers (each call is one *draw*, identified by its *site*: ``name=`` if given, else the
+variable its result is assigned to, the list it is appended to, or ``return``; a name that
+several sampler calls of one function share gets ``_2``, ``_3``... in source order, so every
+call has its own site; ``draw@<line>`` only when nothing names it; and by its occurrence
+index on the path):
 
 * ``laplace(scale)``: Laplace(0, scale), density ``exp(-|x|/scale) / (2 scale)``;
 * ``geometric(scale)``: the two-sided geometric law on the integers,
