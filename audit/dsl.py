@@ -25,8 +25,11 @@ Example::
                 out.append(False)
         return out
 
-Samplers (each call is one *draw*, identified by its *site*: the variable it is assigned to,
-or ``name=``, else its source line; and its occurrence index on the path):
+Samplers (each call is one *draw*, identified by its *site*: ``name=`` if given, else the
+variable its result is assigned to, the list it is appended to, or ``return``; a name that
+several sampler calls of one function share gets ``_2``, ``_3``... in source order, so every
+call has its own site; ``draw@<line>`` only when nothing names it; and by its occurrence
+index on the path):
 
 * ``laplace(scale)``: Laplace(0, scale), density ``exp(-|x|/scale) / (2 scale)``;
 * ``geometric(scale)``: the two-sided geometric law on the integers,
@@ -72,11 +75,11 @@ Concrete runs: ``with concrete(rng): f(q, eps)`` binds the samplers to ``rng`` (
 
 from __future__ import annotations
 
+import ast
 import contextlib
 import linecache
 import math
 import numbers
-import re
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -462,12 +465,111 @@ def symbolic(tracer: Tracer) -> Iterator[None]:
         _MODES.pop()
 
 
-_ASSIGNED = re.compile(r"^\s*([A-Za-z_]\w*)\s*(?::[^=]*)?=(?!=)")
+_SAMPLER_NAMES = ("laplace", "geometric")
+_LIST_METHODS = ("append", "extend", "insert")
+#: (filename, first line, function name) -> {(line, column) of a sampler call: site name}
+_SITE_NAMES: dict[tuple[str, int, str], dict[tuple[int, int], str]] = {}
+
+
+def _is_sampler_call(node: ast.AST) -> bool:
+    if not isinstance(node, ast.Call):
+        return False
+    f = node.func
+    return ((isinstance(f, ast.Name) and f.id in _SAMPLER_NAMES)
+            or (isinstance(f, ast.Attribute) and f.attr in _SAMPLER_NAMES))
+
+
+def _statement_name(stmt: ast.stmt, call: ast.Call) -> str | None:
+    """The name a sampler call inside ``stmt`` is known by: the variable assigned (the
+    element of a tuple assignment holding it), the list appended to, ``return``; else None."""
+    def holds(node: ast.AST) -> bool:
+        return any(n is call for n in ast.walk(node))
+
+    if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
+        tgt = stmt.targets[0]
+        if isinstance(tgt, ast.Name):
+            return tgt.id
+        if (isinstance(tgt, ast.Tuple) and isinstance(stmt.value, ast.Tuple)
+                and len(tgt.elts) == len(stmt.value.elts)):
+            for t, v in zip(tgt.elts, stmt.value.elts, strict=True):
+                if holds(v):
+                    return t.id if isinstance(t, ast.Name) else None
+        return None
+    if isinstance(stmt, ast.AugAssign | ast.AnnAssign) and isinstance(stmt.target, ast.Name):
+        return stmt.target.id
+    if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
+        f = stmt.value.func
+        if (isinstance(f, ast.Attribute) and f.attr in _LIST_METHODS
+                and isinstance(f.value, ast.Name)):
+            return f.value.id
+        return None
+    if isinstance(stmt, ast.Return):
+        return "return"
+    return None
+
+
+def _own_statements(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> Iterator[ast.stmt]:
+    """Every statement of ``fn``'s body (nested blocks included, nested functions not)."""
+    todo: list[ast.stmt] = list(fn.body)
+    while todo:
+        st = todo.pop(0)
+        if isinstance(st, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            continue
+        yield st
+        for fld in ("body", "orelse", "finalbody", "handlers"):
+            todo.extend(getattr(st, fld, []) or [])
+
+
+def _site_names(code: Any) -> dict[tuple[int, int], str]:
+    """Site names of every sampler call in the function of ``code``, unique within it: the
+    statement's name (:func:`_statement_name`), ``_2``, ``_3``... appended in source order
+    when several calls share one, else ``draw@<line>``."""
+    key = (code.co_filename, code.co_firstlineno, code.co_name)
+    if key in _SITE_NAMES:
+        return _SITE_NAMES[key]
+    out: dict[tuple[int, int], str] = {}
+    _SITE_NAMES[key] = out
+    try:
+        tree = ast.parse("".join(linecache.getlines(code.co_filename)))
+    except (SyntaxError, ValueError):
+        return out
+    fn = next((n for n in ast.walk(tree)
+               if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)
+               and n.name == code.co_name
+               and min([n.lineno, *(d.lineno for d in n.decorator_list)])
+               == code.co_firstlineno), None)
+    if fn is None:
+        return out
+    calls: list[tuple[int, int, str]] = []
+    for st in _own_statements(fn):
+        inner = [st] if not hasattr(st, "body") else [
+            getattr(st, f) for f in ("test", "iter", "target", "items", "subject")
+            if getattr(st, f, None) is not None]
+        for part in inner:
+            for node in ast.walk(part) if isinstance(part, ast.AST) else []:
+                if _is_sampler_call(node):
+                    base = _statement_name(st, node) if part is st else None
+                    calls.append((node.lineno, node.col_offset,
+                                  base or f"draw@{node.lineno}"))
+    calls.sort()
+    idents = {n.id for n in ast.walk(fn) if isinstance(n, ast.Name)}
+    count: dict[str, int] = {}
+    used: set[str] = set()
+    for line, col, base in calls:
+        count[base] = count.get(base, 0) + 1
+        name = base if count[base] == 1 else f"{base}_{count[base]}"
+        while name in used or (name != base and name in idents):
+            name += "_"
+        used.add(name)
+        out[(line, col)] = name
+    return out
 
 
 def _site(name: str | None) -> str:
-    """The draw site: ``name``, else the variable the sampler's result is assigned to on its
-    source line, else ``draw@<line>``."""
+    """The draw site: ``name``, else the variable the sampler's result is assigned to (or
+    the list it is appended to, or ``return``), else ``draw@<line>``; a name several
+    sampler calls of one function share gets ``_2``, ``_3``... in source order, so every
+    source location has its own site."""
     if name is not None:
         return str(name)
     f: Any = sys._getframe(2)
@@ -475,9 +577,15 @@ def _site(name: str | None) -> str:
         f = f.f_back
     if f is None:
         return "draw"
-    text = linecache.getline(f.f_code.co_filename, f.f_lineno)
-    m = _ASSIGNED.match(text)
-    return m.group(1) if m else f"draw@{f.f_lineno}"
+    names = _site_names(f.f_code)
+    try:
+        line, _, col, _ = list(f.f_code.co_positions())[f.f_lasti // 2]
+    except (AttributeError, IndexError, ValueError):
+        line, col = f.f_lineno, None
+    if (line, col) in names:
+        return names[(line, col)]
+    on_line = [v for (ln, _), v in names.items() if ln == f.f_lineno]
+    return on_line[0] if len(on_line) == 1 else f"draw@{f.f_lineno}"
 
 
 def _draw(law: str, scale: Any, name: str | None) -> Any:

@@ -16,6 +16,12 @@ Correct programs (epsilon-DP under their stated relation):
 * ``partial_sum``: the sum of the queries plus Lap(1/eps), ``onehot1`` (one query changes by
   at most 1, as in CheckDP's PartialSum).
 
+``sparse_vector``, ``noisy_max``, ``noisy_max_half_noise``, ``partial_sum`` and
+``partial_sum_linf`` are the benchmark's programs (:mod:`audit.prove.benchmark`: Lyu et al.
+Alg. 1, Report Noisy Max and its Lap(1/eps) twin, Partial Sum), imported rather than copied;
+``sparse_vector`` runs with a ``float`` threshold ``T`` (a symbolic public real: the proof
+covers every threshold) and ``partial_sum_linf`` is Partial Sum declared under ``linf1``.
+
 Broken twins (not epsilon-DP for some n <= 4 or not provable with these alignments):
 ``sparse_vector_small_noise`` (query noise Lap(2/eps) and no threshold noise),
 ``noisy_max_half_noise`` (Lap(1/eps): its true loss on (0, 0) vs (1, -1) is
@@ -25,24 +31,24 @@ noise), ``partial_sum_linf`` (the same sum under ``linf1``: sensitivity n, not 1
 
 from __future__ import annotations
 
-from audit.dsl import laplace, mechanism
+from audit.dsl import Mechanism, laplace, mechanism
+from audit.prove.benchmark import noisy_max as _bm_noisy_max
+from audit.prove.benchmark import sparse_vector as _bm_svt
+from audit.prove.benchmark import sums as _bm_sums
 
+__all__ = ["noisy_max", "noisy_max_half_noise", "numerical_svt", "numerical_svt_raw_value",
+           "partial_sum", "partial_sum_linf", "sparse_vector", "sparse_vector_small_noise"]
 
-@mechanism(epsilon="eps", relation="linf1", outputs="bool-list")
-def sparse_vector(q, eps, T=0.0, N=1):
-    out = []
-    count = 0
-    rho = laplace(2 / eps)
-    for i in range(len(q)):
-        nu = laplace(4 * N / eps)
-        if q[i] + nu >= T + rho:
-            out.append(True)
-            count += 1
-            if count >= N:
-                break
-        else:
-            out.append(False)
-    return out
+#: Lyu et al. Alg. 1 with c = 1 (rho ~ Lap(2/eps), nu ~ Lap(4/eps)), threshold T a float
+sparse_vector = _bm_svt.svt_lyu1.at(1.0, T=0.0)
+#: Report Noisy Max (index), Lap(2/eps)
+noisy_max = _bm_noisy_max.noisy_max
+#: Report Noisy Max with Lap(1/eps): not eps-DP for general sensitivity-1 queries
+noisy_max_half_noise = _bm_noisy_max.noisy_max_small_noise
+#: the sum of the queries plus Lap(1/eps), ``onehot1``
+partial_sum = _bm_sums.partial_sum
+#: the same program under ``linf1`` (sensitivity n, not 1)
+partial_sum_linf = Mechanism(_bm_sums.partial_sum.fn, "eps", "linf1", "number", 1.0)
 
 
 @mechanism(epsilon="eps", relation="linf1", outputs="bool-list")
@@ -55,30 +61,6 @@ def sparse_vector_small_noise(q, eps, T=0.0):
             break
         out.append(False)
     return out
-
-
-@mechanism(epsilon="eps", relation="linf1", outputs="index")
-def noisy_max(q, eps):
-    best = None
-    best_i = 0
-    for i in range(len(q)):
-        v = q[i] + laplace(2 / eps)
-        if best is None or v > best:
-            best = v
-            best_i = i
-    return best_i
-
-
-@mechanism(epsilon="eps", relation="linf1", outputs="index")
-def noisy_max_half_noise(q, eps):
-    best = None
-    best_i = 0
-    for i in range(len(q)):
-        v = q[i] + laplace(1 / eps)
-        if best is None or v > best:
-            best = v
-            best_i = i
-    return best_i
 
 
 @mechanism(epsilon="eps", relation="linf1", outputs="mixed-list")
@@ -105,19 +87,3 @@ def numerical_svt_raw_value(q, eps, T=0.0):
             break
         out.append(False)
     return out
-
-
-@mechanism(epsilon="eps", relation="onehot1", outputs="number")
-def partial_sum(q, eps):
-    total = 0
-    for i in range(len(q)):
-        total = total + q[i]
-    return total + laplace(1 / eps)
-
-
-@mechanism(epsilon="eps", relation="linf1", outputs="number")
-def partial_sum_linf(q, eps):
-    total = 0
-    for i in range(len(q)):
-        total = total + q[i]
-    return total + laplace(1 / eps)

@@ -53,6 +53,7 @@ import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import Any
 
 import mpmath
 
@@ -180,13 +181,25 @@ Term = tuple[Fraction, Fraction, Fraction]
 _ONE: list[Term] = [(Fraction(1), Fraction(0), Fraction(0))]
 
 
+def _key(x: Fraction) -> tuple[int, int]:
+    """A dictionary key of a Fraction: the pair of ints hashes far faster than the Fraction
+    (whose hash is a modular inverse of the denominator), and is equal exactly when the
+    (normalised) Fractions are."""
+    return x.numerator, x.denominator
+
+
 def _mul(a: list[Term], b: list[Term]) -> list[Term]:
-    acc: dict[tuple[Fraction, Fraction], Fraction] = {}
+    acc: dict[tuple[int, int, int, int], list[Fraction]] = {}
     for c1, e1, r1 in a:
         for c2, e2, r2 in b:
-            key = (e1 + e2, r1 + r2)
-            acc[key] = acc.get(key, Fraction(0)) + c1 * c2
-    return [(c, e, r) for (e, r), c in acc.items() if c != 0]
+            e, r = e1 + e2, r1 + r2
+            key = (e.numerator, e.denominator, r.numerator, r.denominator)
+            hit = acc.get(key)
+            if hit is None:
+                acc[key] = [c1 * c2, e, r]
+            else:
+                hit[0] += c1 * c2
+    return [(c, e, r) for c, e, r in acc.values() if c != 0]
 
 
 def _lap_cdf_terms(alpha: Fraction, beta: Fraction, b: Fraction, nonneg: bool) -> list[Term]:
@@ -290,10 +303,14 @@ def _integrate(terms: list[Term], lo: Fraction | None, hi: Fraction | None
 
 
 def _merge(cf: Iterable[tuple[Fraction, Fraction]]) -> list[tuple[Fraction, Fraction]]:
-    acc: dict[Fraction, Fraction] = {}
+    acc: dict[tuple[int, int], list[Fraction]] = {}
     for c, e in cf:
-        acc[e] = acc.get(e, Fraction(0)) + c
-    return sorted(((c, e) for e, c in acc.items() if c != 0), key=lambda t: t[1])
+        hit = acc.get(_key(e))
+        if hit is None:
+            acc[_key(e)] = [c, e]
+        else:
+            hit[0] += c
+    return sorted(((c, e) for c, e in acc.values() if c != 0), key=lambda t: t[1])
 
 
 def _cf_mul(a: list[tuple[Fraction, Fraction]], b: list[tuple[Fraction, Fraction]]
@@ -375,10 +392,15 @@ Piece = tuple[Fraction | None, Fraction | None, list[PTerm]]
 
 
 def _pmerge(terms: Iterable[PTerm]) -> list[PTerm]:
-    acc: dict[tuple[int, Fraction, Fraction], Fraction] = {}
+    acc: dict[tuple[int, int, int, int, int], list[Any]] = {}
     for c, k, e, r in terms:
-        acc[(k, e, r)] = acc.get((k, e, r), Fraction(0)) + c
-    return [(c, k, e, r) for (k, e, r), c in acc.items() if c != 0]
+        key = (k, e.numerator, e.denominator, r.numerator, r.denominator)
+        hit = acc.get(key)
+        if hit is None:
+            acc[key] = [c, k, e, r]
+        else:
+            hit[0] += c
+    return [(c, k, e, r) for c, k, e, r in acc.values() if c != 0]
 
 
 def _pmul(a: list[PTerm], b: list[PTerm]) -> list[PTerm]:

@@ -67,7 +67,11 @@ def prove_mechanism(mech: Mechanism, *, n_max: int = DEFAULT_N_MAX,
             raise
         eps = Fraction(mech.claimed_epsilon)
         notes.append(f"eps cannot stay symbolic ({exc}); proving for epsilon = {eps}")
-        prob = build_problem(mech, ns, eps, rel)
+        try:
+            prob = build_problem(mech, ns, eps, rel)
+        except DSLError as again:  # outside the DSL at a numeric epsilon too: say both
+            raise type(again)(f"{again} (at the claimed epsilon = {eps}, tried because eps "
+                              f"cannot stay symbolic: {exc})") from again
     notes += prob.notes
     syn = cegis.synthesise(prob, max_rounds)
     name = ref or mech.name

@@ -587,6 +587,11 @@ class Agreement:
     consistent: bool
     samples: int
     seed: int
+    #: ln(P_upper / P'_lower) of the tester's certified event (its per-bound confidence
+    #: limits): an upper confidence limit of that event's log-ratio, not of the pair's epsilon
+    epsilon_upper: float = math.inf
+    #: the tester's certified event, as it describes it
+    event: str = ""
 
 
 class _AsReplaceOne:
@@ -629,9 +634,17 @@ def blackbox_agreement(program: Any, witness: Witness, *, seed: int = 0,
     res = tester.run(mech, [pair], np.random.default_rng(seed))
     lower = float(res.epsilon_lower or 0.0)
     exact = float(witness.eps_value)
+    upper, event = math.inf, ""
+    w = res.witness or {}
+    if "p_first_interval" in w:
+        fav, oth = ((w["p_first_interval"], w["p_second_interval"])
+                    if w.get("direction_index", 0) == 0 else
+                    (w["p_second_interval"], w["p_first_interval"]))
+        upper = math.log(fav[1] / oth[0]) if oth[0] > 0 and fav[1] > 0 else math.inf
+        event = str(w.get("event", ""))
     return Agreement(lower, confidence, bool(res.violates), exact,
                      lower <= exact + 1e-12 or math.isinf(exact), 2 * (n_select + n_certify),
-                     seed)
+                     seed, upper, event)
 
 
 # =============================================================================================

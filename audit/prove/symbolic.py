@@ -18,9 +18,10 @@ The types below are the contract shared with the exact-probability code
 
 * :class:`Scale` ``coef * eps**power`` (``power`` 0: a number; -1: ``coef / eps``);
 * :class:`Draw` ``(name, site, index, law, scale)``: ``name`` is the draw variable ``x<j>``
-  used in constraints and outputs, ``site`` the sampler's site (the variable it is assigned
-  to, ``name=``, or ``draw@<line>``), ``index`` its occurrence on the path (0, 1, ...: the
-  loop iteration for a draw made once per iteration), ``law`` ``"laplace"`` (density
+  used in constraints and outputs, ``site`` the sampler's site (see :mod:`audit.dsl`: the
+  variable it is assigned to, ``name=``, the list appended to, ``return``, or
+  ``draw@<line>``), ``index`` its occurrence on the path (0, 1, ...: the loop iteration
+  for a draw made once per iteration), ``law`` ``"laplace"`` (density
   ``exp(-|x|/s)/(2s)``) or ``"geometric"`` (on the integers, ``P(k)`` proportional to
   ``exp(-|k|/s)``), all draws independent;
 * :class:`LinearConstraint` ``expr op 0`` with ``op`` in ``>=, >, <=, <``; ``expr`` is a

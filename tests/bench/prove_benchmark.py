@@ -20,6 +20,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
+from audit.dsl import DSLError  # noqa: E402
 from audit.examples import dsl_mechanisms as ex  # noqa: E402
 from audit.prove.proof import prove_mechanism  # noqa: E402
 from audit.prove.symbolic import enumerate_paths  # noqa: E402
@@ -55,7 +56,13 @@ def main() -> None:
                 pass
         base = time.perf_counter() - t0
         t0 = time.perf_counter()
-        v = prove_mechanism(mech, n_max=a.n_max, refute=not a.no_refute)
+        try:
+            v = prove_mechanism(mech, n_max=a.n_max, refute=not a.no_refute)
+        except DSLError as exc:  # the program steps outside the DSL: a verdict row, not a crash
+            wall = time.perf_counter() - t0
+            print(f"{name:36s} {'correct' if correct else 'broken':8s} {'dsl-error':13s} "
+                  f"{'-':6s} {wall:6.2f}s {wall / max(base, 1e-9):6.1f}  {exc}", flush=True)
+            continue
         wall = time.perf_counter() - t0
         if v.status == "verified":
             what = "; ".join(line.split("  [")[0] for line in v.sketch[:-1])

@@ -85,8 +85,9 @@ def test_broken_twins_are_not_proved(name):
 
 
 def test_failing_draw_site_is_named():
+    # the benchmark's Noisy Max twin: the first answer's draw is `best_val`, the others `v`
     v = prove_mechanism(M.noisy_max_half_noise, n_max=3, refute=False)
-    assert v.failing_sites == ["v"]
+    assert v.failing_sites == ["best_val", "v"]
     v = prove_mechanism(M.sparse_vector_small_noise, n_max=4, refute=False)
     assert v.failing_sites == ["nu"]
     # the raw released value cannot be repaired by shifting any noise
@@ -103,7 +104,7 @@ def test_synthesised_alignments_by_hand():
     t0, t1 = Fraction(a["nu"]["T"][0]), Fraction(a["nu"]["T"][1])
     assert all(t0 + t1 * d >= 1 - d for d in (-1, 0, 1))  # keeps every T-answer
     v = prove_mechanism(M.partial_sum, n_max=3)
-    assert v.alignment["draw@115"]["any"] == ["0", "-1"]
+    assert v.alignment["return"]["any"] == ["0", "-1"]
 
 
 def test_hand_written_svt_alignment_is_accepted_and_its_no_threshold_variant_rejected():
@@ -311,12 +312,15 @@ def test_synthesised_noisy_max_alignment_passes_the_freegap_checker():
     # our output-selected one (winner + theta_hit, losers + theta_miss) for Noisy-Max (index)
     fg = pytest.importorskip("proofs.freegap.alignment")
     v = prove_mechanism(M.noisy_max, n_max=3)
-    th = {cls: [Fraction(t) for t in ab] for cls, ab in v.alignment["v"].items()}
+    # the first answer's draw is site `best_val`, the later ones `v`
+    th = {site: {cls: [Fraction(t) for t in ab] for cls, ab in v.alignment[site].items()}
+          for site in ("best_val", "v")}
 
     def ours(q, qp, H, pat, size, par, case):
         w = pat[0]
-        return [H[i] + th["hit" if i == w else "miss"][0]
-                + th["hit" if i == w else "miss"][1] * (qp[i] - q[i]) for i in range(size.n)]
+        t = [th["best_val" if i == 0 else "v"]["hit" if i == w else "miss"]
+             for i in range(size.n)]
+        return [H[i] + t[i][0] + t[i][1] * (qp[i] - q[i]) for i in range(size.n)]
 
     mech = dataclasses.replace(fg.MECHANISMS["noisy-max"], align=ours)
     for n in (2, 3):

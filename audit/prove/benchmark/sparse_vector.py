@@ -14,6 +14,7 @@ leaves it free (Alg. 1, 3, 5, 6); Alg. 5 and 6 have no cut-off, so they read eve
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 
 from audit.dsl import laplace, mechanism
 
@@ -304,7 +305,7 @@ def svt_with_gap_small_noise(q, eps, T=0):
 
 
 @mechanism(epsilon="eps", relation="linf1", outputs="mixed-list")
-def adaptive_svt_with_gap(q, eps, T=0, theta=0.5, k=1):
+def adaptive_svt_with_gap(q, eps, T=0, theta=Fraction(1, 2), k=1):
     """Adaptive-Sparse-Vector-with-Gap: Ding, Wang, Zhang & Kifer (PVLDB 2019) Algorithm 2
     (eps0 = theta eps, eps1 = (1 - theta) eps / k, eps2 = eps1 / 2,
     sigma = 4 sqrt(2) / eps2; threshold noise Lap(1/eps0); per query xi_i ~ Lap(2/eps2) for
@@ -315,7 +316,10 @@ def adaptive_svt_with_gap(q, eps, T=0, theta=0.5, k=1):
     ⊥) *without* the budget tag: dropping the tag is post-processing of Algorithm 2's
     output, so a refutation of this program refutes Algorithm 2 and the tagged program is
     at least as private as the claim requires of this one.  sigma is the float value of
-    4 sqrt(2)/eps2 (what a run computes), taken exactly."""
+    4 sqrt(2)/eps2 (what a run computes), taken exactly.  ``theta`` is an exact Fraction so
+    that it stays a concrete budget split (a ``float`` default would be a symbolic public
+    real, and ``theta * eps`` is outside the DSL); eps itself cannot stay symbolic (sigma and
+    the cost are compared with noisy values), so a proof runs at the claimed epsilon."""
     eps0 = theta * eps
     eps1 = (1 - theta) * eps / k
     eps2 = eps1 / 2
