@@ -501,6 +501,10 @@ def _prove(mech: Mechanism, prob: Problem, theta: dict[tuple[str, str, int], Fra
         raise _Outside("the code before the loop compares noisy values")
     if env.get(sh.out) != [] or not isinstance(env.get(sh.out), list):
         raise _Outside(f"{sh.out} is not an empty list before the loop")
+    for k, val in env.items():
+        if k not in (sh.out, sh.qname) and isinstance(val, list | dict | set):
+            raise _Outside(f"the code before the loop makes the mutable {type(val).__name__} "
+                           f"{k!r} (only the output list may be built across iterations)")
     once = list(tr.draws)
     integer = {n for n, _, law, _ in once if law == "geometric"}
     carried = sorted((_assigned(sh.loop.body) & set(env)) | {sh.out})
@@ -513,17 +517,6 @@ def _prove(mech: Mechanism, prob: Problem, theta: dict[tuple[str, str, int], Fra
     body = _Exits(carried).visit(ast.Module(body=list(sh.loop.body), type_ignores=[])).body
     body.append(_Exits(carried).ret(False, sh.loop))
     step = _compile(mech, sh.fn, "__dpaudit_step", step_params, body)
-    # the once-per-run alignment
-    eta_once: dict[str, Fraction] = {}
-    once_cost = Fraction(0)
-    for name, site, _law, scale in once:
-        tpl = prob.templates.get(site)
-        if tpl is None or tpl.classes != ("any",) or tpl.loop:
-            raise _Outside(f"the draw {site} before the loop has an output-dependent or "
-                           "per-iteration alignment")
-        t0, _ = _theta(theta, tpl, "any")
-        eta_once[name] = t0
-        once_cost += _weight(scale, eps) * abs(t0)
     # explore the discrete states
     init = tuple((c, _discrete(c, env[c], env[c])) for c in carried if c != sh.out)
     start = len(once)
@@ -543,6 +536,17 @@ def _prove(mech: Mechanism, prob: Problem, theta: dict[tuple[str, str, int], Fra
         paths = _run_step(step, kw, start, integer, carried, sh.out, env)
         states[s] = paths
         todo += [p.state for p in paths if not p.brk]
+    # the once-per-run alignment
+    eta_once: dict[str, Fraction] = {}
+    once_cost = Fraction(0)
+    for name, site, _law, scale in once:
+        tpl = prob.templates.get(site)
+        if tpl is None or tpl.classes != ("any",) or tpl.loop:
+            raise _Outside(f"the draw {site} before the loop has an output-dependent or "
+                           "per-iteration alignment")
+        t0, _ = _theta(theta, tpl, "any")
+        eta_once[name] = t0
+        once_cost += _weight(scale, eps) * abs(t0)
     # per (state, class): the next state, break and draw sites are one function of the class;
     # per (site, class): one anchor
     anchors: dict[tuple[str, str], Lin] = {}

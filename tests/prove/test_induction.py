@@ -98,6 +98,8 @@ def test_svt_without_threshold_noise_ends_refuted_beyond_n_max():
 
 @pytest.mark.parametrize("mech,why", [
     (noisy_max.noisy_max, "is not `for i in range(len(q))`"),
+    # c = 2: the threshold noise is redrawn after a ⊤ and carried to the next iteration
+    (sparse_vector.svt_dwork_roth.at(1, N=2), "carries the noisy or data-dependent value"),
     (sums.partial_sum, "does not end with `return <list>`"),
 ])
 def test_loops_outside_the_step_keep_the_bounded_scope(mech, why):
