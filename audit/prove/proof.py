@@ -92,6 +92,10 @@ def prove_mechanism(mech: Mechanism, *, n_max: int = DEFAULT_N_MAX,
         theta = syn.theta
         ind = induction.prove_all_n(mech, prob, theta, max_rounds)
         if ind.status == "proved" and ind.theta is not None:
+            if ind.theta != theta:
+                v.notes.append("the first alignment found cost something on iterations that "
+                               "can repeat; the one printed was synthesised again with those "
+                               "costs forbidden and checked for n <= N and for every n")
             theta = ind.theta  # verified for n <= N too (prove_all_n checks it)
             v.all_n = True
             v.invariant = ind.invariant
