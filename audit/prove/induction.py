@@ -182,7 +182,9 @@ def _shape(mech: Mechanism) -> _Shape:
     index = loop.target.id
     for n in ast.walk(loop):
         if n is not loop and isinstance(n, ast.For | ast.While | ast.Return | ast.Lambda
-                                        | ast.comprehension | ast.Global | ast.Nonlocal):
+                                        | ast.comprehension | ast.Global | ast.Nonlocal
+                                        | ast.Try | ast.With | ast.Yield | ast.YieldFrom
+                                        | ast.FunctionDef | ast.ClassDef | ast.Delete):
             raise _Outside(f"the loop body has a {type(n).__name__.lower()} (line "
                            f"{getattr(n, 'lineno', loop.lineno)}); the step handles "
                            "straight code, if/else, break and continue")

@@ -116,3 +116,11 @@ def test_cli_prints_the_all_n_scope_and_invariant(tmp_path, capsys):
     assert rc == 0 and out.startswith("PROVED")
     assert "scope: every number of queries n >= 1" in out
     assert "invariant: in state (count = 0)" in out
+
+
+def test_svt_with_gap_all_n_needs_free_rejections():
+    # the n <= N alignment may spend on ⊥ (any cost fitting n <= N); an all-n proof must not:
+    # Ding et al.'s alignment shifts the threshold by 1 and the ⊤ query by 1 - d_i, ⊥ by 0
+    v = prove_mechanism(sparse_vector.svt_with_gap, n_max=3)
+    assert v.status == "verified" and v.all_n
+    assert v.alignment is not None and v.alignment["v"]["F"] == ["0", "0"]
