@@ -386,8 +386,9 @@ def _run_step(step: Callable[..., Any], kwargs: dict[str, Any], start: int,
         except _Outside:
             raise
         except (DSLError, TypeError, AttributeError, NameError, IndexError, ValueError) as exc:
-            raise _Outside(f"one iteration run on its own fails: {type(exc).__name__}: "
-                           f"{exc}") from None
+            raise _Outside(f"one iteration run on its own (the loop index an arbitrary "
+                           f"real, only q[i] read) fails: {type(exc).__name__}: {exc}"
+                           ) from None
         if len(appended) != 1:
             raise _Outside(f"an iteration appends {len(appended)} entries (the step needs "
                            "exactly one per query)")
