@@ -2,7 +2,13 @@
 found) an exact refutation attempt, as a :class:`~audit.prove.verdict.ProofVerdict`.
 
 Scope: every n in 1..``n_max`` (the alignment is one set of coefficients shared by every n and
-every loop iteration).  eps: symbolic when every noise scale is ``c / eps`` (the proof then
+every loop iteration); every n >= 1 when the all-n step (:mod:`audit.prove.induction`) proves
+the alignment by induction over the loop's iterations.  When that step *fails* (the loop is
+one it handles but the alignment's cost grows with n, or an iteration's output is not kept),
+the exact refutation search also runs at n = ``n_max`` + 1 .. ``n_max`` +
+:data:`EXTRA_REFUTE_N` from the all-zero base vector (a work-unit bound: every neighbour of
+it under the relation), so a program that is DP only for small n can end refuted with its
+witness.  eps: symbolic when every noise scale is ``c / eps`` (the proof then
 holds for every eps > 0), else the numeric ``epsilon`` given (or the mechanism's claimed
 epsilon).  Nothing here prints or writes files.
 """
@@ -17,7 +23,7 @@ from typing import Any
 import z3
 
 from audit.dsl import DSLError, EpsilonUseError, Mechanism
-from audit.prove import cegis
+from audit.prove import cegis, induction
 from audit.prove.alignment import NeedsNumericEpsilon, build_problem
 from audit.prove.verdict import ProofVerdict, proof_sketch
 
@@ -27,6 +33,8 @@ __all__ = ["DEFAULT_N_MAX", "prove_mechanism", "solver_settings"]
 DEFAULT_N_MAX = 4
 #: at most this many Z3 counterexample pairs seed the exact refutation search
 MAX_SEEDS = 8
+#: when the all-n step fails, the exact refutation search runs up to n_max + this
+EXTRA_REFUTE_N = 1
 
 
 def solver_settings(max_rounds: int) -> dict[str, Any]:
@@ -35,13 +43,16 @@ def solver_settings(max_rounds: int) -> dict[str, Any]:
 
 
 def _refute(mech: Mechanism, eps: Fraction, relation: str, n_max: int,
-            seeds: list[tuple[list[Fraction], list[Fraction]]]) -> tuple[Any, str]:
+            seeds: list[tuple[list[Fraction], list[Fraction]]], n_min: int = 1,
+            values: list[int] | None = None) -> tuple[Any, str]:
     """The exact refutation search of :mod:`audit.prove.refute` when it is installed."""
     try:
         mod = importlib.import_module("audit.prove.refute")
     except ModuleNotFoundError:
         return None, "no exact refutation search is available (audit.prove.refute)"
-    res = mod.refute(mech, epsilon=eps, relation=relation, n_max=n_max, seeds=seeds)
+    kw: dict[str, Any] = {} if values is None else {"values": values}
+    res = mod.refute(mech, epsilon=eps, relation=relation, n_min=n_min, n_max=n_max,
+                     seeds=seeds, **kw)
     return res, ""
 
 
@@ -82,13 +93,28 @@ def prove_mechanism(mech: Mechanism, *, n_max: int = DEFAULT_N_MAX,
                      public=prob.public)
     if syn.status == "verified":
         assert syn.theta is not None
+        theta = syn.theta
+        ind = induction.prove_all_n(mech, prob, theta, max_rounds)
+        if ind.status == "proved" and ind.theta is not None:
+            if ind.theta != theta:
+                v.notes.append("the first alignment found cost something on iterations that "
+                               "can repeat; the one printed was synthesised again with those "
+                               "costs forbidden and checked for n <= N and for every n")
+            theta = ind.theta  # verified for n <= N too (prove_all_n checks it)
+            v.all_n = True
+            v.invariant = ind.invariant
+        else:
+            v.notes.append(f"all-n step {ind.status}: {ind.reason}; the proof holds for "
+                           f"every n <= {max(ns)} only")
         v.status = "verified"
         v.alignment = {}
-        for (site, cls, k), val in sorted(syn.theta.items()):
+        for (site, cls, k), val in sorted(theta.items()):
             coefs = v.alignment.setdefault(site, {}).setdefault(cls, ["0", "0"])
             coefs.extend(["0"] * (k + 1 - len(coefs)))  # k = 2: the noise-dependent term
             coefs[k] = str(val)
-        v.sketch = proof_sketch(prob, syn.theta)
+        v.sketch = proof_sketch(prob, theta) + v.invariant
+        if ind.status == "failed" and refute:
+            _refute_beyond(mech, prob, rel, n_max, v)
         v.seconds = time.perf_counter() - t0
         return v
     v.failing_sites = syn.weak_sites
@@ -119,6 +145,25 @@ def prove_mechanism(mech: Mechanism, *, n_max: int = DEFAULT_N_MAX,
         _largest_proved(mech, ns, prob.eps, rel, max_rounds, v)
     v.seconds = time.perf_counter() - t0
     return v
+
+
+def _refute_beyond(mech: Mechanism, prob: Any, rel: str, n_max: int, v: ProofVerdict) -> None:
+    """The exact refutation search at n_max + 1 .. n_max + EXTRA_REFUTE_N; a witness makes
+    ``v`` refuted (the n <= n_max proof is kept as its partial result)."""
+    eps_r = prob.eps if prob.eps is not None else Fraction(mech.claimed_epsilon)
+    res, why = _refute(mech, eps_r, rel, n_max + EXTRA_REFUTE_N, [], n_min=n_max + 1,
+                       values=[0])
+    if res is not None and res.verdict == "refuted" and res.witness is not None:
+        v.partial = {"proved_for_n_up_to": n_max, "alignment": list(v.sketch)}
+        v.status = "refuted"
+        v.witness = res.witness.as_doc()
+        v.reason = (f"an alignment proves every n <= {n_max}, but its cost grows with n and "
+                    f"an exact witness at n = {len(res.witness.q)} violates epsilon = {eps_r}")
+    elif res is not None:
+        v.notes.append(f"exact refutation search at epsilon = {eps_r} beyond n = {n_max} "
+                       f"found no violation over its scope {res.scope}")
+    elif why:
+        v.notes.append(why)
 
 
 def _largest_proved(mech: Mechanism, ns: list[int], eps: Fraction | None, rel: str,

@@ -2,8 +2,10 @@
 synthesised alignment as a human-readable proof sketch, and its Finding.
 
 * ``verified``: every alignment condition is UNSAT for every n in ``sizes`` (the scope says
-  "for every n <= N"), under the relation, for every eps > 0 (all scales c/eps, cost
-  normalised) or for the stated epsilon, with the Z3 settings used;
+  "for every n <= N"), or for every n >= 1 when the all-n step of
+  :mod:`audit.prove.induction` proved it by induction over the loop (its invariant
+  printed), under the relation, for every eps > 0 (all scales c/eps, cost normalised) or
+  for the stated epsilon, with the Z3 settings used;
 * ``refuted``: an exact witness (neighbouring q, q', an output event whose exact probability
   ratio exceeds exp(eps)), from :mod:`audit.prove.refute`;
 * ``inconclusive``: no alignment of the templates (naming the draw site(s) whose template had
@@ -185,9 +187,11 @@ class ProofVerdict:
     partial: dict[str, Any] | None = None  # the largest n <= N the templates do prove
     fixed: dict[str, Any] = field(default_factory=dict)  # int/bool parameters as run
     public: list[str] = field(default_factory=list)  # float parameters: every real value
+    invariant: list[str] = field(default_factory=list)  # the all-n step's induction
 
     def scope_text(self) -> str:
-        ns = ("every n (inductive step checked)" if self.all_n else
+        ns = ("every number of queries n >= 1 (induction over the loop's iterations: "
+              f"Z3 for n <= {max(self.sizes)} and for one generic iteration)" if self.all_n else
               f"every number of queries n <= {max(self.sizes)}" if self.sizes else "no n")
         eps = ("every eps > 0 (all noise scales c/eps; cost normalised by eps)"
                if self.epsilon is None else f"epsilon = {self.epsilon}")
@@ -231,6 +235,9 @@ class ProofVerdict:
             ev["witness"] = self.witness
         if self.partial is not None:
             ev["partial_proof"] = self.partial
+        ev["all_n"] = self.all_n
+        if self.invariant:
+            ev["all_n_invariant"] = self.invariant
         if self.reason:
             ev["reason"] = self.reason
         if self.notes:
