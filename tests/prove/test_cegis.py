@@ -203,7 +203,7 @@ def test_relation_matters_for_partial_sum():
 
 @pytest.mark.parametrize("name", BROKEN)
 def test_broken_twins_are_refuted_with_an_exact_witness(name):
-    pytest.importorskip("audit.prove.refute")
+    importlib.import_module("audit.prove.refute")
     v = prove_mechanism(getattr(M, name), n_max=3)
     assert v.status == "refuted"
     assert float(v.witness["epsilon_witness_lower"]) > float(Fraction(v.witness["epsilon"]))
@@ -219,7 +219,7 @@ BENCH_BROKEN = ["svt_roth_release", "svt_lee_clifton", "svt_stoddard", "svt_chen
 
 
 def _bench(name):
-    bm = pytest.importorskip("audit.prove.benchmark")
+    bm = importlib.import_module("audit.prove.benchmark")
     (p,) = [p for p in bm.PROGRAMS if p.name == name]
     return p
 
