@@ -110,7 +110,9 @@ __all__ = [
 #: best 2; half of alpha goes to the looks in proportion to their size (the late, large
 #: looks are where small violations such as Sparse Vector's 0.14-0.17 vs 0.1 show)
 SEQUENTIAL_DEFAULTS: dict[str, Any] = {"seq_prune_at": 256_000, "seq_keep_pairs": 2,
-                                       "seq_alpha_by_size": 0.5}
+                                       "seq_alpha_by_size": 0.5,
+                                       "seq_rank_pairs": "expected-final",
+                                       "seq_after_flag": "continue"}
 
 CHECK_EVENT = "user-mechanism.event-ratio"
 CHECK_CRASH = "user-mechanism.crash"

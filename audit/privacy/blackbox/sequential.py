@@ -161,6 +161,9 @@ def run_sequential(t: TesterSettings, mechanism: Mechanism, pairs: list[Neighbou
     tried_total = 0
     last_reports: dict[int, dict[str, Any]] = {}
     rounds_run = 0
+    first_flag: int | None = None
+    n_final = plan.batches[-1]
+    a_final = plan.alpha_at(plan.looks) / 2.0
     total_planned = 2 * len(pairs) * plan.batches[0] + 2 * sum(
         b * min(len(pairs), int(t.seq_keep_pairs)) for b in plan.batches[1:])
 
@@ -199,13 +202,21 @@ def run_sequential(t: TesterSettings, mechanism: Mechanism, pairs: list[Neighbou
             look = decide(fav, oth, b, a_look, claimed, delta)
             c = certify_pick(pick, pairs[pick.pair], kf, ks, b, a_look / 2.0, d_out or 1, delta)
             c.update({"round": r, "epsilon_upper": look.epsilon_upper,
-                      "decision": look.decision,
+                      "decision": look.decision, "pairs_sampled": sorted(new),
                       "replay": {"rng_state": state, "chunk_size": int(t.chunk_size), "n": b}})
             looks.append(c)
-            if look.decision == "flag":
+            if look.decision == "flag" and first_flag is None:
+                first_flag = r
                 stopped = "flagged"
-                break
-            if look.decision == "clear" and t.stop_when_cleared:
+                if t.seq_after_flag == "stop":
+                    break
+                # continue the remaining looks on the flagged pair only
+                active = [pick.pair]
+                for i in list(pools):
+                    if i != pick.pair:
+                        del pools[i]
+                new = {pick.pair: new[pick.pair]}
+            if first_flag is None and look.decision == "clear" and t.stop_when_cleared:
                 stopped = "cleared"
                 break
         if not active:
@@ -215,7 +226,7 @@ def run_sequential(t: TesterSettings, mechanism: Mechanism, pairs: list[Neighbou
             break
         if t.max_seconds is not None and looks and time.perf_counter() - t0 > float(
                 t.max_seconds):
-            stopped = "time-budget"
+            stopped = "flagged" if first_flag is not None else "time-budget"
             break
         # pool the round's outputs (selection may use everything drawn so far)
         for idx, (ya, yb, _) in new.items():
@@ -227,17 +238,23 @@ def run_sequential(t: TesterSettings, mechanism: Mechanism, pairs: list[Neighbou
         n_next = plan.batches[r + 1]
         scored: list[Pick] = []
         optimistic: dict[int, float] = {}
+        expected: dict[int, float] = {}
+        by_point: dict[int, Pick] = {}
         for idx in active:
             pa, pb = pools[idx]
             sel = select_pair(idx, pa, pb, settings, t.max_events, n_next, a_sel,
                               plan.alpha_at(r + 1) / 2.0, delta,
-                              heldout=t.heldout_selection)
+                              heldout=t.heldout_selection, n_final=n_final,
+                              a_final=a_final)
             tried_total += sum(sel.families.values())
             last_reports[idx] = sel.report(idx)
             if sel.picks:
                 best = max(sel.picks, key=lambda p: p.score)
                 scored.append(best)
                 optimistic[idx] = sel.optimistic
+                expected[idx] = sel.expected_final
+                if sel.expected_picks:
+                    by_point[idx] = max(sel.expected_picks, key=lambda p: p.score)
         if not scored:
             stopped = "no-usable-pair"
             break
@@ -247,7 +264,17 @@ def run_sequential(t: TesterSettings, mechanism: Mechanism, pairs: list[Neighbou
         # held-out log-ratio falls below the leader's pessimistic score); from a batch of
         # seq_prune_at on, keep at most seq_keep_pairs
         keep = {p.pair for p in scored if optimistic[p.pair] >= pick.score}
-        if n_next >= int(t.seq_prune_at):
+        if n_next >= int(t.seq_prune_at) and t.seq_rank_pairs == "expected-final":
+            # keep the pairs whose best finalist is expected to certify the most at the
+            # final look, and certify the event among them with the best point estimate
+            # of its bound at the next look
+            ranked = sorted((p for p in scored if p.pair in keep),
+                            key=lambda p: (-expected[p.pair], p.pair))
+            keep = {p.pair for p in ranked[: int(t.seq_keep_pairs)]}
+            kept = sorted((by_point[i] for i in keep if i in by_point),
+                          key=lambda p: (-p.score, p.pair))
+            pick = kept[0] if kept else next(p for p in scored if p.pair in keep)
+        elif n_next >= int(t.seq_prune_at):
             keep &= {p.pair for p in scored[: int(t.seq_keep_pairs)]}
         keep.add(pick.pair)
         active = [i for i in active if i in keep]
@@ -259,7 +286,10 @@ def run_sequential(t: TesterSettings, mechanism: Mechanism, pairs: list[Neighbou
     extra = {"mode": "sequential", "looks": looks, "stopped": stopped,
              "schedule": list(plan.batches),
              "alpha_per_look": [plan.alpha_at(i) for i in range(1, len(plan.batches))],
-             "samples_total": drawn[0], "rounds": rounds_run + 1, "elapsed_s": elapsed}
+             "samples_total": drawn[0], "rounds": rounds_run + 1, "elapsed_s": elapsed,
+             "first_flag_round": first_flag,
+             "first_flag_bound": (None if first_flag is None else max(0.0, next(
+                 c["epsilon_lower_raw"] for c in looks if c["round"] == first_flag)))}
     if not looks:
         if crashes:
             return crashed_result(t, mechanism, crashes, skipped, rng_start, len(pairs), extra)
