@@ -49,6 +49,10 @@ MIN_SPLIT = 40
 #: a finalist enters a pair's optimistic log-ratio once its favoured held-out count reaches
 #: this (rarer events' upper bounds are too wide to compare pairs by)
 MIN_OPTIMISTIC_COUNT = 30
+#: one-sided level of the held-out Clopper-Pearson frequencies behind ``expected_picks``:
+#: milder than the selection level (the held-out counts are fresh given the finalists), not
+#: the point estimate (the maximum over the finalists would reward their noise)
+PICK_LEVEL = 0.25
 
 
 @dataclass
@@ -165,7 +169,7 @@ def select_pair(idx: int, ya: np.ndarray, yb: np.ndarray, s: EventSettings, max_
         if n_final is not None and a_final is not None:
             sel.expected_final = max(sel.expected_final, float(np.max(
                 expected_bound(kf, ko, nh, int(n_final), float(a_final), delta))))
-            point = expected_bound(kf, ko, nh, n_cert, a_cert, delta)
+            point = predicted_bound(kf, ko, nh, n_cert, PICK_LEVEL, a_cert, delta)
             j = int(np.argmax(point))
             sel.expected_picks.append(Pick(idx, direction, finalists[j], float(point[j]),
                                            (int(ca[j]), int(cb[j]))))
