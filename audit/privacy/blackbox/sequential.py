@@ -276,8 +276,8 @@ def run_sequential(t: TesterSettings, mechanism: Mechanism, pairs: list[Neighbou
         keep = {p.pair for p in scored if optimistic[p.pair] >= pick.score}
         if n_next >= int(t.seq_prune_at) and t.seq_rank_pairs == "expected-final":
             # keep the pairs whose best finalist is expected to certify the most at the
-            # final look, and certify the event among them with the best point estimate
-            # of its bound at the next look
+            # final look, and certify the event among them with the best held-out
+            # estimate (at select.PICK_LEVEL) of its bound at the next look
             ranked = sorted((p for p in scored if p.pair in keep),
                             key=lambda p: (-expected[p.pair], p.pair))
             keep = {p.pair for p in ranked[: int(t.seq_keep_pairs)]}
