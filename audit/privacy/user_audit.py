@@ -107,10 +107,14 @@ __all__ = [
 #: the sequential schedule's defaults for dpaudit test (measured on the calibration suite,
 #: tests/bench/power_suite.py): every pair stays sampled (unless its optimistic log-ratio
 #: falls below the leader's pessimistic score) until the batch reaches 2.56 x 10^5, then the
-#: best 2; half of alpha goes to the looks in proportion to their size (the late, large
-#: looks are where small violations such as Sparse Vector's 0.14-0.17 vs 0.1 show)
+#: best 2 by the bound their best event is expected to certify at the last look; half of
+#: alpha goes to the looks in proportion to their size (the late, large looks are where
+#: small violations such as Sparse Vector's 0.14-0.17 vs 0.1 show); after a flag the
+#: remaining looks run on the flagged pair and the largest certified bound is reported
 SEQUENTIAL_DEFAULTS: dict[str, Any] = {"seq_prune_at": 256_000, "seq_keep_pairs": 2,
-                                       "seq_alpha_by_size": 0.5}
+                                       "seq_alpha_by_size": 0.5,
+                                       "seq_rank_pairs": "expected-final",
+                                       "seq_after_flag": "continue"}
 
 CHECK_EVENT = "user-mechanism.event-ratio"
 CHECK_CRASH = "user-mechanism.crash"
@@ -843,6 +847,7 @@ def _blackbox_finding(res: Any, mech: UserMechanism, plist: list[NeighbourPair],
     if mode == "sequential":
         evidence.update({"stopped": d.get("stopped"), "schedule": d.get("schedule"),
                          "looks": len(d.get("looks", [])),
+                         "first_flag_look": d.get("first_flag_round"),
                          "alpha_per_look": d.get("alpha_per_look"),
                          "rounds": d.get("rounds")})
     trusted = (" taken as neighbours without a check (relation 'trusted')"

@@ -37,6 +37,7 @@ from audit.privacy.blackbox.results import Pick
 from audit.privacy.blackbox.statistics import (
     clopper_pearson_lower,
     clopper_pearson_upper,
+    expected_bound,
     log_ratio,
     predicted_bound,
 )
@@ -48,6 +49,10 @@ MIN_SPLIT = 40
 #: a finalist enters a pair's optimistic log-ratio once its favoured held-out count reaches
 #: this (rarer events' upper bounds are too wide to compare pairs by)
 MIN_OPTIMISTIC_COUNT = 30
+#: one-sided level of the held-out Clopper-Pearson frequencies behind ``expected_picks``:
+#: milder than the selection level (the held-out counts are fresh given the finalists), not
+#: the point estimate (the maximum over the finalists would reward their noise)
+PICK_LEVEL = 0.25
 
 
 @dataclass
@@ -60,6 +65,12 @@ class Selection:
     finalists: int = 0
     heldout_rows: int = 0
     optimistic: float = -math.inf  # best finalist's optimistic held-out log-ratio
+    #: best finalist's point estimate (held-out frequencies) of the bound it would certify
+    #: at the final look (``n_final`` samples, level ``a_final``); -inf when not asked
+    expected_final: float = -math.inf
+    #: per direction, the finalist with the best point estimate (held-out frequencies) of
+    #: the bound it would certify at the next look (``Pick.score`` = that estimate)
+    expected_picks: list[Pick] = field(default_factory=list)
 
     def report(self, idx: int) -> dict[str, Any]:
         return {"pair_index": idx, "events_generated": self.generated,
@@ -94,12 +105,16 @@ def _shortlist(score: np.ndarray, k: int) -> np.ndarray:
 
 def select_pair(idx: int, ya: np.ndarray, yb: np.ndarray, s: EventSettings, max_events: int,
                 n_cert: int, a_sel: float, a_cert: float, delta: float,
-                shortlist: int = 8, heldout: bool = True) -> Selection:
+                shortlist: int = 8, heldout: bool = True, n_final: int | None = None,
+                a_final: float | None = None) -> Selection:
     """Select on outputs ``ya`` (pair.first) and ``yb`` (pair.second) of pair ``idx``:
     candidates on the first half, ``shortlist`` per family and direction, scored on the
     second half (module docstring); each pick's score predicts its certification bound
     with ``n_cert`` samples at level ``a_cert``.  ``heldout=False``: generate and score on
-    all outputs (the best-scoring candidate overall wins, luck included)."""
+    all outputs (the best-scoring candidate overall wins, luck included).  With ``n_final``
+    and ``a_final``, ``expected_final`` is the best finalist's point estimate of what it
+    would certify with ``n_final`` samples at level ``a_final`` (used to rank pairs) and
+    ``expected_picks`` the finalists with the best such estimate for the next look."""
     n, d = ya.shape
     h = n // 2 if (heldout and n >= MIN_SPLIT) else n
     ga, gb = ya[:h], yb[:h]
@@ -151,4 +166,11 @@ def select_pair(idx: int, ya: np.ndarray, yb: np.ndarray, s: EventSettings, max_
             hi = float(clopper_pearson_upper(kf[i], nh, a_sel))
             sel.optimistic = max(sel.optimistic,
                                  float(log_ratio(hi, max(lo, 0.5 / nh), delta)))
+        if n_final is not None and a_final is not None:
+            sel.expected_final = max(sel.expected_final, float(np.max(
+                expected_bound(kf, ko, nh, int(n_final), float(a_final), delta))))
+            point = predicted_bound(kf, ko, nh, n_cert, PICK_LEVEL, a_cert, delta)
+            j = int(np.argmax(point))
+            sel.expected_picks.append(Pick(idx, direction, finalists[j], float(point[j]),
+                                           (int(ca[j]), int(cb[j]))))
     return sel

@@ -92,6 +92,16 @@ class TesterSettings:
     #: share of the sequential alpha spent in proportion to the looks' batch sizes (the
     #: rest evenly): the large late looks, where small violations show, get a wider level
     seq_alpha_by_size: float = 0.0
+    #: how the pairs kept once a batch reaches ``seq_prune_at`` are chosen: ``"score"`` (the
+    #: pessimistic selection score for the next look) or ``"expected-final"`` (each pair's
+    #: point estimate, on held-out selection counts, of what its best finalist would
+    #: certify at the final look: a rare event with a large ratio is not dropped for the
+    #: width of its selection interval)
+    seq_rank_pairs: Literal["score", "expected-final"] = "score"
+    #: after the first look that flags: ``"stop"``, or ``"continue"`` the remaining looks
+    #: on the flagged pair (the other pairs are no longer sampled) and report the largest
+    #: certified bound over all looks (valid: the alpha split covers every look)
+    seq_after_flag: Literal["stop", "continue"] = "stop"
     stop_when_cleared: bool = False
     max_seconds: float | None = None
     #: certification counts through :func:`audit.distributed.count_events`: chunk i of the
@@ -127,6 +137,13 @@ class TesterSettings:
                 0.0 <= float(sab) <= 1.0):
             raise InvalidParameterError(
                 f"seq_alpha_by_size must be a number in [0, 1], got {sab!r}")
+        if self.seq_rank_pairs not in ("score", "expected-final"):
+            raise InvalidParameterError(
+                f"seq_rank_pairs must be 'score' or 'expected-final', got "
+                f"{self.seq_rank_pairs!r}")
+        if self.seq_after_flag not in ("stop", "continue"):
+            raise InvalidParameterError(
+                f"seq_after_flag must be 'stop' or 'continue', got {self.seq_after_flag!r}")
         if self.certify not in ("best", "per-direction"):
             raise InvalidParameterError(
                 f"certify must be 'best' or 'per-direction', got {self.certify!r}")
@@ -177,6 +194,8 @@ class TesterSettings:
             "heldout_selection": self.heldout_selection,
             "learned_logistic": self.learned_logistic,
             "seq_alpha_by_size": self.seq_alpha_by_size,
+            "seq_rank_pairs": self.seq_rank_pairs,
+            "seq_after_flag": self.seq_after_flag,
         }
 
     def draw_chunked(self, mechanism: Mechanism, dataset: Any, n: int,

@@ -22,6 +22,7 @@ __all__ = [
     "bonferroni_level",
     "clopper_pearson_lower",
     "clopper_pearson_upper",
+    "expected_bound",
     "log_ratio",
     "predicted_bound",
 ]
@@ -138,6 +139,26 @@ def predicted_bound(kf: np.ndarray, ko: np.ndarray, n_sel: int, n_cert: int, a_s
     po = np.asarray(clopper_pearson_upper(ko, n_sel, a_sel))
     cf = np.floor(pf * n_cert)
     co = np.minimum(np.ceil(po * n_cert), n_cert)
+    lo = np.asarray(clopper_pearson_lower(cf, n_cert, a_cert))
+    hi = np.asarray(clopper_pearson_upper(co, n_cert, a_cert))
+    return log_ratio(lo, hi, delta)
+
+
+def expected_bound(kf: np.ndarray, ko: np.ndarray, n_sel: int, n_cert: int,
+                   a_cert: float, delta: float = 0.0) -> np.ndarray:
+    """Point estimate of the bound each event would certify: the selection frequencies
+    ``kf / n_sel`` and ``ko / n_sel`` taken as the truth, turned into the certification
+    bound at ``a_cert`` with ``n_cert`` samples (expected counts, rounded down for the
+    favoured side and up for the other).  Unlike :func:`predicted_bound` it does not
+    penalise an event for the width of its selection interval, so a rare event with a large
+    ratio is ranked by what it would certify, not by how sure selection is of it; used to
+    rank pairs, never to certify."""
+    if kf.size == 0:
+        return np.zeros(0)
+    kf = np.asarray(kf, dtype=float)
+    ko = np.asarray(ko, dtype=float)
+    cf = np.floor(kf / n_sel * n_cert)
+    co = np.minimum(np.ceil(ko / n_sel * n_cert), n_cert)
     lo = np.asarray(clopper_pearson_lower(cf, n_cert, a_cert))
     hi = np.asarray(clopper_pearson_upper(co, n_cert, a_cert))
     return log_ratio(lo, hi, delta)

@@ -49,8 +49,12 @@ class BlackBoxTester(TesterSettings):
     batch of
     ``n_certify``; the selection pool keeps at most ``n_select`` outputs per data set; after
     each round the pairs the evidence separates from the leader are dropped, and once a
-    batch reaches ``seq_prune_at`` only the ``seq_keep_pairs`` best-scoring pairs are
-    sampled further;
+    batch reaches ``seq_prune_at`` only the ``seq_keep_pairs`` best pairs are sampled
+    further (``seq_rank_pairs``: ``"score"``, the pessimistic selection score, or
+    ``"expected-final"``, the bound the pair's best event is expected to certify at the
+    last look); ``seq_after_flag``: ``"stop"`` at the first flag or ``"continue"`` the
+    remaining looks on the flagged pair and report the largest certified bound
+    (``details["first_flag_round"]`` / ``["first_flag_bound"]`` keep the first flag);
     ``stop_when_cleared`` also stops when the selected event's *upper* bound is <= the claim;
     ``max_seconds`` stops after the first look (round >= 1) that ends past that wall time
     (``details["stopped"] = "time-budget"``: fewer samples than planned, less power).
