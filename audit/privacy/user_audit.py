@@ -383,6 +383,7 @@ def plan_audit(
     unit: str | None = None,
     form: str = "array",
     new_rows: Sequence[Sequence[Any]] | None = None,
+    stop_at_flag: bool = False,
 ) -> AuditPlan:
     """Validate the arguments of :func:`test_mechanism` and build its plan (no mechanism
     call yet).
@@ -401,8 +402,16 @@ def plan_audit(
     its row neighbours under the relation (with ``unit``, a privacy-unit column: all rows of
     one unit), rows put in from ``new_rows`` (default: the table's first and last rows and,
     with bounds, rows at ``lower`` / ``upper``); the mechanism, a function, receives each
-    data set in ``form`` (:mod:`audit.privacy.table_mechanism`)."""
+    data set in ``form`` (:mod:`audit.privacy.table_mechanism`).
+
+    ``stop_at_flag``: the sequential testers end at the first look that flags instead of
+    spending the remaining looks on the flagged pair (the default, whose reported bound is
+    the best over all looks; both keep the run's confidence: the looks' alpha split is fixed
+    before the first draw)."""
     n = check_int(n, "n", low=1)
+    if not isinstance(stop_at_flag, bool):
+        raise InvalidParameterError(f"must be True or False, got {shorten(repr(stop_at_flag))}",
+                                    param="stop_at_flag")
     if not isinstance(ordered, bool):
         raise InvalidParameterError(f"must be True or False, got {shorten(repr(ordered))}",
                                     param="ordered")
@@ -506,7 +515,8 @@ def plan_audit(
     common: dict[str, Any] = {"n_select": n_select, "n_certify": n_certify,
                               "confidence": per_kind,
               "delta": float(delta), "sequential": sequential, "seq_first": first_batch,
-              "chunk_size": chunk_size, **SEQUENTIAL_DEFAULTS}
+              "chunk_size": chunk_size, **SEQUENTIAL_DEFAULTS,
+              **({"seq_after_flag": "stop"} if stop_at_flag else {})}
     tester = BlackBoxTester(**common, float_grid=False, max_seconds=(
         None if max_seconds is None else max_seconds / kinds))
     bits_tester = (BlackBoxTester(**common, float_grid=True, families=BIT_FAMILIES,
@@ -517,7 +527,7 @@ def plan_audit(
         "pairs_source": source, "pairs": len(plist), "seed": int(seed),
         "confidence": confidence, "confidence_per_kind": per_kind,
         "verdict_kinds": ["real-number", "float-bits"] if float_bits else ["real-number"],
-        "sequential": sequential, "n_select": n_select,
+        "sequential": sequential, "stop_at_flag": bool(stop_at_flag), "n_select": n_select,
         "n_certify": n_certify, "first_batch": first_batch, "float_bits": float_bits,
         "chunk_size": chunk_size, "max_seconds": max_seconds,
         "reproducible": mech.reproducible,

@@ -261,6 +261,10 @@ class TestCommand(Command):
                        help="fixed sample sizes instead of sequential stopping")
         p.add_argument("--max-samples", type=integer(low=10), default=1_048_576,
                        help="largest certification batch per data set (default 1048576)")
+        p.add_argument("--stop-at-flag", action="store_true",
+                       help="sequential: end at the first look that flags (a quicker "
+                       "refutation; the bound reported is then that look's, not the best "
+                       "the remaining looks on the flagged pair would certify)")
         p.add_argument("--n-select", type=integer(low=10), default=200_000,
                        help="selection outputs per data set (default 200000)")
         p.add_argument("--first-batch", type=integer(low=10), default=2000,
@@ -332,6 +336,7 @@ class TestCommand(Command):
             exact=not a.no_exact, max_pairs=a.max_pairs, n=a.n, max_seconds=a.max_seconds,
             chunk_size=a.chunk_size, style=a.style, randomness=a.randomness,
             seed_bits=a.seed_bits, ref=a.mechanism, queries=a.queries,
+            stop_at_flag=a.stop_at_flag,
             **({"table": table, "unit": a.unit, "form": a.form or "array"} if tabular else {}))
         return self._run(a, plan, run_id, data_id)
 

@@ -67,11 +67,15 @@ def test_opendp_laplace_correct_is_not_flagged(tmp_path):
 
 
 def test_opendp_laplace_scale_divided_by_10_is_flagged_early(tmp_path):
-    code, rep = _run(tmp_path, "laplace_sum_broken")
+    code, rep = _run(tmp_path, "laplace_sum_broken", "--stop-at-flag")
     bb = rep["findings"][0]
     assert code == 1 and bb["verdict"] == "refuted"
     assert bb["evidence"]["epsilon_lower"] > 2.0  # true epsilon ~10
+    # --stop-at-flag: the first look flags and ends the run (by default the remaining looks
+    # would go on on the flagged pair, for the best bound)
     assert bb["evidence"]["stopped"] == "flagged" and bb["evidence"]["looks"] == 1
+    assert bb["evidence"]["first_flag_look"] == 1
+    assert rep["parameters"]["stop_at_flag"] is True
     assert (tmp_path / "laplace_sum_broken" / "counterexamples" / "user.blackbox.json").exists()
 
 
