@@ -547,7 +547,7 @@ def _site_names(code: Any) -> dict[tuple[int, int], str]:
             if getattr(st, f, None) is not None]
         for part in inner:
             for node in ast.walk(part) if isinstance(part, ast.AST) else []:
-                if _is_sampler_call(node):
+                if isinstance(node, ast.Call) and _is_sampler_call(node):
                     base = _statement_name(st, node) if part is st else None
                     calls.append((node.lineno, node.col_offset,
                                   base or f"draw@{node.lineno}"))

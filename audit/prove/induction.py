@@ -243,22 +243,27 @@ class _Exits(ast.NodeTransformer):
         return self.ret(False, node)
 
 
-def _compile(mech: Mechanism, fn: ast.FunctionDef, name: str, params: list[str],
+def _compile(mech: Mechanism, fn: ast.FunctionDef, params: list[str],
              body: list[ast.stmt]) -> Callable[..., Any]:
+    """``body`` (statements of ``fn``) as a function of ``params``, compiled under the
+    program's own name and first line (its first decorator's) so that the DSL's draw-site
+    names (:func:`audit.dsl._site_names`: keyed by file, first line and name; the copied
+    statements keep their positions) are the whole program's."""
     args = ast.arguments(posonlyargs=[], args=[ast.arg(p) for p in params], vararg=None,
                          kwonlyargs=[], kw_defaults=[], kwarg=None, defaults=[])
-    fields: dict[str, Any] = {"name": name, "args": args, "body": body,
+    fields: dict[str, Any] = {"name": fn.name, "args": args, "body": body,
                               "decorator_list": [], "returns": None}
     if sys.version_info >= (3, 12):
         fields["type_params"] = []
     f = ast.FunctionDef(**fields)
     ast.copy_location(f, fn)
+    f.lineno = min([fn.lineno, *(d.lineno for d in fn.decorator_list)])
     mod = ast.Module(body=[f], type_ignores=[])
     ast.fix_missing_locations(mod)
     ns: dict[str, Any] = {}
     code = compile(mod, mech.fn.__code__.co_filename, "exec")
     exec(code, mech.fn.__globals__, ns)  # noqa: S102 - the user's own function body
-    fn_out: Callable[..., Any] = ns[name]
+    fn_out: Callable[..., Any] = ns[fn.name]
     return fn_out
 
 
@@ -497,7 +502,7 @@ def _prove(mech: Mechanism, prob: Problem, theta: dict[tuple[str, str, int], Fra
         raise _Outside("the program's parameters could not be bound")
     # the prologue
     pro_body = [*sh.prologue, ast.Return(ast.Call(ast.Name("locals", ast.Load()), [], []))]
-    prologue = _compile(mech, sh.fn, "__dpaudit_prologue", params, pro_body)
+    prologue = _compile(mech, sh.fn, params, pro_body)
     tr = _Tracer((), 0, set())
     try:
         with dsl.symbolic(tr):
@@ -523,7 +528,7 @@ def _prove(mech: Mechanism, prob: Problem, theta: dict[tuple[str, str, int], Fra
     step_params = sorted(set(env) | {sh.index})
     body = _Exits(carried).visit(ast.Module(body=list(sh.loop.body), type_ignores=[])).body
     body.append(_Exits(carried).ret(False, sh.loop))
-    step = _compile(mech, sh.fn, "__dpaudit_step", step_params, body)
+    step = _compile(mech, sh.fn, step_params, body)
     # explore the discrete states
     init = tuple((c, _discrete(c, env[c], env[c])) for c in carried if c != sh.out)
     start = len(once)

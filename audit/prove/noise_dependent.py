@@ -261,7 +261,7 @@ def injectivity_formula(g: ShapeGroup, w: Sequence[Coordinate], mk: Any,
         key = tuple((c, tuple(sorted(per[c].terms.items())), per[c].const) for c in w)
         classes.setdefault(key, []).append(j)
     keys = list(classes)
-    out = []
+    out: list[tuple[tuple[int, int], Any]] = []
     if len(keys) < 2:
         return out
     q = [mk(f"iq{i}", ctx) for i in range(g.n)]
