@@ -53,9 +53,9 @@ def test_logistic_score_is_on_by_default_and_catches_rappor():
     claim set to 1.08 (>= the truth: a correct mechanism) it does not flag."""
     assert BlackBoxTester().learned_logistic
     rap = _suite("rappor")
-    kw = {"families": ("learned",), "n_select": 20_000, "n_certify": 200_000}
+    kw = {"families": ("learned",), "n_select": 20_000, "n_certify": 100_000}
     bad = BlackBoxTester(**kw).run(rap, rap.pairs, np.random.default_rng(5))
-    assert bad.violates and 0.5 < bad.epsilon_lower <= 1.0743, bad.epsilon_lower
+    assert bad.violates and 0.3 < bad.epsilon_lower <= 1.0743, bad.epsilon_lower
     ok = BlackBoxTester(**kw).run(dataclasses.replace(rap, claimed_epsilon=1.08), rap.pairs,
                                   np.random.default_rng(6))
     assert not ok.violates, ok.epsilon_lower
