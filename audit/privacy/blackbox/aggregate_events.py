@@ -2,7 +2,7 @@
 in a state, on the sum of the continuous entries, on the Hamming distance to the modal
 output of each side, and on learned linear scores (DP-Sniper's idea, Bichsel et al. 2021:
 a classifier of "which data set produced this output", thresholded): least squares on +-1
-labels, and logistic regression when scikit-learn is installed (optional import).
+labels, and an L2-penalised logistic regression (scipy's L-BFGS-B).
 
 Families: ``aggregate`` (counts, sum, Hamming) and ``learned`` (the score).  The learned
 score's weights are fitted (least squares on +-1 labels) on the first half of the rows
@@ -127,37 +127,46 @@ def _learned_weights(xa: np.ndarray, xb: np.ndarray) -> np.ndarray | None:
     return np.array([float(f"{v:.12g}") for v in w])
 
 
-def _logistic_weights(xa: np.ndarray, xb: np.ndarray) -> np.ndarray | None:
+def _logistic_weights(xa: np.ndarray, xb: np.ndarray, ridge: float = 1.0,
+                      max_iter: int = 200) -> np.ndarray | None:
     """Logistic-regression weights of the label "from the first data set" on the
     standardised design columns (DP-Sniper's classifier, Bichsel et al. 2021, Section 5),
     in the original units; the threshold events on the linear predictor are the events on
-    the fitted probability (it is monotone in the predictor).  scikit-learn is optional:
-    None when it is not installed or the fit fails (the least-squares score remains)."""
-    try:
-        from sklearn.linear_model import LogisticRegression
-    except ImportError:  # optional dependency (the ``libraries`` extra)
-        return None
+    the fitted probability (it is monotone in the predictor).
+
+    Minimises the L2-penalised negative log-likelihood (penalty ``ridge`` / 2 ||w||^2 on
+    the slopes, not the intercept: scikit-learn's ``LogisticRegression(C=1 / ridge)``
+    objective) with scipy's L-BFGS-B and the exact gradient; the penalty keeps the fit
+    finite on separable samples (outputs that never overlap).  None if degenerate (no
+    varying column, non-finite or zero weights)."""
+    from scipy.optimize import minimize
+
     x = np.concatenate([xa, xb])
     lab = np.concatenate([np.ones(xa.shape[0]), np.zeros(xb.shape[0])])
     mu, sd = x.mean(axis=0), x.std(axis=0)
     live = sd > 0
     if not live.any():
         return None
-    z = (x[:, live] - mu[live]) / sd[live]
-    try:
-        import warnings
+    z = np.empty((x.shape[0], int(live.sum()) + 1))
+    z[:, 0] = 1.0
+    z[:, 1:] = (x[:, live] - mu[live]) / sd[live]
+    pen = np.full(z.shape[1], ridge)
+    pen[0] = 0.0
 
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            fit = LogisticRegression(C=1.0, max_iter=200).fit(z, lab)
-    except (ValueError, ArithmeticError):
-        return None
-    w_live = np.asarray(fit.coef_[0], dtype=np.float64)
+    def loss(w: np.ndarray) -> tuple[float, np.ndarray]:
+        eta = z @ w
+        val = float(np.sum(np.logaddexp(0.0, eta) - lab * eta) + 0.5 * np.sum(pen * w * w))
+        prob = 0.5 * (1.0 + np.tanh(0.5 * eta))  # the logistic function, overflow-free
+        return val, z.T @ (prob - lab) + pen * w
+
+    fit = minimize(loss, np.zeros(z.shape[1]), jac=True, method="L-BFGS-B",
+                   options={"maxiter": max_iter})
+    w_live = np.asarray(fit.x[1:], dtype=np.float64)
     if not np.all(np.isfinite(w_live)) or not np.any(w_live):
         return None
-    w = np.zeros(x.shape[1])
-    w[live] = w_live / sd[live]
-    return np.array([float(f"{v:.12g}") for v in w])
+    out = np.zeros(x.shape[1])
+    out[live] = w_live / sd[live]
+    return np.array([float(f"{v:.12g}") for v in out])
 
 
 def aggregate_candidates(a: np.ndarray, b: np.ndarray, levels: np.ndarray, max_levels: int,
@@ -166,7 +175,7 @@ def aggregate_candidates(a: np.ndarray, b: np.ndarray, levels: np.ndarray, max_l
     """The ``aggregate`` and ``learned`` families on outputs ``a`` (from D) and ``b``
     (from D'), both (n, d) with d >= 2; counts on all n rows for ``aggregate``, on the
     second half for ``learned`` (fitted on at most ``learned_rows`` rows of the first: a
-    least-squares score and, with ``logistic`` and scikit-learn installed, a logistic one)."""
+    least-squares score and, with ``logistic``, a logistic one)."""
     n, d = a.shape
     codes = detect_codes(np.concatenate([a, b]), max_levels)
     k = len(codes)

@@ -79,9 +79,8 @@ class TesterSettings:
     #: other half (:mod:`~audit.privacy.blackbox.select`); False: one sample for both
     heldout_selection: bool = True
     #: the ``learned`` family also fits a logistic-regression score (DP-Sniper's
-    #: classifier; needs scikit-learn, else only the least-squares score): off by default,
-    #: it costs ~2x the least-squares fit per selection
-    learned_logistic: bool = False
+    #: classifier, scipy L-BFGS-B) beside the least-squares one (vector outputs only)
+    learned_logistic: bool = True
     name: str = "blackbox"
     delta: float = 0.0
     sequential: bool = False
