@@ -51,15 +51,10 @@ from audit.privacy.blackbox.statistics import (
     log_ratio,
 )
 from audit.protocols import Mechanism, NeighbourPair, TestResult
+from audit.rounding import float_down
 from kernels.errors import InputError, InvalidParameterError
 
-__all__ = ["Look", "Schedule", "decide", "float_down", "run_sequential", "schedule"]
-
-
-def float_down(x: Fraction) -> float:
-    """The largest float <= ``x`` (rounding toward zero for the positive levels here)."""
-    f = float(x)
-    return math.nextafter(f, -math.inf) if Fraction(f) > x else f
+__all__ = ["Look", "Schedule", "decide", "run_sequential", "schedule"]
 
 
 @dataclass(frozen=True)
