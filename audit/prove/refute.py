@@ -773,7 +773,7 @@ def query_thresholds(program: Any, n: int, eps: Any, params: Mapping[str, Any] |
             if len(qterms) != 1:
                 continue
             (name, c), = qterms.items()
-            thr.setdefault(int(name[1:]), -e.const / c)
+            thr.setdefault(int(name[1:]), -to_fraction(e.const, "threshold") / to_fraction(c))
     return thr, scale
 
 

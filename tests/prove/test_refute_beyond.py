@@ -126,6 +126,10 @@ def test_thresholds_are_read_from_the_comparisons() -> None:
     assert thr == {i: Fraction(i) for i in range(6)} and scale == 4
     thr, _ = refute_mod.query_thresholds(sv.svt_decreasing_thresholds, 4, 1)
     assert thr == {i: Fraction(-i) for i in range(4)}
+    # a float parameter is taken exactly: T = 0.5, step = 2 gives 1/2 + 2 i
+    thr, _ = refute_mod.query_thresholds(sv.svt_increasing_thresholds_fresh_noise, 3, 1,
+                                         {"T": 0.5, "step": 2})
+    assert thr == {i: Fraction(1, 2) + 2 * i for i in range(3)}
 
 
 @pytest.mark.parametrize("relation", ["linf1", "monotone1", "onehot1"])
