@@ -6,11 +6,17 @@ every loop iteration); every n >= 1 when the all-n step (:mod:`audit.prove.induc
 the alignment by induction over the loop's iterations.  When that step *fails* (the loop is
 one it handles but the alignment's cost grows with n, or an iteration's output is not kept),
 the exact refutation search also runs at n = ``n_max`` + 1 .. ``n_max`` +
-:data:`EXTRA_REFUTE_N` from the all-zero base vector (a work-unit bound: every neighbour of
-it under the relation), so a program that is DP only for small n can end refuted with its
-witness.  eps: symbolic when every noise scale is ``c / eps`` (the proof then
-holds for every eps > 0), else the numeric ``epsilon`` given (or the mechanism's claimed
-epsilon).  Nothing here prints or writes files.
+:data:`EXTRA_REFUTE_N` on at most :data:`BEYOND_PAIRS` neighbouring pairs per n placed
+around the comparison thresholds read from the program
+(:func:`audit.prove.refute.threshold_pairs`: on them, above / below them in StatDP's
+patterns, uniform differences first since a cost that grows with n builds up over
+iterations that move alike), so a program that is DP only for small n can end refuted with
+its witness.  A work-unit bound (sizes, pairs, the events of each pair), never seconds; when
+it finds nothing the verdict stays "verified for n <= N" and says that the all-n step
+failed, why, and that no witness was found up to n_max + EXTRA_REFUTE_N.  eps: symbolic
+when every noise scale is ``c / eps`` (the proof then holds for every eps > 0), else the
+numeric ``epsilon`` given (or the mechanism's claimed epsilon).  Nothing here prints or
+writes files.
 """
 
 from __future__ import annotations
@@ -24,6 +30,7 @@ import z3
 
 from audit.dsl import DSLError, EpsilonUseError, Mechanism
 from audit.prove import cegis, induction
+from audit.prove import refute as refute_mod
 from audit.prove.alignment import NeedsNumericEpsilon, build_problem
 from audit.prove.verdict import ProofVerdict, proof_sketch
 
@@ -34,7 +41,9 @@ DEFAULT_N_MAX = 4
 #: at most this many Z3 counterexample pairs seed the exact refutation search
 MAX_SEEDS = 8
 #: when the all-n step fails, the exact refutation search runs up to n_max + this
-EXTRA_REFUTE_N = 1
+EXTRA_REFUTE_N = 2
+#: ... on at most this many threshold-placed neighbouring pairs per n
+BEYOND_PAIRS = 64
 
 
 def solver_settings(max_rounds: int) -> dict[str, Any]:
@@ -114,7 +123,7 @@ def prove_mechanism(mech: Mechanism, *, n_max: int = DEFAULT_N_MAX,
             coefs[k] = str(val)
         v.sketch = proof_sketch(prob, theta) + v.invariant
         if ind.status == "failed" and refute:
-            _refute_beyond(mech, prob, rel, n_max, v)
+            _refute_beyond(mech, prob, rel, n_max, v, ind.reason)
         v.seconds = time.perf_counter() - t0
         return v
     v.failing_sites = syn.weak_sites
@@ -147,23 +156,38 @@ def prove_mechanism(mech: Mechanism, *, n_max: int = DEFAULT_N_MAX,
     return v
 
 
-def _refute_beyond(mech: Mechanism, prob: Any, rel: str, n_max: int, v: ProofVerdict) -> None:
-    """The exact refutation search at n_max + 1 .. n_max + EXTRA_REFUTE_N; a witness makes
-    ``v`` refuted (the n <= n_max proof is kept as its partial result)."""
+def _refute_beyond(mech: Mechanism, prob: Any, rel: str, n_max: int, v: ProofVerdict,
+                   why_failed: str = "") -> None:
+    """The exact refutation search at n_max + 1 .. n_max + EXTRA_REFUTE_N on the
+    threshold-placed pairs (module docstring), smallest n first, stopping at the first
+    witness; a witness makes ``v`` refuted (the n <= n_max proof is kept as its partial
+    result), else ``v`` says what was searched."""
     eps_r = prob.eps if prob.eps is not None else Fraction(mech.claimed_epsilon)
-    res, why = _refute(mech, eps_r, rel, n_max + EXTRA_REFUTE_N, [], n_min=n_max + 1,
-                       values=[0])
+    n_top = n_max + EXTRA_REFUTE_N
+    res = None
+    checked = 0
+    for n in range(n_max + 1, n_top + 1):
+        pairs = refute_mod.threshold_pairs(mech, n, eps_r, rel, max_pairs=BEYOND_PAIRS)
+        res = refute_mod.refute(mech, epsilon=eps_r, relation=rel, n_min=1, n_max=0,
+                                seeds=pairs)
+        checked += res.pairs_checked
+        if res.verdict == "refuted" and res.witness is not None:
+            break
     if res is not None and res.verdict == "refuted" and res.witness is not None:
         v.partial = {"proved_for_n_up_to": n_max, "alignment": list(v.sketch)}
         v.status = "refuted"
         v.witness = res.witness.as_doc()
         v.reason = (f"an alignment proves every n <= {n_max}, but its cost grows with n and "
                     f"an exact witness at n = {len(res.witness.q)} violates epsilon = {eps_r}")
-    elif res is not None:
-        v.notes.append(f"exact refutation search at epsilon = {eps_r} beyond n = {n_max} "
-                       f"found no violation over its scope {res.scope}")
-    elif why:
-        v.notes.append(why)
+        return
+    because = f" because {why_failed}" if why_failed else ""
+    v.reason = (f"verified for n <= {n_max}; the all-n step failed{because}; no witness "
+                f"found at n <= {n_top}")
+    v.notes.append(f"exact refutation search at epsilon = {eps_r} for n = {n_max + 1}.."
+                   f"{n_top} ({checked} neighbouring pairs around the comparison "
+                   f"thresholds, at most {BEYOND_PAIRS} per n; every output pattern and "
+                   "half-line event of each) found no violation: not-refuted there, "
+                   f"nothing is claimed beyond n = {n_max}")
 
 
 def _largest_proved(mech: Mechanism, ns: list[int], eps: Fraction | None, rel: str,

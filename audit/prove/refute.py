@@ -39,6 +39,11 @@ What it does.
    directions is the pair's epsilon, since a union of patterns never has a larger ratio),
    and a violation flagged by the tester confirms the refutation empirically.
 
+7. **Pairs around thresholds** (:func:`threshold_pairs`): for sizes beyond those a proof
+   covered, neighbouring pairs placed on, above and below the thresholds the program's
+   comparisons put on each query (read from runs with symbolic queries), in StatDP's
+   patterns; a bounded list of seeds for :func:`refute`.
+
 Events outside :mod:`audit.prove.exact_event`'s class (e.g. paths whose comparisons link
 three draws pairwise) are skipped and counted in the result (``skipped_events``); the
 benchmark tests require none in their scopes.
@@ -83,10 +88,12 @@ __all__ = [
     "blackbox_agreement",
     "candidate_pairs",
     "evaluate_pair",
+    "query_thresholds",
     "refute",
     "refute_finding",
     "replay_refutation",
     "replay_witness",
+    "threshold_pairs",
     "trace_paths",
 ]
 
@@ -698,3 +705,151 @@ def replay_refutation(inputs: dict[str, Any]) -> tuple[bool, Any, Any, str]:
             f"{w.program} on q={[str(v) for v in w.q]}, q'={[str(v) for v in w.q_prime]}: "
             f"{w.event.describe()}, P={mpmath.nstr(w.p.mid, 12)}, "
             f"P'={mpmath.nstr(w.p_prime.mid, 12)}")
+
+
+# =============================================================================================
+# structured seeds beyond the proved sizes: queries placed around the comparison thresholds
+# =============================================================================================
+
+#: decision policies of the threshold runs: position k of a run takes policy(k)
+_POLICIES: tuple[Callable[[int], bool], ...] = (
+    lambda k: False, lambda k: True, lambda k: k % 2 == 0, lambda k: k % 2 == 1)
+
+
+class _QueryTracer:
+    """The :class:`audit.dsl.Tracer` of one run with symbolic queries ``q<i>`` and concrete
+    parameters: records every comparison, takes the decisions of ``policy``."""
+
+    def __init__(self, policy: Callable[[int], bool]) -> None:
+        self.policy = policy
+        self.comparisons: list[Lin] = []
+        self.scales: list[Fraction] = []
+        self.sites: dict[str, int] = {}
+
+    def draw(self, law: str, scale: Any, site: str) -> Lin:
+        k = self.sites.get(site, 0)
+        self.sites[site] = k + 1
+        if isinstance(scale, Lin):
+            scale = scale.const
+        self.scales.append(to_fraction(scale, "noise scale"))
+        return Lin.var(f"{site}#{k}")
+
+    def decide(self, expr: Lin, op: str) -> bool:
+        if len(self.comparisons) >= dsl.MAX_DECISIONS:
+            raise UnsupportedEvent("a run made too many comparisons")
+        self.comparisons.append(expr)
+        return self.policy(len(self.comparisons) - 1)
+
+
+def query_thresholds(program: Any, n: int, eps: Any, params: Mapping[str, Any] | None = None
+                     ) -> tuple[dict[int, Fraction], Fraction]:
+    """Per query index i, the threshold of q_i read from the program's comparisons, and the
+    largest noise scale drawn.
+
+    The program runs (at most ``len(_POLICIES)`` times: every comparison false, every one
+    true, alternating) on symbolic queries ``q<i>`` with the draws symbolic; a comparison
+    ``c * q_i + (draws) + b op 0`` that reads exactly one query gives q_i's threshold
+    ``-b / c`` (the value of q_i at which the comparison's noiseless part is zero: e.g.
+    ``T + i * step`` for an SVT with increasing thresholds).  The first threshold seen for
+    an index is kept; indices no single-query comparison reads get none.  Runs that step
+    outside what this tracer handles are skipped (the result may then be empty)."""
+    fn = raw_function(program)
+    kw = {**dict(getattr(program, "params", None) or {}), **dict(params or {})}
+    kw[_eps_name(program)] = to_fraction(eps, "epsilon")
+    qs = [Lin.var(f"q{i}") for i in range(n)]
+    thr: dict[int, Fraction] = {}
+    scale = Fraction(0)
+    for policy in _POLICIES:
+        tr = _QueryTracer(policy)
+        try:
+            with dsl.symbolic(tr):
+                fn(list(qs), **kw)
+        except Exception:  # noqa: BLE001 - a seed source only: a failed run gives no seeds
+            continue
+        scale = max([scale, *tr.scales])
+        for e in tr.comparisons:
+            qterms = {k: v for k, v in e.terms.items()
+                      if k.startswith("q") and k[1:].isdigit()}
+            if len(qterms) != 1:
+                continue
+            (name, c), = qterms.items()
+            thr.setdefault(int(name[1:]), -to_fraction(e.const, "threshold") / to_fraction(c))
+    return thr, scale
+
+
+def _pattern_offsets(n: int, m: Fraction) -> list[tuple[str, tuple[Fraction, ...]]]:
+    """Offsets from the thresholds, after StatDP's query patterns (Ding, Wang, Wang, Zhang
+    & Kifer, "Detecting Violations of Differential Privacy", CCS 2018): all above / all
+    below by ``m``, one above and the rest below (and the reverse, the odd one first or
+    last), half above and half below, alternating."""
+    up, dn = m, -m
+    h = n // 2
+    pats = [("all above", (up,) * n), ("all below", (dn,) * n),
+            ("last above, rest below", (dn,) * (n - 1) + (up,)),
+            ("first above, rest below", (up,) + (dn,) * (n - 1)),
+            ("last below, rest above", (up,) * (n - 1) + (dn,)),
+            ("first below, rest above", (dn,) + (up,) * (n - 1)),
+            ("half above, half below", (up,) * h + (dn,) * (n - h)),
+            ("half below, half above", (dn,) * h + (up,) * (n - h)),
+            ("alternating above/below", tuple(up if i % 2 == 0 else dn for i in range(n))),
+            ("alternating below/above", tuple(dn if i % 2 == 0 else up for i in range(n)))]
+    return pats
+
+
+def _pattern_diffs(n: int, relation: str) -> list[tuple[int, ...]]:
+    """Differences q' - q tried on each base: uniform ones first (a cost that grows with n
+    builds up over iterations that all move the same way), then the last or first entry
+    against the rest, alternating, half-half, one entry; only those allowed by ``relation``."""
+    h = n // 2
+    cands = [(1,) * n, (-1,) * n, (1,) * (n - 1) + (-1,), (-1,) * (n - 1) + (1,),
+             (-1,) + (1,) * (n - 1), (1,) + (-1,) * (n - 1),
+             tuple(1 if i % 2 == 0 else -1 for i in range(n)),
+             tuple(-1 if i % 2 == 0 else 1 for i in range(n)),
+             (1,) * h + (-1,) * (n - h), (-1,) * h + (1,) * (n - h)]
+    cands += [tuple(s if j == i else 0 for j in range(n)) for i in (n - 1, 0) for s in (1, -1)]
+    if relation == "onehot1":
+        cands += [tuple(s if j == i else 0 for j in range(n)) for i in range(n)
+                  for s in (1, -1)]
+    out: list[tuple[int, ...]] = []
+    for d in cands:
+        nz = [x for x in d if x]
+        ok = (relation == "linf1" or (relation == "monotone1" and
+                                      (all(x > 0 for x in nz) or all(x < 0 for x in nz)))
+              or (relation == "onehot1" and len(nz) == 1))
+        if nz and ok and d not in out:
+            out.append(d)
+    return out
+
+
+def threshold_pairs(program: Any, n: int, eps: Any, relation: str | None = None,
+                    params: Mapping[str, Any] | None = None, max_pairs: int = 64
+                    ) -> list[tuple[tuple[Fraction, ...], tuple[Fraction, ...]]]:
+    """At most ``max_pairs`` neighbouring (q, q') of length ``n`` around the program's
+    comparison thresholds (:func:`query_thresholds`; an index without one is placed around
+    0): bases on the thresholds, then offset by 1 and by the largest noise scale in the
+    patterns of :func:`_pattern_offsets`, then the all-zero vector; each base with the
+    differences of :func:`_pattern_diffs`.  Uniform bases and differences come first within
+    each magnitude; the order (and so the cut at ``max_pairs``) is deterministic."""
+    rel = _relation(program, relation)
+    thr, scale = query_thresholds(program, n, eps, params)
+    t = [thr.get(i, Fraction(0)) for i in range(n)]
+    bases: list[tuple[Fraction, ...]] = [tuple(t)]
+    for m in dict.fromkeys(x for x in (Fraction(1), scale) if x > 0):
+        bases += [tuple(a + o for a, o in zip(t, off, strict=True))
+                  for _, off in _pattern_offsets(n, m)]
+    bases.append((Fraction(0),) * n)
+    diffs = _pattern_diffs(n, rel)
+    uniform = diffs[:4]
+    order = [(b, d) for b in bases for d in uniform] + [(b, d) for b in bases
+                                                        for d in diffs[4:]]
+    out: list[tuple[tuple[Fraction, ...], tuple[Fraction, ...]]] = []
+    seen: set[tuple[tuple[Fraction, ...], tuple[Fraction, ...]]] = set()
+    for b, d in order:
+        pair = (b, tuple(x + y for x, y in zip(b, d, strict=True)))
+        if pair in seen or (pair[1], pair[0]) in seen:
+            continue
+        seen.add(pair)
+        out.append(pair)
+        if len(out) >= max_pairs:
+            break
+    return out
