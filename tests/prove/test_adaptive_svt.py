@@ -1,0 +1,154 @@
+"""Adaptive-Sparse-Vector-with-Gap (Ding, Wang, Zhang & Kifer, PVLDB 2019, Algorithm 2;
+audit/prove/benchmark/sparse_vector.py) proved by the path-sensitive templates of
+audit/prove/alignment.py (``refine_problem``), against the paper's own alignment.
+
+Hand-worked truth (paper Section 6.1, Eq. (3) and Theorem 4): threshold noise shifted by
++1; a query's top-branch noise xi_i by 1 + q_i - q'_i = 1 - d_i when the top branch answers;
+its middle-branch noise eta_i by 1 - d_i when the middle branch answers; every other draw by
+0.  The released gap of either branch is a number, so the output alone does not say which
+branch answered: an output-only alignment must shift both xi_i and eta_i of a numeric entry,
+costing at eps = 1, theta = 1/2, k = 1 (eps0 = 1/2, eps1 = 1/2, eps2 = 1/4; xi scale 8,
+eta scale 4, t_noisy scale 2) up to 1/2 + 2/8 + 2/4 = 5/4 > 1 -- that is why the
+output-class templates fail and the branch (the first comparison reading the draw) must
+select the alignment.
+
+Timings (one core): n <= 4 about 2 s CPU (k = 1), about 4 s (k = 2); the default tests use
+n <= 3.  The broken twin (stopping rule one budget unit late) is slow-marked:
+``PYTHONPATH=$PWD python -m pytest -m slow tests/prove/test_adaptive_svt.py``."""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+import pytest
+
+from audit.dsl import laplace, mechanism
+from audit.prove import cegis
+from audit.prove.alignment import build_problem, refine_problem
+from audit.prove.benchmark import sparse_vector as sv
+from audit.prove.proof import prove_mechanism
+
+ADAPTIVE = sv.adaptive_svt_with_gap
+EPS = Fraction(1)
+
+#: the paper's Eq. (3) in the refined classes: (site, class) -> (theta0, theta1) for
+#: eta = theta0 + theta1 * d_k
+PAPER = {("t_noisy", "any"): (1, 0),
+         ("xi", "num/tested-T"): (1, -1),   # top branch answered: xi_i + 1 - d_i
+         ("xi", "num/tested-F"): (0, 0),    # middle branch answered: xi_i unchanged
+         ("xi", "F/tested-F"): (0, 0),      # bottom: unchanged
+         ("eta", "num/tested-T"): (1, -1),  # middle branch answered: eta_i + 1 - d_i
+         ("eta", "num/untested"): (0, 0),   # top branch answered: eta_i never read
+         ("eta", "F/tested-F"): (0, 0)}
+
+
+def _theta(table: dict[tuple[str, str], tuple[int, int]]) -> dict[tuple[str, str, int],
+                                                                    Fraction]:
+    out = {}
+    for (site, cls), (t0, t1) in table.items():
+        out[(site, cls, 0)] = Fraction(t0)
+        out[(site, cls, 1)] = Fraction(t1)
+    return out
+
+
+def test_refinement_splits_the_numeric_output_by_branch() -> None:
+    # n = 1 (with n = 2 in scope, so that xi and eta are known as loop sites): three paths
+    # (top, middle, bottom); outputs (num,) twice and (False,) once, so two output groups; by
+    # signature three
+    prob = build_problem(ADAPTIVE, [1, 2], EPS)
+    assert prob.path_counts[1] == 3 and sum(g.n == 1 for g in prob.groups) == 2
+    ref = refine_problem(prob)
+    assert ref.refined and sum(g.n == 1 for g in ref.groups) == 3
+    assert set(ref.templates["xi"].classes) == {"num/tested-T", "num/tested-F", "F/tested-F"}
+    assert set(ref.templates["eta"].classes) == {"num/tested-T", "num/untested", "F/tested-F"}
+    assert ref.templates["t_noisy"].classes == ("any",)  # once-per-run sites stay unrefined
+    # with n = 1 alone no site repeats: nothing is refined
+    one = refine_problem(build_problem(ADAPTIVE, [1], EPS))
+    assert len(one.groups) == 2
+
+
+def test_paper_alignment_checks_with_path_sensitive_classes() -> None:
+    ref = refine_problem(build_problem(ADAPTIVE, [1, 2, 3], EPS))
+    assert cegis.check_alignment(ref, _theta(PAPER)) == []
+
+
+def test_paper_alignment_is_needed_exactly() -> None:
+    # halve the top-branch shift: the released gap then moves, a counterexample run exists
+    ref = refine_problem(build_problem(ADAPTIVE, [1, 2], EPS))
+    wrong = dict(PAPER)
+    wrong[("xi", "num/tested-T")] = (1, 0)  # xi_i + 1 instead of + 1 - d_i
+    cex = cegis.check_alignment(ref, _theta(wrong))
+    assert cex and any(c.kind == "output" for c in cex)
+
+
+def test_output_only_alignment_costs_too_much() -> None:
+    # the output-only choice (both noises of a numeric entry shifted by 1 - d_k, whichever
+    # branch answered) written in the refined classes: it keeps every output but costs
+    # 1/2 + 2/8 + 2/4 = 5/4 > 1 at d_k = -1 on middle-branch paths (module docstring): cost
+    # counterexamples only.  (On top-branch paths eta_k is read by no comparison, its anchor
+    # distance is 0 and the shift is the constant 1: cost 1/2 + 2/8 + 1/4 = 1, no violation.)
+    ref = refine_problem(build_problem(ADAPTIVE, [1, 2], EPS))
+    same = dict(PAPER)
+    same[("xi", "num/tested-F")] = (1, -1)
+    same[("eta", "num/untested")] = (1, -1)
+    cex = cegis.check_alignment(ref, _theta(same))
+    assert cex and {c.kind for c in cex} == {"cost"}
+    # d = -1 at the numeric entry (the last one): its two shifts cost 2 / scale each
+    assert all(c.d[len(c.shape[0]) - 1] == -1 for c in cex)
+    # and the output-class templates (the first stage alone) have no alignment at all
+    prob = build_problem(ADAPTIVE, [1, 2], EPS)
+    assert not prob.refined and prob.templates["xi"].classes == ("F", "num")
+    syn = cegis._Loop(prob).run(diagnose=False)  # noqa: SLF001 - the first stage alone
+    assert syn.status == "no-alignment"
+
+
+def test_adaptive_svt_verified_with_the_paper_alignment() -> None:
+    v = prove_mechanism(ADAPTIVE, n_max=3, refute=False)
+    assert v.status == "verified" and v.sizes == [1, 2, 3] and v.epsilon == EPS
+    got = {(site, cls): tuple(Fraction(x) for x in coefs[:2])
+           for site, per in v.alignment.items() for cls, coefs in per.items()}
+    assert got == {k: (Fraction(a), Fraction(b)) for k, (a, b) in PAPER.items()}
+    assert any("signature" in line for line in v.sketch)
+
+
+def test_adaptive_svt_k2_verified() -> None:
+    # k = 2: up to three top answers (cost 1/2 + 3/8) or two middle ones (1/2 + 2/4) before
+    # the stop: the per-path budget differs from path to path
+    v = prove_mechanism(ADAPTIVE.at(1, k=2), n_max=3, refute=False)
+    assert v.status == "verified", v.reason
+
+
+@mechanism(epsilon="eps", relation="linf1", outputs="mixed-list")
+def adaptive_svt_late_stop(q, eps, T=0, theta=Fraction(1, 2), k=1):
+    """BROKEN twin of Algorithm 2: stops only when the cost exceeds eps (not eps - eps1),
+    so it can answer one more query than the budget pays for.  What breaks: at k = 1 two
+    top answers (alignment cost 1/2 + 2 * 1/4 = 1) and a third (5/4) fit before the stop."""
+    eps0 = theta * eps
+    eps1 = (1 - theta) * eps / k
+    eps2 = eps1 / 2
+    sigma = 4 * math.sqrt(2) / eps2
+    t_noisy = T + laplace(1 / eps0)
+    cost = eps0
+    out = []
+    for i in range(len(q)):
+        xi = laplace(2 / eps2)
+        eta = laplace(2 / eps1)
+        if q[i] + xi - t_noisy > sigma:
+            out.append(q[i] + xi - t_noisy)
+            cost = cost + eps2
+        elif q[i] + eta - t_noisy >= 0:
+            out.append(q[i] + eta - t_noisy)
+            cost = cost + eps1
+        else:
+            out.append(False)
+        if cost > eps:
+            break
+    return out
+
+
+@pytest.mark.slow
+def test_late_stop_twin_is_not_verified() -> None:
+    v = prove_mechanism(adaptive_svt_late_stop, n_max=3, refute=False)
+    assert v.status != "verified"
+    assert "path-sensitive templates: no-alignment" in v.reason
