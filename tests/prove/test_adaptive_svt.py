@@ -13,7 +13,8 @@ output-class templates fail and the branch (the first comparison reading the dra
 select the alignment.
 
 Timings (one core): n <= 4 about 2 s CPU (k = 1), about 4 s (k = 2); the default tests use
-n <= 3.  The broken twin (stopping rule one budget unit late) is slow-marked:
+n <= 3.  The broken twin (no threshold noise) has an exact witness at n = 5 (fast) and at
+n = 4, where the prover must not verify it, in a slow-marked test (about 17 s CPU):
 ``PYTHONPATH=$PWD python -m pytest -m slow tests/prove/test_adaptive_svt.py``."""
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from audit.prove import cegis
 from audit.prove.alignment import build_problem, refine_problem
 from audit.prove.benchmark import sparse_vector as sv
 from audit.prove.proof import prove_mechanism
+from audit.prove.refute import refute
 
 ADAPTIVE = sv.adaptive_svt_with_gap
 EPS = Fraction(1)
@@ -120,15 +122,16 @@ def test_adaptive_svt_k2_verified() -> None:
 
 
 @mechanism(epsilon="eps", relation="linf1", outputs="mixed-list")
-def adaptive_svt_late_stop(q, eps, T=0, theta=Fraction(1, 2), k=1):
-    """BROKEN twin of Algorithm 2: stops only when the cost exceeds eps (not eps - eps1),
-    so it can answer one more query than the budget pays for.  What breaks: at k = 1 two
-    top answers (alignment cost 1/2 + 2 * 1/4 = 1) and a third (5/4) fit before the stop."""
+def adaptive_svt_no_threshold_noise(q, eps, T=0, theta=Fraction(1, 2), k=1):
+    """BROKEN twin of Algorithm 2: the threshold is not noised (t_noisy = T) while the
+    budget still books eps0 for it.  What breaks: every ⊥ answer now costs its own noise
+    (Pr[eta_i < -q_i] moves by e^(1/4) per unit of q_i at eta scale 4), so the loss grows
+    with the number of ⊥ answers: exact witness above eps = 1 from n = 4 on."""
     eps0 = theta * eps
     eps1 = (1 - theta) * eps / k
     eps2 = eps1 / 2
     sigma = 4 * math.sqrt(2) / eps2
-    t_noisy = T + laplace(1 / eps0)
+    t_noisy = T
     cost = eps0
     out = []
     for i in range(len(q)):
@@ -142,13 +145,25 @@ def adaptive_svt_late_stop(q, eps, T=0, theta=Fraction(1, 2), k=1):
             cost = cost + eps1
         else:
             out.append(False)
-        if cost > eps:
+        if cost > eps - eps1:
             break
     return out
 
 
+def test_twin_is_broken() -> None:
+    # an exact witness at n = 5 (all ⊥ on q = (-1, ..., -1) against q' = 0; about 0.5 s)
+    res = refute(adaptive_svt_no_threshold_noise, n_min=5, n_max=5, values=[0])
+    assert res.verdict == "refuted" and res.witness is not None
+    assert res.witness.eps_lower > 1
+
+
 @pytest.mark.slow
-def test_late_stop_twin_is_not_verified() -> None:
-    v = prove_mechanism(adaptive_svt_late_stop, n_max=3, refute=False)
+def test_twin_is_not_verified_where_it_is_broken() -> None:
+    # an exact witness already at n = 4 (about 11 s CPU: the loss there is close to 1) ...
+    res = refute(adaptive_svt_no_threshold_noise, n_min=4, n_max=4, values=[0])
+    assert res.verdict == "refuted" and res.witness is not None
+    assert res.witness.eps_lower > 1 and len(res.witness.q) == 4
+    # ... so every stage, the path-sensitive one included, must fail for n <= 4 (about 6 s)
+    v = prove_mechanism(adaptive_svt_no_threshold_noise, n_max=4, refute=False)
     assert v.status != "verified"
     assert "path-sensitive templates: no-alignment" in v.reason
