@@ -35,6 +35,19 @@ numeric output (e.g. the runner-up of a noisy max with gap).  Condition (a) then
 holds by construction; :mod:`audit.prove.noise_dependent` states and checks what replaces it
 (a triangular map, checked structurally, and injectivity, checked with Z3).
 
+Path-sensitive templates (:func:`refine_problem`, a last synthesis stage).  When the output
+does not tell which branch produced an entry (e.g. a gap released by either of two branches
+with different noise), the class of a loop draw is refined by the outcome of the first
+comparison that reads it on the path (held / failed / no comparison reads it), as
+LightDP/ShadowDP select an alignment by branch condition.  The *signature* of a path is the
+tuple of those refined classes; eta then depends on (q, d, o, signature), and condition (b)
+becomes (b'): the aligned run returns the same output AND takes a path with the same
+signature.  (a) is replaced by: on the noise set of one (output, signature) eta is one
+translation, and images of different signatures are disjoint because the aligned runs have
+different signatures (a function of the noise on q'); so the map is one-to-one with unit
+Jacobian, and (c) is checked per (output, signature).  With unrefined classes every path
+of an output has the same signature and (b') is (b).
+
 The conditions are decided per number of queries n, output shape (the discrete part of o)
 and path, over real (or integer) queries, public parameters and noise.  Normalisation of eps:
 when every scale is ``c / eps`` the cost condition is ``sum_c |eta_c| / c <= 1``, the same for
@@ -66,6 +79,7 @@ __all__ = [
     "Problem",
     "Template",
     "build_problem",
+    "refine_problem",
     "relation_formula",
 ]
 
@@ -137,6 +151,8 @@ class Problem:
     path_counts: dict[int, int]
     notes: list[str] = field(default_factory=list)
     fixed: dict[str, Any] = field(default_factory=dict)  # int/bool parameters as run
+    #: path-sensitive classes (:func:`refine_problem`): groups are (n, (shape, signature))
+    refined: bool = False
 
 
 def _is_index(v: Any) -> bool:
@@ -202,6 +218,43 @@ def build_problem(mech: Mechanism, ns: Sequence[int], eps: Fraction | None = Non
             skipped.append(n)
     if not per_n:
         raise ValueError(f"{mech.name} fails with an IndexError for every n in {list(ns)}")
+    notes = [f"n = {n} skipped: the program reads more than {n} queries" for n in skipped]
+    _, _, kwargs, _ = symbolic_arguments(mech, list(per_n)[0], eps)
+    fixed_params = {k: v for k, v in kwargs.items() if not isinstance(v, Lin)}
+    return _assemble(mech.name, rel, per_n, eps, notes, fixed_params, refine=False)
+
+
+def refine_problem(prob: Problem) -> Problem:
+    """The same paths with *path-sensitive* classes for the loop sites (see the module
+    docstring): the class of a loop draw is its output class plus the outcome of the first
+    comparison that reads it on the path (``tested-T``, ``tested-F``, or ``untested``), and
+    the shape groups are split by the path *signature* (those classes of every coordinate),
+    so that condition (b) asks the aligned run to keep the signature as well as the output."""
+    per_n: dict[int, list[Path]] = {}
+    for g in prob.groups:
+        per_n.setdefault(g.n, []).extend(g.paths)
+    notes = [m for m in prob.notes if not m.startswith("the anchor of draw site")]
+    notes.append("path-sensitive templates: the alignment of a loop draw also depends on the "
+                 "outcome of the first comparison that reads it; condition (b) checked with "
+                 "the aligned run keeping those outcomes (so the map is one translation per "
+                 "signature, one-to-one across signatures)")
+    return _assemble(prob.mechanism, prob.relation, per_n, prob.eps, notes, dict(prob.fixed),
+                     refine=True)
+
+
+def _first_test(p: Path, var: str) -> str:
+    """``tested-T`` / ``tested-F``: the outcome of the first comparison of path ``p`` that
+    reads draw variable ``var``; ``untested`` when none does."""
+    for k, c in enumerate(p.constraints):
+        if var in c.expr.terms:
+            return "tested-T" if p.decisions[k] else "tested-F"
+    return "untested"
+
+
+def _assemble(name: str, rel: str, per_n: dict[int, list[Path]], eps: Fraction | None,
+              notes: list[str], fixed_params: dict[str, Any], refine: bool) -> Problem:
+    """The templates and shape groups of the paths ``per_n`` (``refine``: path-sensitive
+    classes for loop sites, groups split by signature; see :func:`refine_problem`)."""
     ns = list(per_n)
     draws = [d for ps in per_n.values() for p in ps for d in p.draws]
     integer = any(d.law == "geometric" for d in draws)
@@ -225,6 +278,18 @@ def build_problem(mech: Mechanism, ns: Sequence[int], eps: Fraction | None = Non
         s = scales[c]
         return 1 / s.coef if eps is None else 1 / Fraction(s.value(eps))
 
+    def path_cls(p: Path, d: Any, pos: int | None) -> str:
+        base = _cls(p.output, pos)
+        if refine and sites[d.site]["loop"]:
+            return f"{base}/{_first_test(p, d.name)}"
+        return base
+
+    def signature(p: Path) -> tuple[Any, ...]:
+        if not refine:
+            return ()
+        return tuple((d.site, d.index, _first_test(p, d.name)) for d in p.draws
+                     if sites[d.site]["loop"])
+
     groups: list[ShapeGroup] = []
     classes: dict[str, set[str]] = {s: set() for s in sites}
     anchors: dict[tuple[int, Any, Coordinate], Lin] = {}
@@ -232,7 +297,9 @@ def build_problem(mech: Mechanism, ns: Sequence[int], eps: Fraction | None = Non
     for n, ps in per_n.items():
         by_shape: dict[Any, list[Path]] = {}
         for p in ps:
-            by_shape.setdefault(output_shape(p.output), []).append(p)
+            shape = output_shape(p.output)
+            sig = signature(p)
+            by_shape.setdefault((shape, sig) if refine else shape, []).append(p)
         for shape, gp in by_shape.items():
             coords: list[Coordinate] = []
             cls: dict[Coordinate, str] = {}
@@ -248,7 +315,7 @@ def build_problem(mech: Mechanism, ns: Sequence[int], eps: Fraction | None = Non
                         coords.append(c)
                         pos = _position(p.anchors.get(d.name), d.index, sites[d.site]["loop"])
                         sites[d.site].setdefault("positions", set()).add(pos)
-                        cls[c] = _cls(p.output, pos)
+                        cls[c] = path_cls(p, d, pos)
                         classes[d.site].add(cls[c])
                     key = (n, shape, c)
                     if key in anchors and not _same(anchors[key], a):
@@ -259,9 +326,9 @@ def build_problem(mech: Mechanism, ns: Sequence[int], eps: Fraction | None = Non
             partner, component = output_partners(gp, coord_of)
             groups.append(ShapeGroup(n, shape, gp, coords, {c: weight(c) for c in coords},
                                      cls, delta, coord_of, partner, component))
-    notes = [f"n = {n} skipped: the program reads more than {n} queries" for n in skipped]
+    notes = list(notes)
     notes += [f"the anchor of draw site {s} differs between paths with the same output: its "
-             "alignment is a constant per class" for s in sorted(inconsistent)]
+              "alignment is a constant per class" for s in sorted(inconsistent)]
     zero_anchor = {s for s in sites if all(not a.terms for (_, _, c), a in anchors.items()
                                            if c[0] == s)}
     templates = {}
@@ -281,10 +348,8 @@ def build_problem(mech: Mechanism, ns: Sequence[int], eps: Fraction | None = Non
                                 "geometric" in info["laws"], position, dependent)
     publics = sorted({k[2:] for ps in per_n.values() for p in ps for c in p.constraints
                       for k in c.expr.terms if k.startswith("p:")})
-    _, _, kwargs, _ = symbolic_arguments(mech, ns[0], eps)
-    fixed_params = {k: v for k, v in kwargs.items() if not isinstance(v, Lin)}
-    return Problem(mech.name, rel, list(ns), eps, bound, integer, publics, templates, groups,
-                   {n: len(ps) for n, ps in per_n.items()}, notes, fixed_params)
+    return Problem(name, rel, list(ns), eps, bound, integer, publics, templates, groups,
+                   {n: len(ps) for n, ps in per_n.items()}, notes, fixed_params, refine)
 
 
 def coord_key(c: Coordinate) -> str:

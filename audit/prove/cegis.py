@@ -32,7 +32,7 @@ undecided, never a proof.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from fractions import Fraction
 from typing import Any
 
@@ -46,6 +46,7 @@ from audit.prove.alignment import (
     aligned_ok,
     eta_expr,
     lin_z3,
+    refine_problem,
     relation_formula,
     z3_abs,
 )
@@ -401,11 +402,17 @@ def synthesise(prob: Problem, max_rounds: int = MAX_ROUNDS) -> Synthesis:
     """Run the loop on ``prob`` (see the module docstring): first with the noise-independent
     templates; when they have no alignment (or hit the round limit) and some draw class has
     an output partner, again with the noise-dependent term of
-    :mod:`audit.prove.noise_dependent` (each stage bounded by ``max_rounds``).  The first
-    stage's diagnosis is returned when neither proves."""
+    :mod:`audit.prove.noise_dependent`; when that has none either and paths with one output
+    differ in the outcome of a loop draw's first comparison, once more with the
+    path-sensitive templates of :func:`~audit.prove.alignment.refine_problem` (each stage
+    bounded by ``max_rounds``).  When that last stage proves, ``prob`` is replaced *in
+    place* by the refined problem (its templates and groups are the ones the coefficients
+    refer to, for the proof sketch and the all-n step).  The first stage's diagnosis is
+    returned when no stage proves."""
     loop1 = _Loop(prob)
     first = loop1.run(max_rounds, diagnose=False)
     choice = greedy_theta2(prob)
+    extra = ""
     if first.status in ("no-alignment", "round-limit") and choice:
         second = _Loop(prob, noise_dependent=True, theta2=choice).run(max_rounds,
                                                                        diagnose=False)
@@ -417,13 +424,37 @@ def synthesise(prob: Problem, max_rounds: int = MAX_ROUNDS) -> Synthesis:
         loop1.calls += second.solver_calls
         extra = (f"; with the noise-dependent templates ({_choice_text(choice)}): "
                  f"{second.status}" + (f" ({second.reason})" if second.reason else ""))
-    else:
-        extra = ""
+    if first.status in ("no-alignment", "round-limit") and not prob.refined:
+        refined = refine_problem(prob)
+        if len(refined.groups) > len(prob.groups):  # some output has paths to tell apart
+            third = _Loop(refined).run(max_rounds, diagnose=False)
+            if third.status == "verified":
+                third.solver_calls += loop1.calls
+                third.rounds += first.rounds
+                third.examples += first.examples
+                for f in fields(prob):
+                    setattr(prob, f.name, getattr(refined, f.name))
+                assert third.theta is not None
+                third.theta = _without_idle_terms(prob, third.theta)
+                return third
+            loop1.calls += third.solver_calls
+            extra += (f"; with path-sensitive templates: {third.status}"
+                      + (f" ({third.reason})" if third.reason else ""))
     if first.status == "no-alignment":
         loop1.diagnose(first)
     first.solver_calls = loop1.calls
     first.reason += extra
     return first
+
+
+def _without_idle_terms(prob: Problem, theta: dict[Unknown, Fraction]
+                        ) -> dict[Unknown, Fraction]:
+    """``theta`` with the anchor coefficient set to 0 for the classes whose coordinates all
+    have a zero anchor distance (e.g. a draw no comparison reads): the same alignment,
+    without a meaningless coefficient in its sketch."""
+    used = {(c[0], g.cls[c]) for g in prob.groups for c in g.coords if g.delta[c].terms}
+    return {u: (Fraction(0) if u[2] == 1 and (u[0], u[1]) not in used else v)
+            for u, v in theta.items()}
 
 
 def _choice_text(choice: dict[tuple[str, str], int]) -> str:

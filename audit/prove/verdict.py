@@ -31,7 +31,10 @@ FINDING_ID = "prove.alignment"
 _CLASS_TEXT = {"any": "", "T": "when output[k] is True", "F": "when output[k] is False",
                "num": "when output[k] is a number", "absent": "when the output ends before k",
                "hit": "when the output index is k", "miss": "when the output index is not k",
-               "none": "when output[k] is None", "other": "otherwise"}
+               "none": "when output[k] is None", "other": "otherwise",
+               "tested-T": "when the first comparison reading the draw held",
+               "tested-F": "when the first comparison reading the draw failed",
+               "untested": "when no comparison reads the draw"}
 
 
 def _frac(v: Fraction) -> str:
@@ -56,9 +59,9 @@ def _class_text(cls: str) -> str:
     """The English condition of an output class (``num/hit``: an element class and whether
     the output index is this draw's position)."""
     if "/" in cls:
-        base, idx = cls.split("/", 1)
+        base, *rest = cls.split("/")
         parts = [_CLASS_TEXT.get(base, f"when output[k] is {base}") if base not in
-                 ("int", "absent") else "", _CLASS_TEXT[idx]]
+                 ("int", "absent") else "", *(_CLASS_TEXT[r] for r in rest)]
         return " and ".join(p for p in parts if p).replace(" and when", " and")
     return _CLASS_TEXT.get(cls, f"when output[k] is {cls}")
 
@@ -153,6 +156,15 @@ def proof_sketch(prob: Problem, theta: dict[tuple[str, str, int], Fraction]) -> 
                      "boundaries of its path (Z3: UNSAT), d in "
                      f"{prob.relation}; the alignment is triangular and one-to-one "
                      "(audit/prove/noise_dependent.py, conditions (S), (B), (I))")
+        return lines
+    if prob.refined:
+        lines.append(f"cost on every output and path signature: {bound}; the run on q' = q + d "
+                     "with the aligned noise returns the same output and takes a path with "
+                     "the same signature (the first-comparison outcome of every loop draw) on "
+                     f"every path (Z3: UNSAT), d in {prob.relation}; the alignment depends "
+                     "only on (q, d, output, signature) and the aligned run keeps the "
+                     "signature, so it is one translation per signature with disjoint images: "
+                     "one-to-one")
         return lines
     lines.append(f"cost on every output: {bound}; the run on q' = q + d with the aligned noise "
                  "returns the same output on every path (Z3: UNSAT), d in "

@@ -319,7 +319,11 @@ def adaptive_svt_with_gap(q, eps, T=0, theta=Fraction(1, 2), k=1):
     4 sqrt(2)/eps2 (what a run computes), taken exactly.  ``theta`` is an exact Fraction so
     that it stays a concrete budget split (a ``float`` default would be a symbolic public
     real, and ``theta * eps`` is outside the DSL); eps itself cannot stay symbolic (sigma and
-    the cost are compared with noisy values), so a proof runs at the claimed epsilon."""
+    the cost are compared with noisy values), so a proof runs at the claimed epsilon.
+    Without the tag a released gap does not tell which branch answered (a middle-branch gap
+    may exceed sigma), so the paper's alignment (Eq. (3): xi_i or eta_i shifted by
+    1 + q_i - q'_i as the top or middle branch answered) is selected by branch, which the
+    path-sensitive templates of :mod:`audit.prove.alignment` express."""
     eps0 = theta * eps
     eps1 = (1 - theta) * eps / k
     eps2 = eps1 / 2
