@@ -92,8 +92,8 @@ def prove_mechanism(mech: Mechanism, *, n_max: int = DEFAULT_N_MAX,
         except DSLError as again:  # outside the DSL at a numeric epsilon too: say both
             raise type(again)(f"{again} (at the claimed epsilon = {eps}, tried because eps "
                               f"cannot stay symbolic: {exc})") from again
-    notes += prob.notes
     syn = cegis.synthesise(prob, max_rounds)
+    notes += prob.notes  # after synthesis: a branch-sensitive proof refines prob in place
     name = ref or mech.name
     ns = list(prob.ns)
     v = ProofVerdict("inconclusive", name, rel, ns, prob.eps, solver_settings(max_rounds),
