@@ -81,6 +81,7 @@ from audit.prove.symbolic import (
     LinearConstraint,
     Scale,
     feasible,
+    record_anchor,
     symbolic_arguments,
     z3_constraint,
 )
@@ -283,13 +284,7 @@ class _Tracer:
         self.anchors: dict[str, Lin] = {}
 
     def combine(self, var: str, coef: Fraction, partner: Lin) -> None:
-        if not var.startswith("x") or var in self.anchors:
-            return
-        rest = Lin({k: v for k, v in partner.terms.items() if k.startswith("q")})
-        for k, v in partner.terms.items():
-            if k.startswith("x") and k in self.anchors:
-                rest = rest - self.anchors[k] * v
-        self.anchors[var] = rest / coef
+        record_anchor(self.anchors, var, coef, partner)
 
     def draw(self, law: str, scale: Any, site: str) -> Lin:
         if isinstance(scale, EpsPower):

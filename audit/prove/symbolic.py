@@ -59,6 +59,7 @@ __all__ = [
     "enumerate_paths",
     "freeze_output",
     "output_shape",
+    "record_anchor",
 ]
 
 #: the negation of ``expr op 0``
@@ -178,6 +179,19 @@ def output_shape(out: Any) -> Any:
     return out
 
 
+def record_anchor(anchors: dict[str, Lin], var: str, coef: Fraction, partner: Lin) -> None:
+    """``coef * var`` (a bare draw ``x...``) is added to ``partner``: record the draw's anchor
+    in ``anchors`` (first combination only), the partner's query part minus the data already
+    anchored to other draws in it, divided by ``coef``."""
+    if not var.startswith("x") or var in anchors:
+        return
+    rest = Lin({k: v for k, v in partner.terms.items() if k.startswith("q")})
+    for k, v in partner.terms.items():
+        if k.startswith("x") and k in anchors:
+            rest = rest - anchors[k] * v
+    anchors[var] = rest / coef
+
+
 @dataclass
 class _Tracer:
     prefix: tuple[bool, ...]
@@ -190,15 +204,8 @@ class _Tracer:
     anchors: dict[str, Lin] = field(default_factory=dict)
 
     def combine(self, var: str, coef: Fraction, partner: Lin) -> None:
-        """``coef * var`` (a bare draw) is added to ``partner``: record the draw's anchor,
-        the partner's query part minus the data anchored to other draws in it."""
-        if not var.startswith("x") or var in self.anchors:
-            return
-        rest = Lin({k: v for k, v in partner.terms.items() if k.startswith("q")})
-        for k, v in partner.terms.items():
-            if k.startswith("x") and k in self.anchors:
-                rest = rest - self.anchors[k] * v
-        self.anchors[var] = rest / coef
+        """``coef * var`` (a bare draw) is added to ``partner``: record the draw's anchor."""
+        record_anchor(self.anchors, var, coef, partner)
 
     def draw(self, law: str, scale: Any, site: str) -> Lin:
         if isinstance(scale, EpsPower):
