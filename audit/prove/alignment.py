@@ -79,8 +79,11 @@ __all__ = [
     "Problem",
     "Template",
     "build_problem",
+    "flat_output",
     "refine_problem",
     "relation_formula",
+    "same_output",
+    "z3_value",
 ]
 
 Coordinate = tuple[str, int]  # (site, occurrence index)
@@ -375,7 +378,7 @@ def output_partners(paths: Sequence[Path], coord_of: Sequence[dict[str, Coordina
     queries, public parameters, constants and other draws), the partner is ``P = -R / a``:
     the value x_c must keep relative to, so that ``E = a * (x_c - P)``.  Draw variables are
     renamed to coordinate keys (:func:`coord_key`).  ``P`` never contains x_c itself."""
-    flat = [_flat_out(p.output) for p in paths]
+    flat = [flat_output(p.output) for p in paths]
     comps: dict[Coordinate, int] = {}
     if not paths:
         return [], comps
@@ -449,30 +452,41 @@ def aligned_ok(g: ShapeGroup, p_index: int, prob: Problem, q: Sequence[Any], d: 
         env0[f"p:{k}"] = env1[f"p:{k}"] = v
     for var, c in g.coord_of[p_index].items():
         env0[var] = x[c]
-    outs0 = _flat_out(p.output)
+    outs0 = flat_output(p.output)
     options = []
     for j, p2 in enumerate(g.paths):
         e1 = dict(env1)
         for var, c in g.coord_of[j].items():
             e1[var] = x[c] + eta[c]
         conj = [z3_constraint(c, e1, ctx) for c in p2.constraints]
-        for a, b in zip(outs0, _flat_out(p2.output), strict=True):
-            if isinstance(a, Lin | Fraction) or isinstance(b, Lin | Fraction):
-                conj.append(_val(a, env0, ctx) == _val(b, e1, ctx))
-            elif type(a) is not type(b) or a != b:
-                conj.append(z3.BoolVal(False, ctx))
+        conj += same_output(outs0, flat_output(p2.output), env0, e1, ctx)
         options.append(z3.And(*conj, z3.BoolVal(True, ctx)))
     return z3.Or(*options, z3.BoolVal(False, ctx))
 
 
-def _val(v: Any, env: dict[str, Any], ctx: z3.Context | None = None) -> Any:
+def z3_value(v: Any, env: dict[str, Any], ctx: z3.Context | None = None) -> Any:
+    """An output entry as a Z3 term: a linear value under ``env``, else a constant."""
     return lin_z3(v, env, ctx) if isinstance(v, Lin) else z3.RealVal(v, ctx)
 
 
-def _flat_out(o: Any) -> list[Any]:
+def flat_output(o: Any) -> list[Any]:
+    """The entries of a (nested tuple) output, in order."""
     if isinstance(o, tuple):
-        return [e for v in o for e in _flat_out(v)]
+        return [e for v in o for e in flat_output(v)]
     return [o]
+
+
+def same_output(outs0: Sequence[Any], outs1: Sequence[Any], env0: dict[str, Any],
+                env1: dict[str, Any], ctx: z3.Context | None) -> list[Any]:
+    """Conditions for two flat outputs to be equal: numeric entries equal as Z3 terms under
+    their runs' environments, discrete entries equal outright (else ``False``)."""
+    conj: list[Any] = []
+    for a, b in zip(outs0, outs1, strict=True):
+        if isinstance(a, Lin | Fraction) or isinstance(b, Lin | Fraction):
+            conj.append(z3_value(a, env0, ctx) == z3_value(b, env1, ctx))
+        elif type(a) is not type(b) or a != b:
+            conj.append(z3.BoolVal(False, ctx))
+    return conj
 
 
 def z3_abs(e: Any) -> Any:

@@ -75,9 +75,12 @@ from audit.prove.alignment import (
     Problem,
     ShapeGroup,
     coord_key,
+    flat_output,
     key_coord,
     lin_z3,
+    same_output,
     z3_abs,
+    z3_value,
 )
 from audit.prove.symbolic import LinearConstraint, Path, z3_constraint
 
@@ -203,16 +206,6 @@ def _env(g: ShapeGroup, j: int, q: Sequence[Any], pub: dict[str, Any],
     return env
 
 
-def _flat(o: Any) -> list[Any]:
-    if isinstance(o, tuple):
-        return [e for v in o for e in _flat(v)]
-    return [o]
-
-
-def _val(v: Any, env: dict[str, Any], ctx: z3.Context | None) -> Any:
-    return lin_z3(v, env, ctx) if isinstance(v, Lin) else z3.RealVal(v, ctx)
-
-
 def options_formula(g: ShapeGroup, p_index: int, q: Sequence[Any], d: Sequence[Any],
                     pub: dict[str, Any], x: dict[Coordinate, Any],
                     eta_fixed: dict[Coordinate, Any], theta2: dict[Coordinate, Any],
@@ -224,7 +217,7 @@ def options_formula(g: ShapeGroup, p_index: int, q: Sequence[Any], d: Sequence[A
     p = g.paths[p_index]
     qp = [q[i] + d[i] for i in range(len(q))]
     env0 = _env(g, p_index, q, pub, x)
-    outs0 = _flat(p.output)
+    outs0 = flat_output(p.output)
     y_fixed = {c: x[c] + eta_fixed[c] for c in g.coords}
     options = []
     for j, p2 in enumerate(g.paths):
@@ -237,11 +230,7 @@ def options_formula(g: ShapeGroup, p_index: int, q: Sequence[Any], d: Sequence[A
         y = {c: x[c] + eta[c] for c in g.coords}
         env1 = _env(g, j, qp, pub, y)
         conj = [z3_constraint(cn, env1, ctx) for cn in p2.constraints]
-        for a, b in zip(outs0, _flat(p2.output), strict=True):
-            if isinstance(a, Lin | Fraction) or isinstance(b, Lin | Fraction):
-                conj.append(_val(a, env0, ctx) == _val(b, env1, ctx))
-            elif type(a) is not type(b) or a != b:
-                conj.append(z3.BoolVal(False, ctx))
+        conj += same_output(outs0, flat_output(p2.output), env0, env1, ctx)
         cost = sum((z3.RealVal(g.weight[c], ctx) * z3_abs(eta[c]) for c in g.coords),
                    z3.RealVal(0, ctx))
         conj.append(cost <= z3.RealVal(bound, ctx))
@@ -270,16 +259,16 @@ def injectivity_formula(g: ShapeGroup, w: Sequence[Coordinate], mk: Any,
     pub = {k: z3.Real(f"ip_{k}", ctx) for k in pubs}
     xf = {c: z3.Real(f"ix_{c[0]}_{c[1]}", ctx) for c in g.coords}
     x2 = {c: (xf[c] if c not in w else z3.Real(f"iy_{c[0]}_{c[1]}", ctx)) for c in g.coords}
-    outs = [z3.Real(f"io_{m}", ctx) for m in range(len(_flat(g.paths[0].output)))]
+    outs = [z3.Real(f"io_{m}", ctx) for m in range(len(flat_output(g.paths[0].output)))]
 
     def side(paths: list[int], x: dict[Coordinate, Any]) -> Any:
         opts = []
         for j in paths:
             env = _env(g, j, q, pub, x)
             conj = [z3_constraint(cn, env, ctx) for cn in interior(g.paths[j])]
-            for m, v in enumerate(_flat(g.paths[j].output)):
+            for m, v in enumerate(flat_output(g.paths[j].output)):
                 if isinstance(v, Lin | Fraction):
-                    conj.append(outs[m] == _val(v, env, ctx))
+                    conj.append(outs[m] == z3_value(v, env, ctx))
             opts.append(z3.And(*conj, z3.BoolVal(True, ctx)))
         return z3.Or(*opts)
 
