@@ -29,8 +29,9 @@ budget.  One run, one process; seed 0.
   held-out half could not separate SVT4's best event, ratio e^0.17 at p ~ 0.02, from an
   e^0.107 event at p ~ 0.09, and certified 0.098), one certified event
   (``certify="best"``) on ``--large`` fresh outputs per data set (default ``LARGE_CERTIFY``
-  = 8,000,000), float bits and the logistic score on, 90 %.  Per data set that is at most
-  9 x 10^6 outputs, about 1/23 of DP-Sniper's 10.7 M + 2 x 10^8.
+  = 20,000,000), float bits and the logistic score on, 90 %.  Per data set that is at most
+  2.1 x 10^7 outputs, 1/10 of DP-Sniper's 10.7 M + 2 x 10^8.  The ``large/true`` column is
+  the certified bound over the true epsilon (the goal: >= 0.95 where the truth is known).
 * **DP-Sniper-style at 10x** (``--sniper10``): the DP-Sniper-style tester given ten times
   the large run's total outputs (same train/test split as above, sampled and scored in
   chunks), our proxy for DP-Sniper at its full budget (its published table is not at
@@ -67,8 +68,10 @@ HERE = pathlib.Path(__file__).resolve().parent
 
 #: the large-budget setting's selection outputs per data set of each pair
 LARGE_SELECT = 1_000_000
-#: the large-budget setting's certification outputs per data set (``--large`` overrides)
-LARGE_CERTIFY = 8_000_000
+#: the large-budget setting's certification outputs per data set (``--large`` overrides):
+#: with ``LARGE_SELECT`` that is 2.1e7 per data set, 1/10 of DP-Sniper's 10.7 M training +
+#: 2e8 final samples (Bichsel et al. 2021, Section 7), the issue's budget for the 5 % goal
+LARGE_CERTIFY = 20_000_000
 
 
 def large_tester(n_certify: int = LARGE_CERTIFY) -> BlackBoxTester:
@@ -307,7 +310,7 @@ def main() -> None:
     print(f"{'mechanism':30s} {'true eps':>9s} {'StatDP':>7s} {'Sniper':>7s} {'dpaudit':>8s} "
           f"{'samples':>9s} {'large':>7s} {'samples L':>10s} {'Sniper10x':>9s} "
           f"{'CPU StatDP':>10s} {'CPU Sniper':>10s} {'CPU dpaudit':>11s} {'CPU large':>9s} "
-          f"{'CPU Sn10x':>9s}")
+          f"{'CPU Sn10x':>9s} {'large/true':>10s}")
     for m in suite:
         nan = math.nan
         s_b = d_b = dflt = cpu_s = cpu_n = cpu_d = nan
@@ -339,10 +342,12 @@ def main() -> None:
                 c0 = time.process_time()
                 sn10 = dpsniper_bound(m, per10, per10, np.random.default_rng(a.seed + 3))
                 cpu_10 = time.process_time() - c0
+        ratio = large / m.true_epsilon if math.isfinite(m.true_epsilon) else math.nan
         print(f"{m.name:30s} {m.true_epsilon:9.4f} {_fmt(s_b, 7, 3)} {_fmt(d_b, 7, 3)} "
               f"{_fmt(dflt, 8, 4)} {total:9d} {_fmt(large, 7, 4)} {total_l:10d} "
               f"{_fmt(sn10, 9, 4)} {_fmt(cpu_s, 10, 1)} {_fmt(cpu_n, 10, 1)} "
-              f"{_fmt(cpu_d, 11, 1)} {_fmt(cpu_l, 9, 1)} {_fmt(cpu_10, 9, 1)}", flush=True)
+              f"{_fmt(cpu_d, 11, 1)} {_fmt(cpu_l, 9, 1)} {_fmt(cpu_10, 9, 1)} "
+              f"{_fmt(ratio, 10, 3)}", flush=True)
 
 
 if __name__ == "__main__":

@@ -1,5 +1,6 @@
 """Candidate events on functions of several output columns: thresholds on counts of columns
-in a state, on the sum of the continuous entries, on the Hamming distance to the modal
+in a state, on counts of columns (and of consecutive-column increments) above their median,
+on the sum of the continuous entries, on the Hamming distance to the modal
 output of each side, and on learned linear scores (DP-Sniper's idea, Bichsel et al. 2021:
 a classifier of "which data set produced this output", thresholded): least squares on +-1
 labels, and an L2-penalised logistic regression (scipy's L-BFGS-B).
@@ -19,9 +20,10 @@ from __future__ import annotations
 import numpy as np
 
 from audit.privacy.blackbox.events import Event
-from audit.privacy.blackbox.features import Feature, design, states
+from audit.privacy.blackbox.features import Feature, column_differences, design, states
 
-__all__ = ["AggregateFamily", "aggregate_candidates", "detect_codes", "modal_state_row"]
+__all__ = ["AggregateFamily", "aggregate_candidates", "detect_codes", "median_count_features",
+           "modal_state_row"]
 
 _HASH_MULT = np.uint64(0x9E3779B97F4A7C15)
 
@@ -169,6 +171,39 @@ def _logistic_weights(xa: np.ndarray, xb: np.ndarray, ridge: float = 1.0,
     return np.array([float(f"{v:.12g}") for v in out])
 
 
+def _medians(a: np.ndarray, b: np.ndarray, rows: int = 50_000) -> tuple[float, ...] | None:
+    """Per-column median of the finite entries of the first ``rows`` rows of both sides
+    (12 significant digits, so a report's cut points rebuild the event); None when a column
+    has no finite entry."""
+    pooled = np.concatenate([a[:rows], b[:rows]])
+    med: list[float] = []
+    for c in range(pooled.shape[1]):
+        col = pooled[:, c]
+        col = col[np.isfinite(col)]
+        if col.size == 0:
+            return None
+        med.append(float(f"{float(np.median(col)):.12g}"))
+    return tuple(med)
+
+
+def median_count_features(a: np.ndarray, b: np.ndarray,
+                          codes: tuple[float, ...]) -> list[Feature]:
+    """# columns above their pooled median, and # consecutive-column increments above
+    theirs.  For independent columns whose likelihood ratio changes sign near the median
+    (a composition of Laplace releases) the first is the sufficient count behind the
+    optimal event; the second is the same for cumulative outputs (a prefix sum releases
+    the running total, whose increments are the independent noisy answers).  The cut
+    points come from selection rows only and are frozen into the feature."""
+    out: list[Feature] = []
+    for kind, fa, fb in (("count-gt-each", a, b),
+                         ("count-diff-gt-each", column_differences(a),
+                          column_differences(b))):
+        med = _medians(fa, fb)
+        if med is not None:
+            out.append(Feature(kind, codes, weights=med))
+    return out
+
+
 def aggregate_candidates(a: np.ndarray, b: np.ndarray, levels: np.ndarray, max_levels: int,
                          learned_rows: int = 20_000,
                          logistic: bool = False) -> list[AggregateFamily]:
@@ -188,6 +223,7 @@ def aggregate_candidates(a: np.ndarray, b: np.ndarray, levels: np.ndarray, max_l
     feats.append(Feature("count-gt", codes, 0.0))
     if (sta == k + 1).any() or (stb == k + 1).any():
         feats.append(Feature("sum", codes))
+        feats.extend(median_count_features(a, b, codes))
     if k:
         for ref in {modal_state_row(sta), modal_state_row(stb)}:
             feats.append(Feature("hamming", codes, ref=ref))

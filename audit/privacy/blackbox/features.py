@@ -1,5 +1,6 @@
 """Scalar features of a vector output, for events on functions of several columns: counts
-of columns in a state, the sum of the continuous entries, the Hamming distance of the
+of columns in a state, counts of columns (or of consecutive-column differences) above
+per-column cut points, the sum of the continuous entries, the Hamming distance of the
 row's state vector to a reference row, and a linear score of the state indicators and
 continuous values.
 
@@ -21,12 +22,24 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["FEATURE_KINDS", "Feature", "states"]
+__all__ = ["FEATURE_KINDS", "Feature", "column_differences", "states"]
 
 #: ``count-state`` (# columns in state ``a``), ``count-gt`` (# columns with a finite value
-#: > ``a``), ``sum`` (sum of the "other" entries), ``hamming`` (# columns whose state differs
-#: from ``ref``), ``linear`` (``weights`` . [state indicators, "other" values])
-FEATURE_KINDS = ("count-state", "count-gt", "sum", "hamming", "linear")
+#: > ``a``), ``count-gt-each`` (# columns c with a finite y[c] > ``weights[c]``),
+#: ``count-diff-gt-each`` (the same on the differences y[c] - y[c-1], y[-1] = 0), ``sum``
+#: (sum of the "other" entries), ``hamming`` (# columns whose state differs from ``ref``),
+#: ``linear`` (``weights`` . [state indicators, "other" values])
+FEATURE_KINDS = ("count-state", "count-gt", "count-gt-each", "count-diff-gt-each", "sum",
+                 "hamming", "linear")
+
+
+def column_differences(y: np.ndarray) -> np.ndarray:
+    """y[:, c] - y[:, c - 1] for c >= 1 and y[:, 0] itself: the increments of a cumulative
+    output (prefix sums, running counts), NaN where either entry is NaN."""
+    out = np.array(y, dtype=np.float64, copy=True)
+    with np.errstate(invalid="ignore"):
+        out[:, 1:] = y[:, 1:] - y[:, :-1]
+    return out
 
 
 def states(y: np.ndarray, codes: tuple[float, ...]) -> np.ndarray:
@@ -76,6 +89,11 @@ class Feature:
                 return np.sum(np.isfinite(y) & (y > self.a), axis=1).astype(np.float64)
         if k == "linear":
             return design(y, self.codes) @ np.asarray(self.weights, dtype=np.float64)
+        if k in ("count-gt-each", "count-diff-gt-each"):
+            v = column_differences(y) if k == "count-diff-gt-each" else y
+            cut = np.asarray(self.weights, dtype=np.float64)[None, :]
+            with np.errstate(invalid="ignore"):
+                return np.sum(np.isfinite(v) & (v > cut), axis=1).astype(np.float64)
         st = states(y, self.codes)
         if k == "count-state":
             return np.sum(st == int(self.a), axis=1).astype(np.float64)
@@ -101,6 +119,11 @@ class Feature:
             return f"the number of output columns > {self.a:g}"
         if k == "count-state":
             return f"the number of output columns {self.state_name(int(self.a))}"
+        if k == "count-gt-each":
+            return f"the number of output columns c with y[c] > cut[c], cut = {list(self.weights)!r}"
+        if k == "count-diff-gt-each":
+            return ("the number of columns c whose increment y[c] - y[c-1] (y[-1] = 0) is > "
+                    f"cut[c], cut = {list(self.weights)!r}")
         if k == "sum":
             return ("the sum of the output columns' continuous entries (entries equal to "
                     f"{[_fmt(c) for c in self.codes]} or absent count 0)")
