@@ -57,7 +57,7 @@ def main() -> None:
     p1 = svt_first_above_probability(rho_s, nu_s, np.asarray(pair.first, float), 5)
     p2 = svt_first_above_probability(rho_s, nu_s, np.asarray(pair.second, float), 5)
     truth = math.log(p2 / p1)
-    print(f"# svt4, half-half pair, event output[5] == 1.0 (first above at position 5)")
+    print("# svt4, half-half pair, event output[5] == 1.0 (first above at position 5)")
     print(f"# exact P(D) = {p1:.7f}, P(D') = {p2:.7f}, event log-ratio {truth:.6f} "
           f"(the mechanism's supremum over outputs and pairs: 0.17166)")
     print(f"# n = {a.n:,} per data set and replicate, seeds {a.first_seed}.."

@@ -120,7 +120,8 @@ class Feature:
         if k == "count-state":
             return f"the number of output columns {self.state_name(int(self.a))}"
         if k == "count-gt-each":
-            return f"the number of output columns c with y[c] > cut[c], cut = {list(self.weights)!r}"
+            return ("the number of output columns c with y[c] > cut[c], "
+                    f"cut = {list(self.weights)!r}")
         if k == "count-diff-gt-each":
             return ("the number of columns c whose increment y[c] - y[c-1] (y[-1] = 0) is > "
                     f"cut[c], cut = {list(self.weights)!r}")
