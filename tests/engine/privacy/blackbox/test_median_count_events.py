@@ -113,3 +113,17 @@ def test_prefix_sum_correct_not_flagged_broken_flagged():
     bad = _run(PrefixSum(scale=5.0), PS_PAIR, 14)
     assert bad.violates and bad.epsilon_lower <= 2.0, bad.epsilon_lower
     assert bad.witness["event_spec"]["feature"]["kind"] == "count-diff-gt-each"
+
+
+def test_learned_least_squares_is_the_minimum_norm_solution():
+    """The normal-equation solve of the learned score equals numpy's SVD least squares
+    (the minimum-norm minimiser) on a rank-deficient design like the state indicators'."""
+    from audit.privacy.blackbox.aggregate_events import min_norm_least_squares
+
+    rng = np.random.default_rng(0)
+    z = rng.normal(size=(5000, 30))
+    z[:, 5] = z[:, 6] + z[:, 7]
+    z = (z - z.mean(axis=0)) / z.std(axis=0)
+    y = rng.normal(size=5000) + z[:, 3]
+    ref, *_ = np.linalg.lstsq(z, y, rcond=None)
+    assert np.allclose(min_norm_least_squares(z, y), ref, atol=1e-7)
