@@ -26,27 +26,29 @@ from audit.protocols import REPLACE_ONE, NeighbourPair
 
 
 @dataclass
-class Composition:
+class Releases:
+    """k noisy releases: of one record's value d[0] (``cumulative=False``, the composition)
+    or the running totals of d_i + Lap(scale) (``cumulative=True``, the prefix sum)."""
+
     k: int = 10
     scale: float = 10.0
+    cumulative: bool = False
     claimed_epsilon: float = 1.0
-    name: str = "laplace-composition"
+    name: str = "laplace-releases"
     relation: str = REPLACE_ONE
 
     def sample(self, d: np.ndarray, size: int, rng: np.random.Generator) -> np.ndarray:
-        return float(d[0]) + rng.laplace(0.0, self.scale, (size, self.k))
-
-
-@dataclass
-class PrefixSum:
-    k: int = 10
-    scale: float = 10.0
-    claimed_epsilon: float = 1.0
-    name: str = "prefix-sum"
-    relation: str = REPLACE_ONE
-
-    def sample(self, d: np.ndarray, size: int, rng: np.random.Generator) -> np.ndarray:
+        if not self.cumulative:
+            return float(d[0]) + rng.laplace(0.0, self.scale, (size, self.k))
         return np.cumsum(d[None, :] + rng.laplace(0.0, self.scale, (size, d.size)), axis=1)
+
+
+def Composition(scale: float) -> Releases:  # noqa: N802 - reads as the mechanism's name
+    return Releases(scale=scale)
+
+
+def PrefixSum(scale: float) -> Releases:  # noqa: N802
+    return Releases(scale=scale, cumulative=True)
 
 
 COMP_PAIR = [NeighbourPair(np.array([5.0]), np.array([6.0]), REPLACE_ONE, {})]
