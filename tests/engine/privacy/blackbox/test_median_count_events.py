@@ -18,6 +18,7 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
+import pytest
 
 from audit.privacy.blackbox import BlackBoxTester, Event
 from audit.privacy.blackbox.aggregate_events import median_count_features
@@ -41,14 +42,6 @@ class Releases:
         if not self.cumulative:
             return float(d[0]) + rng.laplace(0.0, self.scale, (size, self.k))
         return np.cumsum(d[None, :] + rng.laplace(0.0, self.scale, (size, d.size)), axis=1)
-
-
-def Composition(scale: float) -> Releases:  # noqa: N802 - reads as the mechanism's name
-    return Releases(scale=scale)
-
-
-def PrefixSum(scale: float) -> Releases:  # noqa: N802
-    return Releases(scale=scale, cumulative=True)
 
 
 COMP_PAIR = [NeighbourPair(np.array([5.0]), np.array([6.0]), REPLACE_ONE, {})]
@@ -97,35 +90,17 @@ def test_event_probability_matches_the_laplace_tail():
     n = 400_000
     for d, p in ((np.full(10, 2.0), (1 - 0.5 * math.exp(-0.5 / b)) ** 10),
                  (np.ones(10), (0.5 * math.exp(-0.5 / b)) ** 10)):
-        freq = ev.mask(PrefixSum(scale=b).sample(d, n, rng)).mean()
+        freq = ev.mask(Releases(scale=b, cumulative=True).sample(d, n, rng)).mean()
         assert abs(freq - p) < 4 * math.sqrt(p * (1 - p) / n), (freq, p)
 
 
-def test_composition_correct_not_flagged_broken_flagged():
-    ok = _run(Composition(scale=10.0), COMP_PAIR, 11)
+@pytest.mark.parametrize(("cumulative", "pairs", "seed", "kind"), [
+    (False, COMP_PAIR, 11, "count-gt-each"),
+    (True, PS_PAIR, 13, "count-diff-gt-each"),
+])
+def test_correct_not_flagged_broken_flagged(cumulative, pairs, seed, kind):
+    ok = _run(Releases(scale=10.0, cumulative=cumulative), pairs, seed)
     assert not ok.violates and ok.epsilon_lower <= 1.0, ok.epsilon_lower
-    bad = _run(Composition(scale=5.0), COMP_PAIR, 12)
+    bad = _run(Releases(scale=5.0, cumulative=cumulative), pairs, seed + 1)
     assert bad.violates and bad.epsilon_lower <= 2.0, bad.epsilon_lower
-    assert bad.witness["event_spec"]["feature"]["kind"] == "count-gt-each"
-
-
-def test_prefix_sum_correct_not_flagged_broken_flagged():
-    ok = _run(PrefixSum(scale=10.0), PS_PAIR, 13)
-    assert not ok.violates and ok.epsilon_lower <= 1.0, ok.epsilon_lower
-    bad = _run(PrefixSum(scale=5.0), PS_PAIR, 14)
-    assert bad.violates and bad.epsilon_lower <= 2.0, bad.epsilon_lower
-    assert bad.witness["event_spec"]["feature"]["kind"] == "count-diff-gt-each"
-
-
-def test_learned_least_squares_is_the_minimum_norm_solution():
-    """The normal-equation solve of the learned score equals numpy's SVD least squares
-    (the minimum-norm minimiser) on a rank-deficient design like the state indicators'."""
-    from audit.privacy.blackbox.aggregate_events import min_norm_least_squares
-
-    rng = np.random.default_rng(0)
-    z = rng.normal(size=(5000, 30))
-    z[:, 5] = z[:, 6] + z[:, 7]
-    z = (z - z.mean(axis=0)) / z.std(axis=0)
-    y = rng.normal(size=5000) + z[:, 3]
-    ref, *_ = np.linalg.lstsq(z, y, rcond=None)
-    assert np.allclose(min_norm_least_squares(z, y), ref, atol=1e-7)
+    assert bad.witness["event_spec"]["feature"]["kind"] == kind
