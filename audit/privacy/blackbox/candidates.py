@@ -144,6 +144,8 @@ class EventSettings:
     families: tuple[str, ...] | None = None  # None: all families
     #: the learned family also fits a logistic score (scikit-learn, optional)
     logistic: bool = False
+    #: generate the ``pattern-ratio`` and ``pattern-union`` families
+    ratio_patterns: bool = True
 
 
 def quantile_levels(n: int, n_uniform: int, n_tail: int) -> np.ndarray:
@@ -255,7 +257,7 @@ def candidates(a: np.ndarray, b: np.ndarray, s: EventSettings) -> Candidates:
         _pattern_events(a, b, pattern_cols, continuous, plevels, s, fam["pattern"])
         extra = pattern_ratio_candidates(a, b, tuple(c for c, *_ in pattern_cols),
                                          tuple(lv for *_, lv in pattern_cols),
-                                         s.max_patterns)
+                                         s.max_patterns) if s.ratio_patterns else {}
         for name, (evs, ka, kb) in extra.items():
             fam[name].add(evs, ka, kb)
     out = Candidates()

@@ -198,3 +198,21 @@ def test_pattern_set_rejects_bad_shapes():
         PatternSet.build((0, 1, 2, 3, 4), lv, states[:257])
     with pytest.raises(InvalidParameterError):  # 4^32 = 2^64 codes
         PatternSet.build(tuple(range(32)), ((0.0, 1.0),) * 32, [(0,) * 32])
+
+
+def test_families_on_for_the_fixed_schedule_off_for_the_sequential_one_by_default():
+    """``ratio_patterns=None`` resolves to the schedule (fixed: on, sequential: off); an
+    explicit value wins; with them off, candidates() generates neither family; a bad value
+    is one clear error."""
+    assert BlackBoxTester().event_settings().ratio_patterns is True
+    assert BlackBoxTester(sequential=True).event_settings().ratio_patterns is False
+    assert BlackBoxTester(sequential=True, ratio_patterns=True).event_settings().ratio_patterns
+    assert not BlackBoxTester(ratio_patterns=False).event_settings().ratio_patterns
+    p, q = _laws(1.0)
+    rng = np.random.default_rng(3)
+    a = OUTPUTS[rng.choice(64, size=5000, p=p)]
+    b = OUTPUTS[rng.choice(64, size=5000, p=q)]
+    off = candidates(a, b, BlackBoxTester(ratio_patterns=False).event_settings())
+    assert not {e.family for e in off.events} & {"pattern-ratio", "pattern-union"}
+    with pytest.raises(InvalidParameterError):
+        BlackBoxTester(ratio_patterns="yes")  # type: ignore[arg-type]
