@@ -85,8 +85,9 @@ class TesterSettings:
     learned_logistic: bool = False
     #: the ``pattern-ratio`` and ``pattern-union`` families (patterns chosen by imbalance,
     #: likelihood-ratio unions); None: on for the fixed schedule, off for the sequential
-    #: one (there a rare finalist's noisy held-out estimate moved the pair ranking: SVT3
-    #: at the dpaudit test defaults drew 11.2 M instead of 9.2 M outputs, 64.8 vs 54.5 CPU s)
+    #: one (with them, SVT3 at the dpaudit test defaults drew as many outputs as a run that
+    #: never flags, 11.2 M instead of 9.2 M, 64.8 vs 54.5 CPU s, over the 60 s goal; the new
+    #: finalists enter the looks' pair ranking, the likely path, not isolated)
     ratio_patterns: bool | None = None
     name: str = "blackbox"
     delta: float = 0.0
