@@ -4,7 +4,10 @@ samples of a neighbour pair.
 Families (in the order the ``max_events`` budget cuts them): ``threshold`` ({y > t},
 {y < t} on a grid of pooled quantiles plus geometric tail levels), ``discrete`` ({y == v}
 for columns with few levels, {y absent} / {y present}), ``pattern`` (the joint pattern of
-the discrete columns, alone and AND a threshold), ``float-grid`` (float64 bit patterns,
+the discrete columns, the most frequent ones, alone and AND a threshold), ``pattern-ratio``
+and ``pattern-union`` (single patterns chosen by their imbalance between the two data
+sets, and likelihood-ratio unions of patterns:
+:mod:`~audit.privacy.blackbox.pattern_ratio_events`), ``float-grid`` (float64 bit patterns,
 float32 representability, repeated values; off unless asked for) and ``interval``
 ({a < y <= b}).  Counting is exact; the grids only decide which events are tried.
 """
@@ -19,12 +22,14 @@ from typing import Any
 import numpy as np
 
 from audit.privacy.blackbox.events import Event, f32_representable, float_fields
+from audit.privacy.blackbox.pattern_ratio_events import pattern_ratio_candidates
 
 __all__ = ["ALL_FAMILIES", "FAMILIES", "Candidates", "EventSettings", "candidates",
            "quantile_levels"]
 
 #: event families, in the order candidates are listed (and cut by ``max_events``)
-FAMILIES = ("threshold", "discrete", "pattern", "float-grid", "interval")
+FAMILIES = ("threshold", "discrete", "pattern", "pattern-ratio", "pattern-union",
+            "float-grid", "interval")
 #: every family selection can try: these and the aggregate / learned ones of
 #: :mod:`~audit.privacy.blackbox.aggregate_events`
 ALL_FAMILIES = (*FAMILIES, "aggregate", "learned")
@@ -139,6 +144,8 @@ class EventSettings:
     families: tuple[str, ...] | None = None  # None: all families
     #: the learned family also fits a logistic score (scikit-learn, optional)
     logistic: bool = False
+    #: generate the ``pattern-ratio`` and ``pattern-union`` families
+    ratio_patterns: bool = True
 
 
 def quantile_levels(n: int, n_uniform: int, n_tail: int) -> np.ndarray:
@@ -205,7 +212,8 @@ def candidates(a: np.ndarray, b: np.ndarray, s: EventSettings) -> Candidates:
     levels = _levels(n, s.n_thresholds, s.n_tail)
     ilevels = np.arange(1, s.n_interval_points + 1) / (s.n_interval_points + 1)
     plevels = _levels(n, s.n_pattern_thresholds, max(2, s.n_tail // 4))
-    pattern_cols: list[tuple[int, str, np.ndarray]] = []  # (column, "code" | "nan", codes)
+    # (column, "code" | "nan", codes, listed values)
+    pattern_cols: list[tuple[int, str, np.ndarray, tuple[float, ...]]] = []
     continuous: list[int] = []
     for c in range(d):
         ca, cb = a[:, c], b[:, c]
@@ -219,7 +227,7 @@ def candidates(a: np.ndarray, b: np.ndarray, s: EventSettings) -> Candidates:
                 [n - sa.size, sa.size], [n - sb.size, sb.size])
         if coded is not None:
             codes, lv = coded
-            pattern_cols.append((c, "code", codes))
+            pattern_cols.append((c, "code", codes, tuple(float(v) for v in lv)))
             ka = np.bincount(codes[:n], minlength=lv.size + 1)[1:]
             kb = np.bincount(codes[n:], minlength=lv.size + 1)[1:]
             fam["discrete"].add([Event("eq", c, float(v), family="discrete") for v in lv], ka, kb)
@@ -239,7 +247,7 @@ def candidates(a: np.ndarray, b: np.ndarray, s: EventSettings) -> Candidates:
                 codes = np.isnan(pooled).astype(np.int64)  # 1 absent, 0 other value
                 for i, v in enumerate(atoms):
                     codes[pooled == v] = i + 2
-                pattern_cols.append((c, "nan", codes))
+                pattern_cols.append((c, "nan", codes, tuple(float(v) for v in atoms)))
             _threshold_events(sa, sb, levels, c, (), "threshold", fam["threshold"])
             if s.intervals:
                 _interval_events(sa, sb, ilevels, c, fam["interval"])
@@ -247,6 +255,11 @@ def candidates(a: np.ndarray, b: np.ndarray, s: EventSettings) -> Candidates:
             _float_grid_events(ca, cb, c, s.max_binades, fam["float-grid"])
     if d > 1 and pattern_cols:
         _pattern_events(a, b, pattern_cols, continuous, plevels, s, fam["pattern"])
+        extra = pattern_ratio_candidates(a, b, tuple(c for c, *_ in pattern_cols),
+                                         tuple(lv for *_, lv in pattern_cols),
+                                         s.max_patterns) if s.ratio_patterns else {}
+        for name, (evs, ka, kb) in extra.items():
+            fam[name].add(evs, ka, kb)
     out = Candidates()
     for f in FAMILIES:
         out.events.extend(fam[f].events)
@@ -255,7 +268,8 @@ def candidates(a: np.ndarray, b: np.ndarray, s: EventSettings) -> Candidates:
     return out
 
 
-def _pattern_events(a: np.ndarray, b: np.ndarray, cols: list[tuple[int, str, np.ndarray]],
+def _pattern_events(a: np.ndarray, b: np.ndarray,
+                    cols: list[tuple[int, str, np.ndarray, tuple[float, ...]]],
                     continuous: list[int], plevels: np.ndarray, s: EventSettings,
                     out: Candidates) -> None:
     n = a.shape[0]
@@ -263,19 +277,19 @@ def _pattern_events(a: np.ndarray, b: np.ndarray, cols: list[tuple[int, str, np.
     # selection counts of two patterns; the event (built from a representative row) is exact
     key = np.zeros(2 * n, dtype=np.uint64)
     with np.errstate(over="ignore"):
-        for _, _, codes in cols:
+        for _, _, codes, _ in cols:
             key = key * _HASH_MULT + codes.astype(np.uint64) + np.uint64(1)
     uk, inv, cnt = np.unique(key, return_inverse=True, return_counts=True)
     order = np.argsort(-cnt, kind="stable")[: s.max_patterns]
     inv_a, inv_b = inv[:n], inv[n:]
-    codes_of = {c: codes for c, _, codes in cols}
+    codes_of = {c: codes for c, _, codes, _ in cols}
     for u in order:
         rows = np.flatnonzero(inv == u)
         r0 = int(rows[0])
         pat: list[tuple[int, str, float]] = []
         src = a if r0 < n else b
         r = r0 if r0 < n else r0 - n
-        for c, kind, _ in cols:
+        for c, kind, _, _ in cols:
             v = float(src[r, c])
             if math.isnan(v):
                 pat.append((c, "absent", math.nan))

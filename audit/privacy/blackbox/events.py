@@ -1,6 +1,8 @@
 """Output events of the black-box tester: a condition on one output column (threshold,
-interval, equality, absent/present, float64 bit pattern, float32 representability) AND an
-optional pattern of discrete columns, with its indicator on a sample, a plain-words
+interval, equality, absent/present, float64 bit pattern, float32 representability) or on
+the joint pattern of several columns (membership in a finite set of patterns,
+:class:`~audit.privacy.blackbox.pattern_sets.PatternSet`) AND an optional pattern of
+discrete columns, with its indicator on a sample, a plain-words
 description and a JSON form that rebuilds it.
 
 The float64 bit events follow Mironov (2012), "On significance of the least significant
@@ -16,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from audit.privacy.blackbox.features import Feature
+from audit.privacy.blackbox.pattern_sets import PatternSet
 from kernels.errors import InvalidParameterError
 
 __all__ = ["Event", "bits_mask", "f32_representable", "float_fields"]
@@ -33,7 +36,9 @@ class Event:
     (y[c] == a), ``"absent"`` / ``"present"`` (y[c] is / is not NaN), ``"all"`` (no base
     condition: the pattern alone), ``"bits"`` (float64 encoding of y[c]: ``bits`` = (sign,
     biased exponent or -1 for any, k, last k mantissa bits)), ``"f32"`` / ``"not-f32"`` (y[c]
-    finite and (not) exactly representable in float32).  ``pattern``: conditions
+    finite and (not) exactly representable in float32), ``"union"`` (the row's joint
+    pattern on ``patterns.columns`` is one of the set ``patterns``: a union of pattern
+    events, exact membership).  ``pattern``: conditions
     ``(column, "eq" | "absent" | "present", value)`` that must hold as well.
     """
 
@@ -46,11 +51,17 @@ class Event:
     family: str = field(default="threshold", compare=False)
     #: the base condition applies to this scalar feature of the row instead of y[c]
     feature: Feature | None = None
+    #: the set of joint patterns of a ``"union"`` event
+    patterns: PatternSet | None = None
 
     def mask(self, y: np.ndarray) -> np.ndarray:
         """Boolean indicator of the event on outputs ``y`` of shape (size, d)."""
-        col = y[:, self.column] if self.feature is None else self.feature.apply(y)
         k = self.kind
+        if k == "union":
+            if self.patterns is None:  # pragma: no cover - constructed internally only
+                raise InvalidParameterError("a union event needs its pattern set")
+            return self._and_pattern(y, self.patterns.mask(y))
+        col = y[:, self.column] if self.feature is None else self.feature.apply(y)
         if k == "gt":
             m = col > self.a
         elif k == "lt":
@@ -72,6 +83,9 @@ class Event:
             m = rep if k == "f32" else (np.isfinite(col) & ~rep)
         else:  # pragma: no cover - constructed internally only
             raise InvalidParameterError(f"unknown event kind {k!r}")
+        return self._and_pattern(y, m)
+
+    def _and_pattern(self, y: np.ndarray, m: np.ndarray) -> np.ndarray:
         for c, op, v in self.pattern:
             pc = y[:, c]
             if op == "absent":
@@ -119,6 +133,8 @@ class Event:
             base = f"{where}{what} {pat:0{nbits}b}"
         elif k == "f32":
             base = f"{y} is exactly representable as a float32"
+        elif k == "union" and self.patterns is not None:
+            base = self.patterns.describe(d)
         else:
             base = f"{y} is finite and not exactly representable as a float32"
         conds = []
@@ -142,7 +158,8 @@ class Event:
         return cls(str(spec["kind"]), int(spec.get("column", 0)), float(spec.get("a", math.nan)),
                    float(spec.get("b", math.nan)), bt, pattern,
                    str(spec.get("family", "threshold")),
-                   Feature.from_dict(spec["feature"]) if spec.get("feature") else None)
+                   Feature.from_dict(spec["feature"]) if spec.get("feature") else None,
+                   PatternSet.from_dict(spec["patterns"]) if spec.get("patterns") else None)
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-able description (enough to rebuild the event)."""
@@ -158,6 +175,8 @@ class Event:
             out["pattern"] = [[c, op, v] for c, op, v in self.pattern]
         if self.feature is not None:
             out["feature"] = self.feature.to_dict()
+        if self.patterns is not None:
+            out["patterns"] = self.patterns.to_dict()
         return out
 
 

@@ -33,6 +33,7 @@ from audit.privacy.blackbox.candidates import (
 )
 from audit.privacy.blackbox.events import Event
 from audit.privacy.blackbox.features import Feature
+from audit.privacy.blackbox.pattern_sets import state_codes
 from audit.privacy.blackbox.results import Pick
 from audit.privacy.blackbox.statistics import (
     clopper_pearson_lower,
@@ -80,12 +81,22 @@ class Selection:
 
 
 def count_on(events: list[Event], y: np.ndarray) -> np.ndarray:
-    """How many rows of ``y`` fall in each event (a feature is computed once per batch)."""
+    """How many rows of ``y`` fall in each event (a feature, and the distinct state codes
+    of a pattern set's columns with their counts, are computed once per batch)."""
     cache: dict[Feature, np.ndarray] = {}
+    codes: dict[tuple[Any, ...], tuple[np.ndarray, np.ndarray]] = {}
     out = np.zeros(len(events), dtype=np.int64)
     for i, e in enumerate(events):
         f = e.feature
-        if f is not None and not e.pattern and e.kind in ("gt", "lt"):
+        ps = e.patterns
+        if e.kind == "union" and ps is not None and f is None and not e.pattern:
+            key = (ps.columns, ps.levels)
+            if key not in codes:  # each distinct row code once, with its count
+                codes[key] = np.unique(state_codes(y, ps.columns, ps.levels),
+                                       return_counts=True)
+            uniq, cnt = codes[key]
+            out[i] = int(cnt[ps.member(uniq)].sum())
+        elif f is not None and not e.pattern and e.kind in ("gt", "lt"):
             if f not in cache:
                 cache[f] = f.apply(y)
             v = cache[f]
