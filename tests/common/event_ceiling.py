@@ -91,8 +91,9 @@ def roc_curve(p: np.ndarray, q: np.ndarray, rtol: float = 1e-9
         lr = np.log(p[order]) - np.log(q[order])
     same = np.zeros(lr.size, dtype=bool)
     fin = np.isfinite(lr[1:]) & np.isfinite(lr[:-1])
-    same[:-1] = np.where(fin, np.abs(lr[1:] - lr[:-1]) <= rtol * np.maximum(
-        1.0, np.abs(lr[:-1])), lr[1:] == lr[:-1])
+    with np.errstate(invalid="ignore"):
+        same[:-1] = np.where(fin, np.abs(lr[1:] - lr[:-1]) <= rtol * np.maximum(
+            1.0, np.abs(lr[:-1])), lr[1:] == lr[:-1])
     # vertex k + 1 closes output k; drop it when output k + 1 has the same ratio
     keep = np.concatenate([[True], ~same])
     return cp[keep], cq[keep]
@@ -234,12 +235,15 @@ def n_needed(p: np.ndarray, q: np.ndarray, target: float, alpha: float = ALPHA,
 
 
 def n_needed_laws(laws: list[tuple[np.ndarray, np.ndarray]], target: float,
-                  alpha: float = ALPHA, hi: float = 1e12) -> float:
+                  alpha: float = ALPHA, hi: float = 1e12, probe: float = 2e7) -> float:
     """min over pairs of :func:`n_needed`: the smallest n at which some pair's ROC ceiling
-    reaches ``target``.  A pair is bisected only if it reaches the target at the best n
-    found so far (otherwise its own n is larger)."""
+    reaches ``target``.  Pairs are tried in decreasing order of their ceiling at ``probe``;
+    a pair is bisected only if it reaches the target at the best n found so far
+    (otherwise its own n is larger)."""
+    rank = [-both_directions(roc_ceiling, p, q, probe, alpha)[0].value for p, q in laws]
     best = float("inf")
-    for p, q in laws:
+    for i in np.argsort(rank, kind="stable"):
+        p, q = laws[i]
         cap = min(best, hi)
         if both_directions(roc_ceiling, p, q, cap, alpha)[0].value < target:
             continue
