@@ -245,61 +245,77 @@ def _lap_logsf_cdf(x: np.ndarray, b: float) -> tuple[np.ndarray, np.ndarray]:
     return lo, lc
 
 
+def svt_output_logprobs(rho_scale: float, nu_scale: float, cutoff: bool, d: np.ndarray,
+                        grid: int = 8_001) -> np.ndarray:
+    """Log-probability of every output of the above/below SVT on answers ``d`` (``_svt``
+    with ``nu_scale > 0``), by quadrature over rho: each output's probability is
+    int f_rho(z) prod_i P(answer_i | z) dz, a Riemann sum in log space on ``grid`` points
+    over +-60 rho scales (the mass outside is < e^-60).
+
+    Output order: with ``cutoff``, index k < N is "first above at position k" (below
+    before, NaN after) and index N is "all below"; without, index o has answer i = bit i
+    of o (1 = above)."""
+    z = np.linspace(-60 * rho_scale, 60 * rho_scale, grid)
+    logf = -np.abs(z) / rho_scale - math.log(2 * rho_scale) + math.log(z[1] - z[0])
+    d = np.asarray(d)
+    n = d.size
+    l_up, l_dn = _lap_logsf_cdf(THRESHOLD + z[None, :] - d[:, None], nu_scale)
+    if cutoff:
+        rows = []
+        for k in range(n + 1):
+            acc = l_dn[:k].sum(axis=0)
+            if k < n:
+                acc = acc + l_up[k]
+            rows.append(acc)
+        lp = np.array(rows)
+    else:
+        o = ((np.arange(2 ** n)[:, None] >> np.arange(n)[None, :]) & 1).astype(float)
+        lp = o @ l_up + (1 - o) @ l_dn
+    t = lp + logf[None, :]
+    mx = t.max(axis=1, keepdims=True)
+    return mx[:, 0] + np.log(np.exp(t - mx).sum(axis=1))
+
+
 def svt_exact_epsilon(rho_scale: float, nu_scale: float, cutoff: bool,
                       pairs: list[NeighbourPair], grid: int = 8_001) -> float:
     """Exact epsilon (up to quadrature) of the above/below SVT on ``pairs``: the output
-    space is finite (N + 1 outputs with the cut-off, 2^N without), each output's
-    probability is int f_rho(z) prod_i P(answer_i | z) dz, evaluated in log space on a grid
-    of ``grid`` points over +-60 rho scales (the mass outside is < e^-60)."""
+    space is finite (N + 1 outputs with the cut-off, 2^N without), so epsilon is the largest
+    |log ratio| of :func:`svt_output_logprobs` on the two sides of a pair."""
     if not cutoff:
         grid = min(grid, 2_001)  # 2^N outputs: 2001 points agree with 8001 to 3e-5
-    z = np.linspace(-60 * rho_scale, 60 * rho_scale, grid)
-    logf = -np.abs(z) / rho_scale - math.log(2 * rho_scale) + math.log(z[1] - z[0])
     best = 0.0
     for pr in pairs:
-        logs = []
-        for d in (np.asarray(pr.first), np.asarray(pr.second)):
-            n = d.size
-            l_up, l_dn = _lap_logsf_cdf(THRESHOLD + z[None, :] - d[:, None], nu_scale)
-            if cutoff:
-                rows = []
-                for k in range(n + 1):
-                    acc = l_dn[:k].sum(axis=0)
-                    if k < n:
-                        acc = acc + l_up[k]
-                    rows.append(acc)
-                lp = np.array(rows)
-            else:
-                o = ((np.arange(2 ** n)[:, None] >> np.arange(n)[None, :]) & 1).astype(float)
-                lp = o @ l_up + (1 - o) @ l_dn
-            t = lp + logf[None, :]
-            mx = t.max(axis=1, keepdims=True)
-            logs.append(mx[:, 0] + np.log(np.exp(t - mx).sum(axis=1)))
+        logs = [svt_output_logprobs(rho_scale, nu_scale, cutoff, np.asarray(d), grid)
+                for d in (pr.first, pr.second)]
         best = max(best, float(np.max(np.abs(logs[0] - logs[1]))))
     return best
 
 
+def noisy_max_probs(scale: float, noise: str, d: np.ndarray, grid: int = 20_001) -> np.ndarray:
+    """P(argmax = i) for Report Noisy Max (index output) on answers ``d`` with Laplace or
+    exponential (``noise`` = "exp") noise of ``scale``, by the trapezoid rule on ``grid``
+    points: P(argmax = i) = int f(x - q_i) prod_{j != i} F(x - q_j) dx."""
+    d = np.asarray(d)
+    x = np.linspace(-60 * scale, 60 * scale + 3, grid)
+    u = x[None, :] - d[:, None]
+    if noise == "laplace":
+        f = np.exp(-np.abs(u) / scale) / (2 * scale)
+        cdf = _lap_cdf(u, scale)
+    else:
+        f = np.where(u >= 0, np.exp(-np.maximum(u, 0) / scale) / scale, 0.0)
+        cdf = np.where(u >= 0, 1 - np.exp(-np.maximum(u, 0) / scale), 0.0)
+    logc = np.log(np.maximum(cdf, 1e-300))
+    tot = logc.sum(axis=0)
+    return np.array([np.trapezoid(f[i] * np.exp(tot - logc[i]), x) for i in range(d.size)])
+
+
 def noisy_max_exact(scale: float, noise: str, pairs: list[NeighbourPair],
                     grid: int = 20_001) -> float:
-    """Exact epsilon (up to quadrature) of Report Noisy Max (index output) on ``pairs``:
-    P(argmax = i) = int f(x - q_i) prod_{j != i} F(x - q_j) dx."""
-    lo, hi = -60 * scale, 60 * scale + 3
-    x = np.linspace(lo, hi, grid)
+    """Exact epsilon (up to quadrature) of Report Noisy Max (index output) on ``pairs``: the
+    largest |log ratio| of :func:`noisy_max_probs` on the two sides of a pair."""
     best = 0.0
     for pr in pairs:
-        probs = []
-        for d in (np.asarray(pr.first), np.asarray(pr.second)):
-            u = x[None, :] - d[:, None]
-            if noise == "laplace":
-                f = np.exp(-np.abs(u) / scale) / (2 * scale)
-                cdf = _lap_cdf(u, scale)
-            else:
-                f = np.where(u >= 0, np.exp(-np.maximum(u, 0) / scale) / scale, 0.0)
-                cdf = np.where(u >= 0, 1 - np.exp(-np.maximum(u, 0) / scale), 0.0)
-            logc = np.log(np.maximum(cdf, 1e-300))
-            tot = logc.sum(axis=0)
-            p = np.array([np.trapezoid(f[i] * np.exp(tot - logc[i]), x) for i in range(d.size)])
-            probs.append(p)
+        probs = [noisy_max_probs(scale, noise, d, grid) for d in (pr.first, pr.second)]
         best = max(best, float(np.max(np.abs(np.log(probs[0]) - np.log(probs[1])))))
     return best
 
