@@ -78,6 +78,9 @@ LARGE_SELECT = 1_000_000
 #: with ``LARGE_SELECT`` that is 2.1e7 per data set, 1/10 of DP-Sniper's 10.7 M training +
 #: 2e8 final samples (Bichsel et al. 2021, Section 7), the issue's budget for the 5 % goal
 LARGE_CERTIFY = 20_000_000
+#: of those, the outputs per data set that re-score the contenders (fixed.py's second
+#: selection stage) before the rest certify the winner
+LARGE_RESCORE = 2_000_000
 
 
 def large_tester(n_certify: int = LARGE_CERTIFY) -> BlackBoxTester:
@@ -85,7 +88,8 @@ def large_tester(n_certify: int = LARGE_CERTIFY) -> BlackBoxTester:
     selection outputs per data set of each pair, ``n_certify`` fresh ones for the one
     certified event, float bits and the logistic learned score on, 90 % confidence."""
     return BlackBoxTester(n_select=LARGE_SELECT, n_certify=n_certify, confidence=0.9,
-                          float_grid=True, learned_logistic=True, chunk_size=250_000)
+                          float_grid=True, learned_logistic=True, chunk_size=250_000,
+                          n_rescore=LARGE_RESCORE)
 
 
 DEFAULT_SET = ("laplace", "laplace-half-scale", "histogram-wrong-scale",

@@ -23,8 +23,16 @@ the output).  How each entry is known:
   Laplace / exponential noise, cells of width scale / 200 between +-30 scales around the
   answers plus the two tails.
 
-Not covered (no finite output space and no scalar reduction here): SVT3's released values,
-the numerical SVT, the Laplace composition and the prefix sums.
+* Laplace composition and prefix sums: the law of the privacy-loss statistic
+  :func:`laplace_loss_sum_law`.  The prefix sum is a bijection of its increments
+  d_i + Lap(b), so both are k independent Laplace releases, k = the number of answers the
+  pair moves (by exactly 1 each); the loss of column i, (|y_i - d_i| - |y_i - d'_i|) / b,
+  is -1/b left of the two answers, +1/b right of them and linear between, so the sum of
+  the k losses with the between-part cut into ``steps`` cells is a post-processing of the
+  output and (up to that cut) the sufficient statistic of the pair: every event on it is
+  an output event, and its ceiling is, up to the cut, the ceiling over all output events.
+
+Not covered: SVT3's released values and the numerical SVT.
 """
 
 from __future__ import annotations
@@ -229,6 +237,23 @@ def scalar_cells_law(label: str, d1: np.ndarray, d2: np.ndarray, b: float, noise
 # ---------------------------------------------------------------- the suite
 
 
+def laplace_loss_sum_law(label: str, k: int, b: float, steps: int = 100) -> PairLaw:
+    """Law of sum_i cell(loss_i) over k independent releases y_i = d_i + Lap(b) whose
+    answers move by 1 (module docstring), on both sides; cell index 0 = loss -1/b,
+    steps + 1 = loss +1/b, 1..steps = the between-part in equal cells of y.  Exact Laplace
+    CDF differences, then a k-fold convolution (``numpy.convolve``)."""
+    def cell_masses(mu: float) -> np.ndarray:
+        edges = np.linspace(0.0, 1.0, steps + 1)
+        cdf = np.array([_lap_cdf_scalar(x - mu, b) for x in edges])
+        return np.concatenate([[cdf[0]], np.diff(cdf), [1.0 - cdf[-1]]])
+
+    m1, m2 = cell_masses(0.0), cell_masses(1.0)
+    p, q = np.ones(1), np.ones(1)
+    for _ in range(k):
+        p, q = np.convolve(p, m1), np.convolve(q, m2)
+    return PairLaw(label, p, q, "outputs")
+
+
 def _pattern(pr) -> str:
     return str(pr.change.get("pattern", pr.change.get("op", pr.change.get("query", ""))))
 
@@ -281,6 +306,16 @@ def suite_laws(name: str) -> MechanismLaws | None:
     if name == "svt6":
         return MechanismLaws(name, svt_laws(1 / e1, 1 / e2, False, pp),
                              "quadrature, 1024 outputs")
+    if name == "laplace-composition-20":
+        law = laplace_loss_sum_law("0 -> 1", 20, 20 / e)
+        return MechanismLaws(name, [law], "privacy-loss sum of 20 Laplace releases, "
+                                          "between-part in 100 cells")
+    if name in ("prefix-sum", "prefix-sum-unscaled"):
+        b = n / e if name == "prefix-sum" else 1 / e
+        ks = sorted({int(np.count_nonzero(pr.first != pr.second)) for pr in pp})
+        laws = [laplace_loss_sum_law(f"{k} answers move", k, b) for k in ks if k > 0]
+        return MechanismLaws(name, laws, "privacy-loss sum of the moved increments, "
+                                         "between-part in 100 cells")
     if name == "one-time-rappor":
         law, _ = rappor_law(0.95, None, None, 0, 1)
         return MechanismLaws(name, [law], "product of independent bits, the 4 that differ")

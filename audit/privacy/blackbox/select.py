@@ -72,6 +72,8 @@ class Selection:
     #: per direction, the finalist with the best point estimate (held-out frequencies) of
     #: the bound it would certify at the next look (``Pick.score`` = that estimate)
     expected_picks: list[Pick] = field(default_factory=list)
+    #: every finalist (the shortlist of each family and direction), for a re-scoring stage
+    finalist_events: list[Event] = field(default_factory=list)
 
     def report(self, idx: int) -> dict[str, Any]:
         return {"pair_index": idx, "events_generated": self.generated,
@@ -161,6 +163,7 @@ def select_pair(idx: int, ya: np.ndarray, yb: np.ndarray, s: EventSettings, max_
                     seen.add(e)
                     finalists.append(e)
     sel.finalists = len(finalists)
+    sel.finalist_events = finalists
     if not finalists:
         return sel
     ca, cb = count_on(finalists, ha), count_on(finalists, hb)

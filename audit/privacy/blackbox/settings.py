@@ -89,6 +89,11 @@ class TesterSettings:
     #: never flags, 11.2 M instead of 9.2 M, 64.8 vs 54.5 CPU s, over the 60 s goal; the new
     #: finalists enter the looks' pair ranking, the likely path, not isolated)
     ratio_patterns: bool | None = None
+    #: fixed schedule with ``certify="best"``: this many of the ``n_certify`` outputs per
+    #: data set re-score each pair's contenders (its best finalists, on fresh outputs used
+    #: for the choice only) and the winner is certified on the other n_certify - n_rescore;
+    #: 0: the selection pick is certified on all n_certify (the default)
+    n_rescore: int = 0
     name: str = "blackbox"
     delta: float = 0.0
     sequential: bool = False
@@ -135,6 +140,11 @@ class TesterSettings:
         _check_int(self.max_patterns, "max_patterns", 1)
         _check_int(self.n_pattern_thresholds, "n_pattern_thresholds", 1)
         _check_int(self.max_binades, "max_binades", 1)
+        _check_int(self.n_rescore, "n_rescore", 0)
+        if self.n_rescore and self.n_rescore >= self.certify_samples:
+            raise InvalidParameterError(
+                f"n_rescore must be smaller than n_certify ({self.certify_samples}), got "
+                f"{self.n_rescore!r}")
         _check_int(self.seq_first, "seq_first", 10)
         _check_int(self.seq_growth, "seq_growth", 2)
         _check_int(self.seq_keep_pairs, "seq_keep_pairs", 1)
@@ -211,6 +221,7 @@ class TesterSettings:
             "heldout_selection": self.heldout_selection,
             "learned_logistic": self.learned_logistic,
             "ratio_patterns": self.use_ratio_patterns,
+            "n_rescore": self.n_rescore,
             "seq_alpha_by_size": self.seq_alpha_by_size,
             "seq_rank_pairs": self.seq_rank_pairs,
             "seq_after_flag": self.seq_after_flag,
