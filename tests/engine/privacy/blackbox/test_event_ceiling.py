@@ -287,3 +287,16 @@ def test_brute_force_helper_enumerates_every_subset(m_out):
     best = max(float(ec.expected_bound(sum(p[list(s)]), sum(q[list(s)]), 1e3))
                for r in range(1, m_out + 1) for s in itertools.combinations(range(m_out), r))
     assert _brute(p, q, 1e3) == pytest.approx(best, abs=1e-12)
+
+
+def test_laplace_loss_sum_law_by_hand():
+    """k Laplace(b) releases moved by 1: the law of the binned loss sum sums to 1, its
+    largest log-ratio is k / b (every column right of both answers), and that top cell has
+    probability (e^{-1/b} / 2)^k on the unmoved side and (1/2)^k on the moved one
+    (closed-form Laplace tails)."""
+    k, b = 5, 3.0
+    law = eo.laplace_loss_sum_law("t", k, b, steps=20)
+    assert abs(law.p.sum() - 1) < 1e-12 and abs(law.q.sum() - 1) < 1e-12
+    assert abs(np.max(np.log(law.q / law.p)) - k / b) < 1e-9
+    assert abs(law.p[-1] - (0.5 * math.exp(-1 / b)) ** k) < 1e-15
+    assert abs(law.q[-1] - 0.5 ** k) < 1e-15
