@@ -83,8 +83,11 @@ def client(scheduler: str | None = None, workers: int | None = None) -> Iterator
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
         raise InvalidParameterError(f"must be an integer >= 1, got {workers!r}",
                                     param="workers")
+    # The scheduler's HTTP server starts even with the dashboard off; a fixed port (8787 by
+    # default) collides with any other cluster on the machine, so bind a free local port.
     with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                      dashboard_address=None) as cluster, Client(cluster) as c:
+                      dashboard_address="127.0.0.1:0", scheduler_kwargs={"dashboard": False},
+                      ) as cluster, Client(cluster) as c:
         yield c
 
 

@@ -5,9 +5,12 @@
 * Hypothesis runs derandomized (a fixed seed derived from each test), so the default test
   run — and CI — is reproducible; set DPAUDIT_HYPOTHESIS_RANDOM=1 to explore with fresh
   random seeds instead.
-* BLAS runs one thread per process (unless the caller set it): the suite runs one pytest
-  worker per core, and OpenBLAS's spinning threads on a busy 2-core machine cost up to 20x
-  the CPU of a small least-squares fit (measured: 40,000 x 180 lstsq 10.4 s vs 0.48 s).
+* BLAS runs one thread per process (``OPENBLAS_NUM_THREADS`` / ``OMP_NUM_THREADS`` /
+  ``MKL_NUM_THREADS`` = 1 unless set): the run already spreads over every core
+  (``-n logical``), and OpenBLAS's spinning threads on top only contend (measured on the
+  busy 2-core machine: a 40,000 x 180 least squares 10.4 CPU s vs 0.48 s on one thread;
+  the Freegap tester's step twice the CPU, same results bit for bit).  Set before any
+  xdist worker or CLI subprocess starts, so they inherit it.
 """
 
 import os
