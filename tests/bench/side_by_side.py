@@ -31,7 +31,8 @@ budget.  One run, one process; seed 0.
   (``certify="best"``) on ``--large`` fresh outputs per data set (default ``LARGE_CERTIFY``
   = 20,000,000), of which ``LARGE_RESCORE`` = 2,000,000 re-score every finalist of the 3
   best pairs (the fixed schedule's second selection stage) and the rest certify the
-  winner; float bits, the logistic score and the pattern-ratio families on, 90 %.  Per data set that is at most
+  winner; float bits, the logistic score and the pattern-ratio families on,
+  90 %.  Per data set that is at most
   2.1 x 10^7 outputs, 1/10 of DP-Sniper's 10.7 M + 2 x 10^8.  The ``large/true`` column is
   the certified bound over the true epsilon (the goal: >= 0.95 where the truth is known).
 * **DP-Sniper-style at 10x** (``--sniper10``): the DP-Sniper-style tester given ten times

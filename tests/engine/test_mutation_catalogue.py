@@ -113,7 +113,8 @@ def test_targeted_check_kills_mutant_and_passes_ours(mid: str, subject: str, che
     assert not ok_failed and ok_verdicts.get(check) == "not-refuted", ok_verdicts
 
 
-@pytest.mark.slow  # ~26 s: the control of the sampled areas; each targeted check's control runs by default
+# ~26 s: the control of the sampled areas; each targeted check's control runs by default
+@pytest.mark.slow
 def test_unmutated_copy_is_not_flagged_on_the_sampled_areas(work: Path) -> None:
     """Control: the same copying machinery without a mutation passes the same area checks
     (both suites) and certify - a kill above is the mutation's, not the copy's."""

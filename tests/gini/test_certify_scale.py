@@ -163,7 +163,8 @@ def _as_json(r) -> tuple[str, str, str]:
             json.dumps(r.certification, sort_keys=True, default=str))
 
 
-@pytest.mark.slow  # ~12 s: a second LocalCluster; tests/engine/test_distributed.py starts one by default
+# ~12 s: a second LocalCluster; tests/engine/test_distributed.py starts one by default
+@pytest.mark.slow
 def test_local_cluster_equals_single_process() -> None:
     pytest.importorskip("distributed")
     x = np.round(np.random.default_rng(3).lognormal(10.0, 1.0, 3000), 2)

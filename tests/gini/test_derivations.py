@@ -69,12 +69,16 @@ def findings():
     return out
 
 
-@pytest.mark.slow  # the full-scope SymPy derivations take ~55 s; the cheap claims replay in tests/engine/test_examples.py and the power tests below run at n <= 3 by default
+# the full-scope SymPy derivations take ~55 s; the cheap claims replay in
+# tests/engine/test_examples.py and the power tests below run at n <= 3 by default
+@pytest.mark.slow
 def test_verdicts(findings):
     assert {k: f.verdict.value for k, f in findings.items()} == EXPECTED
 
 
-@pytest.mark.slow  # the full-scope SymPy derivations take ~55 s; the cheap claims replay in tests/engine/test_examples.py and the power tests below run at n <= 3 by default
+# the full-scope SymPy derivations take ~55 s; the cheap claims replay in
+# tests/engine/test_examples.py and the power tests below run at n <= 3 by default
+@pytest.mark.slow
 def test_verified_have_scope(findings):
     for f in findings.values():
         if f.verdict is Verdict.VERIFIED:
@@ -129,7 +133,9 @@ def _independent_expected(fid: str, inputs: dict) -> Q:
     raise AssertionError(f"no independent check for {fid}")
 
 
-@pytest.mark.slow  # the full-scope SymPy derivations take ~55 s; the cheap claims replay in tests/engine/test_examples.py and the power tests below run at n <= 3 by default
+# the full-scope SymPy derivations take ~55 s; the cheap claims replay in
+# tests/engine/test_examples.py and the power tests below run at n <= 3 by default
+@pytest.mark.slow
 def test_refutations_replay_and_are_genuine(findings):
     refuted = [f for f in findings.values() if f.verdict is Verdict.REFUTED]
     assert len(refuted) == 10
@@ -146,7 +152,9 @@ def test_refutations_replay_and_are_genuine(findings):
             assert isinstance(v, (Q, int)), (f.id, v)
 
 
-@pytest.mark.slow  # the full-scope SymPy derivations take ~55 s; the cheap claims replay in tests/engine/test_examples.py and the power tests below run at n <= 3 by default
+# the full-scope SymPy derivations take ~55 s; the cheap claims replay in
+# tests/engine/test_examples.py and the power tests below run at n <= 3 by default
+@pytest.mark.slow
 def test_prop51_eq2_witness_beats_printed(findings):
     inputs = from_jsonable(findings["paper.eq31.prop51-eq2"].counterexample["inputs"])
     x = inputs["x"]
@@ -156,7 +164,9 @@ def test_prop51_eq2_witness_beats_printed(findings):
     assert iq < d.printed_inf_iq(g)
 
 
-@pytest.mark.slow  # the full-scope SymPy derivations take ~55 s; the cheap claims replay in tests/engine/test_examples.py and the power tests below run at n <= 3 by default
+# the full-scope SymPy derivations take ~55 s; the cheap claims replay in
+# tests/engine/test_examples.py and the power tests below run at n <= 3 by default
+@pytest.mark.slow
 def test_scaling_relations(findings):
     assert findings["paper.eq59.max-construction-gini"].evidence["exact_relation"] == \
         "printed = n-1 * eq.(2) Gini"

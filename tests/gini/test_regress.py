@@ -22,7 +22,9 @@ def _report(path: Path) -> dict:
     return json.loads((path / "report.json").read_text())
 
 
-@pytest.mark.slow  # ~60 s: the whole quick regress of the shipped kernels; by default test_same_seed_same_json runs its gini checks and tests/gini/test_mutation.py its areas
+# ~60 s: the whole quick regress of the shipped kernels; by default test_same_seed_same_json runs
+# its gini checks and tests/gini/test_mutation.py its areas
+@pytest.mark.slow
 def test_ours_quick_regress_all_verified(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
     code = main(["regress", "--subject", "lan-reiter-2025", "--out", str(tmp_path), "--run-id",
                  "ours", "--seed", "0"])

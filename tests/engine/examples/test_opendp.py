@@ -56,7 +56,8 @@ def _run(tmp_path, obj, *extra):
     return code, rep
 
 
-@pytest.mark.slow  # ~15-30 s each on OpenDP's own sampler; the adapter tests in tests/extra/ run by default
+# ~15-30 s each on OpenDP's own sampler; the adapter tests in tests/extra/ run by default
+@pytest.mark.slow
 def test_opendp_laplace_correct_is_not_flagged(tmp_path):
     code, rep = _run(tmp_path, "laplace_sum")
     bb = rep["findings"][0]
@@ -79,7 +80,8 @@ def test_opendp_laplace_scale_divided_by_10_is_flagged_early(tmp_path):
     assert (tmp_path / "laplace_sum_broken" / "counterexamples" / "user.blackbox.json").exists()
 
 
-@pytest.mark.slow  # ~15-30 s each on OpenDP's own sampler; the adapter tests in tests/extra/ run by default
+# ~15-30 s each on OpenDP's own sampler; the adapter tests in tests/extra/ run by default
+@pytest.mark.slow
 def test_opendp_mechanism_that_raises_is_reported_not_crashed(tmp_path, capsys):
     code, rep = _run(tmp_path, "laplace_mean_crashes", "--max-pairs", "12")
     crash = [f for f in rep["findings"] if f["id"].startswith("user.crash")]
