@@ -4,8 +4,9 @@ outputs.
 
 With ``n_rescore`` > 0 (and ``certify="best"``) the choice has a second stage: the
 finalists of the ``RESCORE_PAIRS`` pairs whose picks score best are counted on
-``n_rescore`` fresh outputs per data set, and the one whose point estimate predicts the
-largest bound on the remaining ``n_certify - n_rescore`` outputs is certified on those.  A
+``n_rescore`` fresh outputs per data set, and the one whose counts predict the
+largest bound on the remaining ``n_certify - n_rescore`` outputs (re-scoring counts at
+their level-``PICK_LEVEL`` bounds) is certified on those.  A
 rare event of large ratio (SVT6's best output has probability 3.6e-4) cannot win on the
 held-out half of the selection outputs, whose counts are too small for a pessimistic
 score to trust, but with a few million fresh outputs its ratio is plain.
@@ -36,9 +37,9 @@ from audit.privacy.blackbox.results import (
     guarantee,
 )
 from audit.privacy.blackbox.sampling import rng_record
-from audit.privacy.blackbox.select import count_on, select_pair
+from audit.privacy.blackbox.select import PICK_LEVEL, count_on, select_pair
 from audit.privacy.blackbox.settings import TesterSettings
-from audit.privacy.blackbox.statistics import bonferroni_level, expected_bound
+from audit.privacy.blackbox.statistics import bonferroni_level, predicted_bound
 from audit.protocols import Mechanism, NeighbourPair, TestResult
 from kernels.errors import InputError, InvalidParameterError
 
@@ -216,8 +217,11 @@ def _rescore(t: TesterSettings, mechanism: Mechanism, pairs: list[NeighbourPair]
              ) -> tuple[Pick, dict[str, Any]]:
     """The second selection stage (module docstring): count every finalist of the best
     ``RESCORE_PAIRS`` pairs on ``t.n_rescore`` fresh outputs per data set and return the
-    one whose point estimate predicts the largest bound on ``n_left`` outputs at level
-    ``a_cert``, with what was tried.  These outputs choose; they never certify."""
+    one whose re-scoring counts, taken at their one-sided ``PICK_LEVEL`` Clopper-Pearson
+    bounds (milder than the selection level, not the point estimate, which over ~100
+    finalists rewards the noise of rare tail events), predict the largest bound on
+    ``n_left`` outputs at level ``a_cert``, with what was tried.  These outputs choose;
+    they never certify."""
     best_score: dict[int, float] = {}
     for p in picks:
         best_score[p.pair] = max(best_score.get(p.pair, -np.inf), p.score)
@@ -233,7 +237,7 @@ def _rescore(t: TesterSettings, mechanism: Mechanism, pairs: list[NeighbourPair]
                   for ds in (pairs[idx].first, pairs[idx].second))
         tried += len(events)
         for direction, (kf, ko) in enumerate(((cf, cs), (cs, cf))):
-            score = expected_bound(kf, ko, m, n_left, a_cert, delta)
+            score = predicted_bound(kf, ko, m, n_left, PICK_LEVEL, a_cert, delta)
             j = int(np.argmax(score))
             if winner is None or float(score[j]) > winner.score:
                 winner = Pick(idx, direction, events[j], float(score[j]),
@@ -242,8 +246,9 @@ def _rescore(t: TesterSettings, mechanism: Mechanism, pairs: list[NeighbourPair]
         best = max(range(len(picks)), key=lambda i: (picks[i].score, -i))
         winner = picks[best]
     return winner, {"n": m, "pairs": chosen_pairs, "contenders": tried,
-                    "score": "point estimate on the re-scoring outputs of the bound on the "
-                             f"remaining {n_left} outputs", "chosen_score": winner.score}
+                    "score": f"re-scoring counts at one-sided level {PICK_LEVEL}, turned into "
+                             f"the bound on the remaining {n_left} outputs",
+                    "chosen_score": winner.score}
 
 
 def _count_fast(t: TesterSettings, mechanism: Mechanism, dataset: Any, events: list[Event],
