@@ -189,11 +189,14 @@ def _logistic_weights(xa: np.ndarray, xb: np.ndarray, ridge: float = 1.0,
     return np.array([float(f"{v:.12g}") for v in out])
 
 
-def _medians(a: np.ndarray, b: np.ndarray, rows: int = 50_000) -> tuple[float, ...] | None:
-    """Per-column median of the finite entries of the first ``rows`` rows of both sides
-    (12 significant digits, so a report's cut points rebuild the event); None when a column
-    has no finite entry."""
-    pooled = np.concatenate([a[:rows], b[:rows]])
+#: rows of each side whose pooled medians give the count features' cut points
+MEDIAN_ROWS = 50_000
+
+
+def _medians(a: np.ndarray, b: np.ndarray) -> tuple[float, ...] | None:
+    """Per-column median of the finite entries of both sides (12 significant digits, so a
+    report's cut points rebuild the event); None when a column has no finite entry."""
+    pooled = np.concatenate([a, b])
     med: list[float] = []
     for c in range(pooled.shape[1]):
         col = pooled[:, c]
@@ -211,8 +214,10 @@ def median_count_features(a: np.ndarray, b: np.ndarray,
     (a composition of Laplace releases) the first is the sufficient count behind the
     optimal event; the second is the same for cumulative outputs (a prefix sum releases
     the running total, whose increments are the independent noisy answers).  The cut
-    points come from selection rows only and are frozen into the feature."""
+    points come from the first ``MEDIAN_ROWS`` selection rows of each side only and are
+    frozen into the feature."""
     out: list[Feature] = []
+    a, b = a[:MEDIAN_ROWS], b[:MEDIAN_ROWS]
     for kind, fa, fb in (("count-gt-each", a, b),
                          ("count-diff-gt-each", column_differences(a),
                           column_differences(b))):

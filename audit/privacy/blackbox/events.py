@@ -12,16 +12,17 @@ bits for differential privacy"; ``README.md`` beside this module shows what they
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
 from audit.privacy.blackbox.features import Feature
-from audit.privacy.blackbox.pattern_sets import PatternSet
+from audit.privacy.blackbox.pattern_sets import PatternSet, state_codes
 from kernels.errors import InvalidParameterError
 
-__all__ = ["Event", "bits_mask", "f32_representable", "float_fields"]
+__all__ = ["Event", "bits_mask", "count_on", "f32_representable", "float_fields"]
 
 
 def _fmt(x: float) -> str:
@@ -204,3 +205,28 @@ def f32_representable(col: np.ndarray) -> np.ndarray:
         back = col.astype(np.float32).astype(np.float64)
     return np.isfinite(col) & (back == col)
 
+
+def count_on(events: Sequence[Event], y: np.ndarray) -> np.ndarray:
+    """How many rows of ``y`` fall in each event (a feature, and the distinct state codes
+    of a pattern set's columns with their counts, are computed once per batch)."""
+    cache: dict[Feature, np.ndarray] = {}
+    codes: dict[tuple[Any, ...], tuple[np.ndarray, np.ndarray]] = {}
+    out = np.zeros(len(events), dtype=np.int64)
+    for i, e in enumerate(events):
+        f = e.feature
+        ps = e.patterns
+        if e.kind == "union" and ps is not None and f is None and not e.pattern:
+            key = (ps.columns, ps.levels)
+            if key not in codes:  # each distinct row code once, with its count
+                codes[key] = np.unique(state_codes(y, ps.columns, ps.levels),
+                                       return_counts=True)
+            uniq, cnt = codes[key]
+            out[i] = int(cnt[ps.member(uniq)].sum())
+        elif f is not None and not e.pattern and e.kind in ("gt", "lt"):
+            if f not in cache:
+                cache[f] = f.apply(y)
+            v = cache[f]
+            out[i] = int(np.count_nonzero(v > e.a if e.kind == "gt" else v < e.a))
+        else:
+            out[i] = int(np.count_nonzero(e.mask(y)))
+    return out

@@ -37,7 +37,7 @@ from audit.privacy.blackbox.results import (
     guarantee,
 )
 from audit.privacy.blackbox.sampling import rng_record
-from audit.privacy.blackbox.select import PICK_LEVEL, count_on, select_pair
+from audit.privacy.blackbox.select import PICK_LEVEL, select_pair
 from audit.privacy.blackbox.settings import TesterSettings
 from audit.privacy.blackbox.statistics import bonferroni_level, predicted_bound
 from audit.protocols import Mechanism, NeighbourPair, TestResult
@@ -233,8 +233,8 @@ def _rescore(t: TesterSettings, mechanism: Mechanism, pairs: list[NeighbourPair]
         events = contenders.get(idx, [])
         if not events:
             continue
-        cf, cs = (_count_fast(t, mechanism, ds, events, m, rng, d)
-                  for ds in (pairs[idx].first, pairs[idx].second))
+        cf = t.count(mechanism, pairs[idx].first, events, m, rng, d)
+        cs = t.count(mechanism, pairs[idx].second, events, m, rng, d)
         tried += len(events)
         for direction, (kf, ko) in enumerate(((cf, cs), (cs, cf))):
             score = predicted_bound(kf, ko, m, n_left, PICK_LEVEL, a_cert, delta)
@@ -250,16 +250,3 @@ def _rescore(t: TesterSettings, mechanism: Mechanism, pairs: list[NeighbourPair]
                              f"the bound on the remaining {n_left} outputs",
                     "chosen_score": winner.score}
 
-
-def _count_fast(t: TesterSettings, mechanism: Mechanism, dataset: Any, events: list[Event],
-                n: int, rng: np.random.Generator, d: int) -> np.ndarray:
-    """Counts of many events on ``n`` fresh outputs, chunk by chunk through
-    :func:`~audit.privacy.blackbox.select.count_on` (features and pattern codes computed
-    once per chunk)."""
-    out = np.zeros(len(events), dtype=np.int64)
-    done = 0
-    while done < n:
-        k = min(int(t.chunk_size), n - done)
-        out += count_on(events, t.draw_chunked(mechanism, dataset, k, rng, d))
-        done += k
-    return out

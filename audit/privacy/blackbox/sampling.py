@@ -18,7 +18,7 @@ import numpy as np
 
 from audit.distributed import count_events
 from audit.privacy.blackbox.crashes import MechanismCrash, jsonable_dataset
-from audit.privacy.blackbox.events import Event
+from audit.privacy.blackbox.events import Event, count_on
 from audit.protocols import Mechanism
 from kernels.errors import InputError
 
@@ -104,9 +104,7 @@ def count(mechanism: Mechanism, dataset: Any, events: Sequence[Event], n: int,
     done = 0
     while done < n:
         m = min(chunk_size, n - done)
-        y = draw(mechanism, dataset, m, rng, d)
-        for i, e in enumerate(events):
-            counts[i] += int(np.count_nonzero(e.mask(y)))
+        counts += count_on(events, draw(mechanism, dataset, m, rng, d))
         done += m
         if tick is not None:
             tick(m)

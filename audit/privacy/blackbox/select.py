@@ -31,9 +31,7 @@ from audit.privacy.blackbox.candidates import (
     candidates,
     quantile_levels,
 )
-from audit.privacy.blackbox.events import Event
-from audit.privacy.blackbox.features import Feature
-from audit.privacy.blackbox.pattern_sets import state_codes
+from audit.privacy.blackbox.events import Event, count_on
 from audit.privacy.blackbox.results import Pick
 from audit.privacy.blackbox.statistics import (
     clopper_pearson_lower,
@@ -43,7 +41,7 @@ from audit.privacy.blackbox.statistics import (
     predicted_bound,
 )
 
-__all__ = ["ALL_FAMILIES", "Selection", "count_on", "select_pair"]
+__all__ = ["ALL_FAMILIES", "Selection", "select_pair"]
 
 #: below this many selection outputs per data set, no held-out split (too few to halve)
 MIN_SPLIT = 40
@@ -80,32 +78,6 @@ class Selection:
                 "events_tried": int(sum(self.families.values())),
                 "families": dict(self.families), "finalists": self.finalists,
                 "heldout_rows": self.heldout_rows}
-
-
-def count_on(events: list[Event], y: np.ndarray) -> np.ndarray:
-    """How many rows of ``y`` fall in each event (a feature, and the distinct state codes
-    of a pattern set's columns with their counts, are computed once per batch)."""
-    cache: dict[Feature, np.ndarray] = {}
-    codes: dict[tuple[Any, ...], tuple[np.ndarray, np.ndarray]] = {}
-    out = np.zeros(len(events), dtype=np.int64)
-    for i, e in enumerate(events):
-        f = e.feature
-        ps = e.patterns
-        if e.kind == "union" and ps is not None and f is None and not e.pattern:
-            key = (ps.columns, ps.levels)
-            if key not in codes:  # each distinct row code once, with its count
-                codes[key] = np.unique(state_codes(y, ps.columns, ps.levels),
-                                       return_counts=True)
-            uniq, cnt = codes[key]
-            out[i] = int(cnt[ps.member(uniq)].sum())
-        elif f is not None and not e.pattern and e.kind in ("gt", "lt"):
-            if f not in cache:
-                cache[f] = f.apply(y)
-            v = cache[f]
-            out[i] = int(np.count_nonzero(v > e.a if e.kind == "gt" else v < e.a))
-        else:
-            out[i] = int(np.count_nonzero(e.mask(y)))
-    return out
 
 
 def _shortlist(score: np.ndarray, k: int) -> np.ndarray:
