@@ -107,15 +107,14 @@ def run_fixed(t: TesterSettings, mechanism: Mechanism, pairs: list[NeighbourPair
             f"no usable neighbour pair: the mechanism rejected all {len(pairs)} pairs "
             f"({reasons})")
     rescore: dict[str, Any] | None = None
-    if t.certify == "best" and t.n_rescore and contenders:
-        assert d_out is not None
-        n_cert -= int(t.n_rescore)
-        pick, rescore = _rescore(t, mechanism, pairs, picks, contenders, rng, d_out,
-                                 n_cert, bonferroni_level(alpha, 2), delta)
-        picks = [pick]
-    elif t.certify == "best":
-        best = max(range(len(picks)), key=lambda i: (picks[i].score, -i))
-        picks = [picks[best]]
+    if t.certify == "best":
+        best = picks[max(range(len(picks)), key=lambda i: (picks[i].score, -i))]
+        if t.n_rescore:
+            assert d_out is not None
+            n_cert -= int(t.n_rescore)
+            best, rescore = _rescore(t, mechanism, pairs, picks, contenders, rng, d_out,
+                                     n_cert, bonferroni_level(alpha, 2), delta, best)
+        picks = [best]
     t_sel = time.perf_counter() - t0
 
     # certification on fresh samples
@@ -213,15 +212,15 @@ def run_fixed(t: TesterSettings, mechanism: Mechanism, pairs: list[NeighbourPair
 
 def _rescore(t: TesterSettings, mechanism: Mechanism, pairs: list[NeighbourPair],
              picks: list[Pick], contenders: dict[int, list[Event]], rng: np.random.Generator,
-             d: int, n_left: int, a_cert: float, delta: float
+             d: int, n_left: int, a_cert: float, delta: float, fallback: Pick
              ) -> tuple[Pick, dict[str, Any]]:
     """The second selection stage (module docstring): count every finalist of the best
     ``RESCORE_PAIRS`` pairs on ``t.n_rescore`` fresh outputs per data set and return the
     one whose re-scoring counts, taken at their one-sided ``PICK_LEVEL`` Clopper-Pearson
     bounds (milder than the selection level, not the point estimate, which over ~100
     finalists rewards the noise of rare tail events), predict the largest bound on
-    ``n_left`` outputs at level ``a_cert``, with what was tried.  These outputs choose;
-    they never certify."""
+    ``n_left`` outputs at level ``a_cert`` (``fallback``, the selection's pick, if no pair
+    has a finalist), with what was tried.  These outputs choose; they never certify."""
     best_score: dict[int, float] = {}
     for p in picks:
         best_score[p.pair] = max(best_score.get(p.pair, -np.inf), p.score)
@@ -243,8 +242,7 @@ def _rescore(t: TesterSettings, mechanism: Mechanism, pairs: list[NeighbourPair]
                 winner = Pick(idx, direction, events[j], float(score[j]),
                               (int(cf[j]), int(cs[j])))
     if winner is None:  # no finalist anywhere: the selection pick stands
-        best = max(range(len(picks)), key=lambda i: (picks[i].score, -i))
-        winner = picks[best]
+        winner = fallback
     return winner, {"n": m, "pairs": chosen_pairs, "contenders": tried,
                     "score": f"re-scoring counts at one-sided level {PICK_LEVEL}, turned into "
                              f"the bound on the remaining {n_left} outputs",
