@@ -31,7 +31,8 @@ from typing import Any
 
 import mpmath
 
-__all__ = ["AlphaAccountingError", "binomial_tail_ge", "binomial_tail_le", "check_alpha"]
+__all__ = ["AlphaAccountingError", "binomial_tail_ge", "binomial_tail_le", "check_alpha",
+           "documented_batches"]
 
 _DPS = 40
 _STOP = mpmath.mpf(10) ** -45  # relative size of the last summed term
@@ -129,22 +130,37 @@ def _bound_errors(c: Mapping[str, Any], delta: float) -> list[str]:
     return out
 
 
-def check_alpha(details: Mapping[str, Any], confidence: float) -> dict[str, Any]:
+def documented_batches(first: int, growth: int, n_max: int) -> list[int]:
+    """The sequential schedule as documented (README, :mod:`~audit.privacy.blackbox.
+    sequential`): ``first * growth^r`` while <= ``n_max``, at least two rounds (the second
+    ``max(first, n_max)`` when the first growth step would pass ``n_max``)."""
+    out = [int(first)]
+    while out[-1] * int(growth) <= n_max:
+        out.append(out[-1] * int(growth))
+    return out if len(out) >= 2 else [int(first), int(max(first, n_max))]
+
+
+def check_alpha(details: Mapping[str, Any], confidence: float,
+                plan: tuple[int, int, int] | None = None) -> dict[str, Any]:
     """The exact account of a black-box run's ``details`` (fixed or sequential, as the
     testers record it): stated alpha, levels spent (as exact fractions shown as floats),
-    bounds re-derived; raises :class:`AlphaAccountingError` on any excess.  A run that
+    bounds re-derived; ``plan = (first, growth, n_max)``: the sequential schedule must be the
+    documented one; raises :class:`AlphaAccountingError` on any excess or departure.  A run that
     certified nothing (every pair crashed) has nothing to account: ``checked = 0``."""
     certified: Sequence[Mapping[str, Any]] = details.get("certified") or []
     if not certified:
         return {"ok": True, "certified": False}
     stated = Fraction(details["alpha_total"])
     problems: list[str] = []
-    if stated > 1 - Fraction(confidence):
-        problems.append(f"stated alpha {float(stated)!r} exceeds 1 - confidence "
-                        f"{confidence!r}")
+    if stated != Fraction(1.0 - float(confidence)):
+        problems.append(f"alpha {float(stated)!r} is not 1 - confidence = "
+                        f"{1.0 - float(confidence)!r}")
     mode = details.get("mode")
     if mode == "sequential":
         per_look = [Fraction(a) for a in details["alpha_per_look"]]
+        if plan is not None and list(details["schedule"]) != documented_batches(*plan):
+            problems.append(f"schedule {list(details['schedule'])} is not the documented "
+                            f"{documented_batches(*plan)} (first, growth, n = {plan})")
         if len(per_look) != len(details["schedule"]) - 1:
             problems.append(f"{len(per_look)} look levels for {len(details['schedule']) - 1} "
                             "planned looks")

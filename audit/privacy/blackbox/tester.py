@@ -79,7 +79,10 @@ class BlackBoxTester(TesterSettings):
         run = run_sequential if self.sequential else run_fixed
         res = run(self, mechanism, checked, rng, progress)
         # the union bound re-counted exactly from the run's record (a miscount: exit 4)
-        res.details["alpha_accounting"] = check_alpha(res.details, float(self.confidence))
+        plan = ((int(self.seq_first), int(self.seq_growth), int(self.certify_samples))
+                if self.sequential else None)
+        res.details["alpha_accounting"] = check_alpha(res.details, float(self.confidence),
+                                                      plan)
         return res
 
 

@@ -23,6 +23,8 @@ import pytest
 from audit.privacy.blackbox import BlackBoxTester
 from audit.privacy.blackbox import fixed as fixed_mod
 from audit.privacy.blackbox import results as results_mod
+from audit.privacy.blackbox import sequential as seq_mod
+from audit.privacy.blackbox import tester as tester_mod
 from audit.privacy.blackbox.accounting import (
     AlphaAccountingError,
     binomial_tail_ge,
@@ -100,3 +102,35 @@ def test_a_miscounted_level_is_refused_in_the_run(target, name, repl, kw,
     monkeypatch.setattr(target, name, repl)
     with pytest.raises(AlphaAccountingError, match="miscounted"):
         BlackBoxTester(**kw).run(LaplaceMechanism(1.0), [PAIR], np.random.default_rng(0))
+
+
+def _short_schedule(first, growth, n_max, alpha, by_size=0.0):  # noqa: ANN001, ANN202
+    s = real_schedule(first, growth, n_max, alpha, by_size)
+    return Schedule(s.batches[:-1] if len(s.batches) > 2 else s.batches, s.alpha, s.by_size)
+
+
+real_schedule = seq_mod.schedule
+
+
+@pytest.mark.parametrize("name, repl", [
+    ("schedule", _short_schedule),  # one round early: not the documented schedule
+])
+def test_a_schedule_other_than_documented_is_refused(name, repl,  # noqa: ANN001
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(seq_mod, name, repl)
+    with pytest.raises(AlphaAccountingError, match="documented"):
+        BlackBoxTester(**SEQ).run(LaplaceMechanism(1.0), [PAIR], np.random.default_rng(0))
+
+
+def test_alpha_from_the_selection_confidence_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the looks split 1 - selection_confidence instead of 1 - confidence
+    real = seq_mod.run_sequential
+
+    def wrong(t, *a, **k):  # noqa: ANN001, ANN202
+        res = real(t, *a, **k)
+        res.details["alpha_total"] = 1.0 - float(t.selection_confidence)
+        return res
+
+    monkeypatch.setattr(tester_mod, "run_sequential", wrong)
+    with pytest.raises(AlphaAccountingError, match="1 - confidence"):
+        BlackBoxTester(**SEQ).run(LaplaceMechanism(1.0), [PAIR], np.random.default_rng(0))
