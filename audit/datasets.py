@@ -351,7 +351,7 @@ def _plain_number(cell: str) -> bool:
 def _cross_check(path: str | os.PathLike[str], column: str | None,
                  values: np.ndarray) -> dict[str, Any]:
     full = os.path.getsize(path) <= CROSS_CHECK_FULL_BYTES
-    with open(path, encoding="utf-8-sig", newline="") as fh:
+    with open(path, newline="", encoding="utf-8-sig") as fh:
         rows = csv.reader(fh)
         first = next(rows, [])
         header = [h.strip() for h in first]
