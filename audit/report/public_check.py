@@ -11,11 +11,13 @@ Two checks, both run on every report about confidential data that is written wit
   confidential report only);
 * **canary** — a fresh random token (and a random float, for numeric slots) is planted in
   every confidential slot of *this run's* report — every leaf of every ``"confidential"``
-  part, every counterexample, every finding duration, every non-public figure, the total
-  duration — the public view of that planted copy is rendered to JSON, Markdown and HTML,
-  and neither canary may occur in any of their bytes.  This tests the filter on the shape
-  the run really produced, so a filter edit that leaves today's report shapes alone but
-  lets a secret through in another shape is caught on the first report of that shape.
+  part, a new ``"confidential"`` part in every other dict of the report (any producer may
+  mark a value anywhere), every counterexample, every finding duration, every non-public
+  figure, the total duration — the public view of that planted copy is rendered to JSON,
+  Markdown and HTML, and neither canary may occur in any of their bytes.  This tests the
+  filter on the shape the run really produced, so a filter edit that leaves today's report
+  shapes alone but lets a secret through in another shape is caught on the first report of
+  that shape.
 
 A failure raises :class:`PublicViewLeak` (an internal error of dpaudit, exit 4): nothing
 is written.  Guarantee: what the filter keeps was not marked confidential by its producer;
@@ -93,10 +95,15 @@ def _fill(obj: Any, token: str, number: float) -> Any:
 
 
 def _plant_marked(obj: Any, token: str, number: float) -> Any:
-    """Every ``"confidential"`` part of ``obj`` (any depth, any container) filled."""
+    """Every ``"confidential"`` part of ``obj`` (any depth, any container) filled, and a
+    new ``"confidential"`` part holding the canary added to every other dict: a producer
+    may mark a value confidential anywhere, so the filter must strip it anywhere, not only
+    where today's producers happen to put it."""
     if isinstance(obj, dict):
-        return {k: (_fill(v, token, number) if k == MARK else _plant_marked(v, token, number))
-                for k, v in obj.items()}
+        out = {k: (_fill(v, token, number) if k == MARK else _plant_marked(v, token, number))
+               for k, v in obj.items()}
+        out.setdefault(MARK, {"canary": token, "number": number})
+        return out
     if isinstance(obj, list | tuple):
         return type(obj)(_plant_marked(v, token, number) for v in obj)
     return obj
