@@ -42,6 +42,8 @@ __all__ = [
     "BUILTIN_SAMPLES",
     "DEFAULT_SAMPLE",
     "DataFileError",
+    "ReaderMismatch",
+    "cross_check_read",
     "DatasetInfo",
     "load_csv_column",
     "load_sample",
@@ -309,9 +311,85 @@ def load_csv_column(path: str | os.PathLike[str], column: str | None = None) -> 
     label = f"data file {shorten(repr(os.fspath(path)))}"
     check_regular_file(path, label)
     fast = _fast_column(path, label, column)
-    if fast is not None:
-        return fast
-    return _load_careful(path, label, column)
+    values = fast if fast is not None else _load_careful(path, label, column)
+    cross_check_read(path, column, values)
+    return values
+
+
+class ReaderMismatch(RuntimeError):
+    """The reader's values disagree with an independent read of the same file: a bug of
+    dpaudit's CSV reader (exit 4), never a verdict on data it did not read."""
+
+
+#: files up to this size are re-read in full by :func:`cross_check_read`; larger ones have
+#: their data lines counted and their first and last records compared
+CROSS_CHECK_FULL_BYTES = 64 << 20
+_ENDS = 1000
+
+
+def cross_check_read(path: str | os.PathLike[str], column: str | None,
+                     values: np.ndarray) -> dict[str, Any]:
+    """Re-read a file the reader accepted with Python's :mod:`csv` module alone (no code
+    shared with :func:`_parse_column` or the fast path) and compare: the number of data
+    records (non-empty rows after the header, trailing empty rows excluded) must equal
+    ``len(values)`` and every record's cell of the named column (``float`` of the stripped
+    cell) must equal the value read, bit for bit.  Files over
+    :data:`CROSS_CHECK_FULL_BYTES` are compared on the count and the first and last
+    1,000 records.  Returns what was read (column, n, how it was compared); raises
+    :class:`ReaderMismatch` on any difference."""
+    try:
+        return _cross_check(path, column, values)
+    except (ValueError, IndexError, csv.Error) as exc:
+        raise ReaderMismatch("dpaudit's CSV reader accepted a file that an independent read "
+                             f"cannot parse (a bug of dpaudit): {type(exc).__name__}") from exc
+
+
+def _plain_number(cell: str) -> bool:
+    return bool(cell) and all(ch in "0123456789.eE+-" for ch in cell)
+
+
+def _cross_check(path: str | os.PathLike[str], column: str | None,
+                 values: np.ndarray) -> dict[str, Any]:
+    full = os.path.getsize(path) <= CROSS_CHECK_FULL_BYTES
+    with open(path, newline="", encoding="utf-8-sig") as fh:
+        rows = csv.reader(fh)
+        first = next(rows, [])
+        header = [h.strip() for h in first]
+        headerless = column is None and len(header) == 1 and _plain_number(header[0])
+        idx = 0 if headerless or column is None else header.index(column)
+        head: list[float] = [float(header[0])] if headerless else []
+        tail: list[float] = []
+        n = len(head)
+        blank_run = 0
+        for row in rows:
+            if not row:
+                blank_run += 1
+                continue
+            n += 1 + blank_run  # a blank row before a record would be a record of its own
+            blank_run = 0
+            v = float(row[idx].strip())
+            if full or len(head) < _ENDS:
+                head.append(v)
+            else:
+                tail.append(v)
+                if len(tail) > _ENDS:
+                    del tail[0]
+    got = np.asarray(values, dtype=np.float64)
+    problems: list[str] = []
+    if n != got.size:
+        problems.append(f"{got.size} records read, {n} data lines in the file")
+    else:
+        ref_head = np.asarray(head, dtype=np.float64)
+        ok = np.array_equal(got[: ref_head.size], ref_head)
+        if tail:
+            ok = ok and np.array_equal(got[-len(tail):], np.asarray(tail, dtype=np.float64))
+        if not ok:
+            problems.append("a value read differs from the file's cell in that column")
+    if problems:
+        raise ReaderMismatch("dpaudit's CSV reader disagrees with an independent read of the "
+                             "file (a bug of dpaudit): " + "; ".join(problems))
+    return {"column": header[idx] if not headerless else None, "n": int(got.size),
+            "compared": "every record" if full else f"count, first and last {_ENDS}"}
 
 
 def _load_careful(path: str | os.PathLike[str], label: str, column: str | None) -> np.ndarray:

@@ -58,6 +58,7 @@ from audit.privacy.blackbox import BlackBoxTester
 from audit.privacy.exact_loss import dataset_pair_loss
 from audit.privacy.mechanisms import CachedLocationScale, LaplaceMechanism
 from audit.privacy.neighbours import replace
+from audit.privacy.search_reach import check_search_reach, replay_search_reach
 from audit.protocols import REPLACE_ONE, NeighbourPair
 
 __all__ = ["GENERIC_RUNS", "CalibrationRun", "all_runs", "run_calibration", "run_one"]
@@ -203,6 +204,13 @@ def run_calibration(seed: int = 0, quick: bool = False,
         rows.append((run.key, r))
         if on_finding is not None:
             on_finding(f)
+    # the exact-loss search's reach, on worst cases planted where it must look; and every
+    # subject whose calibration runs could not be loaded, as an error (never a silent skip)
+    for extra in [check_search_reach(), *(_unloaded_finding(n, why)
+                                          for n, why in sorted(UNLOADED.items()))]:
+        findings.append(extra)
+        if on_finding is not None:
+            on_finding(extra)
     cap = 10.0
     fig = {
         "id": "calibration.ratios",
@@ -225,12 +233,28 @@ def run_calibration(seed: int = 0, quick: bool = False,
     return findings, [fig]
 
 
+def _unloaded_finding(subject: str, why: str) -> Finding:
+    tag = "".join(c if c.isalnum() or c in ".-" else "-" for c in subject.lower())
+    return Finding(
+        id=f"calibration.load.{tag}",
+        claim=f"the calibration runs of subject {subject!r} load and run",
+        reference="dpaudit calibrate: a run that checked less never passes",
+        method=Method.EXACT, verdict=Verdict.ERROR,
+        scope=f"not loaded, none of its runs ran: {why[:300]}",
+        evidence={"subject": subject, "error": why[:300]}, subject=f"subject:{subject}")
+
+
 def _replay(inp: dict) -> tuple[bool, Any, Any, str]:
     """Re-run the stored calibration run with its seed; still fails while refuted."""
     run = next(r for r in all_runs() if r.key == inp["run"])
     r = run_one(run, int(inp["seed"]), bool(inp["quick"]))
     f = _finding(run, r, int(inp["seed"]), bool(inp["quick"]))
     return f.verdict is Verdict.REFUTED, "testers agree with the known answer", r, run.truth
+
+
+#: subjects whose calibration hook (or entry point) failed to load in the last all_runs():
+#: run_calibration turns each into an ERROR finding (a run that checked less never passes)
+UNLOADED: dict[str, str] = {}
 
 
 def all_runs() -> list[CalibrationRun]:
@@ -241,13 +265,16 @@ def all_runs() -> list[CalibrationRun]:
     from audit import registry
 
     runs = list(GENERIC_RUNS[:3])
+    UNLOADED.clear()
+    UNLOADED.update(registry.subject_errors())
     for s in registry.subjects().values():
         if s.calibration:
             try:
                 runs.extend(registry.resolve(s.calibration)())
-            except registry.SubjectLoadError:
-                continue
+            except registry.SubjectLoadError as exc:
+                UNLOADED[s.name] = str(exc)
     runs.extend(GENERIC_RUNS[3:])
     for r in runs:
         registry.REPLAYERS[f"calibration.{r.key}"] = _replay
+    registry.REPLAYERS["calibrate.search-reach"] = replay_search_reach
     return runs

@@ -278,6 +278,13 @@ def _certified(res: Any) -> list[dict[str, Any]]:
     return list(res.details.get("certified") or res.details.get("looks") or [])
 
 
+def _accounted(res: Any) -> dict[str, Any]:
+    """The run's exact level account (:mod:`audit.privacy.blackbox.accounting`; a run that
+    overspent raised before this point): counted per case in the Finding's evidence."""
+    acc = res.details.get("alpha_accounting")
+    return {} if acc is None else {"level_accounted": bool(acc.get("ok"))}
+
+
 def _blackbox_laplace(tester: BlackBoxTester, claim: float) -> Callable[[int, float], Trial]:
     pair = _laplace_pair()
 
@@ -293,7 +300,8 @@ def _blackbox_laplace(tester: BlackBoxTester, claim: float) -> Callable[[int, fl
         miss = bound_misses(cert, truth)
         return Trial(miss > 0, bool(res.violates),
                      {"bounds": 2 * len(cert), "misses": miss,
-                      "epsilon_lower": float(res.epsilon_lower or 0.0)})
+                      "epsilon_lower": float(res.epsilon_lower or 0.0),
+                      **_accounted(res)})
 
     return trial
 
@@ -313,7 +321,8 @@ def _blackbox_geometric(tester: BlackBoxTester, claim: float) -> Callable[[int, 
         miss = bound_misses(cert, truth)
         return Trial(miss > 0, bool(res.violates),
                      {"bounds": 2 * len(cert), "misses": miss,
-                      "epsilon_lower": float(res.epsilon_lower or 0.0)})
+                      "epsilon_lower": float(res.epsilon_lower or 0.0),
+                      **_accounted(res)})
 
     return trial
 
@@ -514,18 +523,22 @@ def run_case(case: CoverageCase, seed: int, reps: int | None = None,
     pr = case.power_reps if power_reps is None else int(power_reps)
     if r < 1 or pr < 0:
         raise InvalidParameterError(f"reps must be >= 1 and power_reps >= 0, got {r}, {pr}")
-    errors = flags = 0
+    errors = flags = accounted = 0
     first_error: dict[str, Any] | None = None
     for i in range(r):
         s = _seed_of(seed, case.key, i, 0)
         t = case.trial(s, 1.0)
         errors += t.error
         flags += t.flagged
+        accounted += bool(t.figures.get("level_accounted"))
         if t.error and first_error is None:
             first_error = {"trial_seed": s, **t.figures}
     p_err = binomial_excess(errors, r, case.nominal)
     p_flag = binomial_excess(flags, r, case.nominal)
     k_crit, q_det = detectable_rate(r, case.nominal)
+    # the probability that this R refutes a tester whose error rate doubled
+    power_double = (float(stats.binom.sf(k_crit - 1, r, min(1.0, 2 * case.nominal)))
+                    if case.nominal > 0 else None)
     power: dict[str, Any] = {}
     blind_p = 1.0
     for j, f in enumerate(TWINS, 1):
@@ -563,13 +576,17 @@ def run_case(case: CoverageCase, seed: int, reps: int | None = None,
         verdict=verdict,
         scope=f"R = {r} independent repetitions (seed {seed}); exact one-sided binomial test "
         f"at level {LEVEL:g}: refutes at >= {k_crit} errors, detects an error rate of "
-        f"{q_det:.3g} with power {_POWER:g}; twins at "
+        f"{q_det:.3g} with power {_POWER:g}"
+        f"{'' if power_double is None else f', a doubled rate with power {power_double:.2f}'}"
+        f"; level accounting re-counted exactly in {accounted} of {r} runs; twins at "
         f"{', '.join(f'{f:g}x' for f in TWINS)} the claim, {pr} runs each",
         evidence={"tester": case.tester, "runs": r, "errors": errors,
                   "error_rate": errors / r, "false_alarms": flags,
                   "false_alarm_rate": flags / r, "nominal": case.nominal,
                   "binomial_p_value": p_err, "false_alarm_p_value": p_flag,
                   "refutes_at_errors": k_crit, "detectable_rate_power_0.8": q_det,
+                  "power_against_doubled_rate": power_double,
+                  "runs_with_exact_level_accounting": accounted,
                   "power": power, "power_floor_2x": case.power_floor,
                   "blind_p_value": blind_p, "first_error": first_error},
         counterexample=cx,

@@ -105,10 +105,11 @@ def confidentiality_block(confidential_data: bool, show: bool) -> dict[str, Any]
 
 
 def _strip(obj: Any) -> Any:
-    """``obj`` without any ``"confidential"`` part, at any depth."""
+    """``obj`` without any ``"confidential"`` part, at any depth (tuples become lists, as
+    in the JSON written)."""
     if isinstance(obj, dict):
         return {k: _strip(v) for k, v in obj.items() if k != MARK}
-    if isinstance(obj, list):
+    if isinstance(obj, list | tuple):
         return [_strip(v) for v in obj]
     return obj
 
@@ -154,7 +155,10 @@ def public_view(report: dict[str, Any]) -> dict[str, Any]:
     out["confidentiality"] = {**block, "view": "public", "residual": RESIDUAL,
                               "confidential_report": f"{CONFIDENTIAL_DIR}/report.json",
                               "withheld": list(_WITHHELD)}
-    return out
+    # a part marked confidential is removed wherever it sits (public figures, the
+    # confidentiality block, non-dict findings' neighbours...), not only where today's
+    # producers put one
+    return _strip(out)
 
 
 def confidential_view(report: dict[str, Any]) -> dict[str, Any]:

@@ -33,6 +33,7 @@ from audit.report.confidentiality import (
 from audit.report.html import render_html
 from audit.report.markdown import counterexample_relpath, render_markdown
 from audit.report.model import validate_certification, validate_figures
+from audit.report.public_check import check_public_view
 
 __all__ = [
     "REPORT_SCHEMA",
@@ -276,11 +277,28 @@ def write_report(
     secret = None
     if is_confidential_data(report):
         secret = _rendered(confidential_view(report), html)
-    public = _rendered(public_view(report), html)
+    public = _rendered(_checked_public(report), html)
     if secret is not None:
         _write_rendered(directory / CONFIDENTIAL_DIR, secret)
     _write_rendered(directory, public)
     return directory / "report.json", directory / "report.md"
+
+
+def _checked_public(report: dict[str, Any]) -> dict[str, Any]:
+    """The public view, checked by structure and by a canary before anything is written
+    (:mod:`audit.report.public_check`; a leak is dpaudit's bug: it raises)."""
+    public = public_view(report)
+
+    def render(r: dict[str, Any]) -> list[str]:
+        texts = [canonical_json(r)]
+        try:  # a planted figure may not be drawable: its JSON bytes are still searched
+            texts += [render_markdown(r), render_html(r)]
+        except ValueError:
+            pass
+        return texts
+
+    check_public_view(report, public, public_view, render)
+    return public
 
 
 def begin_report(directory: Path, report: dict[str, Any], *, html: bool = True) -> None:
@@ -291,7 +309,7 @@ def begin_report(directory: Path, report: dict[str, Any], *, html: bool = True) 
     never sees an earlier run's finished report as current once this returns (a run killed
     during it leaves either the earlier ``report.json`` untouched or the new one)."""
     directory = Path(directory)
-    views = [(directory, public_view(report))]
+    views = [(directory, _checked_public(report))]
     if is_confidential_data(report):
         views.insert(0, (directory / CONFIDENTIAL_DIR, confidential_view(report)))
     texts = [(d, canonical_json(r), render_markdown(r), render_html(r) if html else None)

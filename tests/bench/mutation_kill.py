@@ -440,11 +440,13 @@ class Runner:
 
     def __init__(self, work: Path, seed: int = 0, area_only: bool = False,
                  commands: tuple[str, ...] = ("regress", "certify", "search"),
-                 stop_at_kill: bool = False) -> None:
+                 stop_at_kill: bool = False, no_pytest: bool = False) -> None:
         self.work = work
         #: stop a mutant at its first killing run (cheapest runs first): the kill verdict is
         #: the same, the per-command rates only cover the runs that ran
         self.stop_at_kill = stop_at_kill
+        #: skip pytest: runs (count only dpaudit's own commands)
+        self.no_pytest = no_pytest
         self.seed = seed
         self.area_only = area_only
         self.commands = commands
@@ -494,6 +496,8 @@ class Runner:
         wd = self.work / f"engine-{tag}"
         wd.mkdir(exist_ok=True)
         runs = sorted(m.runs, key=_run_cost) if self.stop_at_kill else list(m.runs)
+        if self.no_pytest:
+            runs = [r for r in runs if not r.startswith("pytest:")]
         for name in runs:
             if self.stop_at_kill and any(c.killed for c in out):
                 break
@@ -675,6 +679,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", default=None, help="write the results here")
     ap.add_argument("--commands", default="regress,certify,search",
                     help="comma list of the commands to run (default all)")
+    ap.add_argument("--no-pytest", action="store_true",
+                    help="skip the pytest: runs (the kill table then counts only kills by "
+                    "dpaudit's own commands)")
     ap.add_argument("--stop-at-kill", action="store_true",
                     help="stop each mutant at its first killing run, cheapest first (same kill "
                     "verdicts; per-command rates then cover only the runs that ran)")
@@ -703,7 +710,7 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="dpaudit-mut-") as tmp:
         runner = Runner(Path(tmp), a.seed, area_only=a.area,
                         commands=tuple(c.strip() for c in a.commands.split(",")),
-                        stop_at_kill=a.stop_at_kill)
+                        stop_at_kill=a.stop_at_kill, no_pytest=a.no_pytest)
         for i, m in enumerate(todo, 1):
             t0 = time.perf_counter()
             r = runner.run(m)

@@ -5,6 +5,7 @@ the summary and writes the report."""
 from __future__ import annotations
 
 import argparse
+import re
 from datetime import UTC, datetime
 from typing import Any
 
@@ -15,6 +16,7 @@ from audit.cli.command import Command
 from audit.cli.folders import report_dir
 from audit.cli.progress import progress
 from audit.cli.run import finish, start_report, write
+from audit.findings import Finding, Method, Verdict
 from kernels.errors import InputError
 from kernels.validate import list_some, shorten
 
@@ -23,15 +25,27 @@ __all__ = ["COMMAND", "RegressCommand", "regress_suites"]
 
 def regress_suites() -> dict[str, Any]:
     """``subject name -> regress suite`` of every installed subject that offers one (a
-    suite that cannot be loaded is left out)."""
-    out = {}
+    suite that cannot be loaded is left out here; :func:`unloadable_suites` names it, and
+    ``regress`` over every subject turns it into an error finding, never a silent skip)."""
+    return _load_suites()[0]
+
+
+def unloadable_suites() -> dict[str, str]:
+    """``subject name -> one-line reason`` for every installed subject whose regress suite
+    (or whose entry point) failed to load."""
+    return _load_suites()[1]
+
+
+def _load_suites() -> tuple[dict[str, Any], dict[str, str]]:
+    out: dict[str, Any] = {}
+    errors: dict[str, str] = dict(registry.subject_errors())
     for name, s in registry.subjects().items():
         if s.regress:
             try:
                 out[name] = registry.resolve(s.regress)
-            except registry.SubjectLoadError:
-                continue
-    return out
+            except registry.SubjectLoadError as exc:
+                errors[name] = str(exc)
+    return out, errors
 
 
 class RegressCommand(Command):
@@ -94,16 +108,24 @@ def _run_regress(a: argparse.Namespace) -> int:
     from audit.protocols import load_kernels, provided
     from audit.report import build_report, counterexample_relpath, render_summary_table
 
+    unloaded: dict[str, str] = {}
     if a.kernels is None and a.subject is None:  # every subject's own kernels, one report
+        suites, unloaded = _load_suites()
         plan = [(n, s, s.default_kernels) for n, s in sorted(
-            regress_suites().items(), key=lambda t: (not registry.subjects()[t[0]].default,
-                                                     t[0]))]
-        if not plan:
+            suites.items(), key=lambda t: (not registry.subjects()[t[0]].default, t[0]))]
+        if not plan and not unloaded:
             raise InputError("no installed subject provides a regress suite (dpaudit subjects)")
     else:
         plan = [_suite_for(a.subject, a.kernels)]
-    mods = [(subj, suite, kernels, load_kernels(kernels, suite.protocol))
-            for subj, suite, kernels in plan]
+    mods = []
+    for subj, suite, kern in plan:
+        if a.kernels is None and a.subject is None:  # a subject's own kernels: its failure
+            try:                                      # is an error finding, not bad input
+                mods.append((subj, suite, kern, load_kernels(kern, suite.protocol)))
+            except InputError as exc:
+                unloaded[subj] = f"kernel module {kern}: {exc}"
+        else:
+            mods.append((subj, suite, kern, load_kernels(kern, suite.protocol)))
     kernels = " + ".join(k for _, _, k, _ in mods)
     subject = " + ".join(f"kernels:{k}" for _, _, k, _ in mods)
     mode = "full" if a.full else "quick"
@@ -124,19 +146,32 @@ def _run_regress(a: argparse.Namespace) -> int:
     for _, suite, _, m in mods:
         if hasattr(suite, "parameters"):
             params.update(suite.parameters(m, mode))
-    findings: list = []
+    findings: list = [suite_load_error(name, why) for name, why in sorted(unloaded.items())]
     out_dir = start_report(a.out, rid, "regress", subject, a.seed, params, started)
     progress(f"dpaudit regress: {params['kernels_name']} ({kernels}), {mode}, seed {a.seed}")
-    for j, (_, suite, kern, mod) in enumerate(mods):
+    for f in findings:
+        progress(f"  {f.id:<42} {f.verdict.value:<12} {f.scope}")
+    accounts: list[dict] = []
+    for j, (subj, suite, kern, mod) in enumerate(mods):
         last_suite = j == len(mods) - 1
+        ran: set[int] = set()
+        reported: list[int] = []
 
-        def on_finding(i: int, total: int, f, last_suite: bool = last_suite) -> None:
+        def on_finding(i: int, total: int, f, last_suite: bool = last_suite,
+                       ran: set[int] = ran, reported: list[int] = reported) -> None:
+            ran.add(i)
+            reported[:] = [total]
             findings.append(f)
             progress(f"  [{i:>2}/{total}] {f.id:<38} {f.verdict.value:<12} {f.duration_s:6.1f} s")
             write(out_dir, build_report("regress", subject, a.seed, findings, params, started,
                                         False))
 
         suite.run(mod, f"kernels:{kern}", a.seed, mode, a.only, on_finding)
+        account = check_account(subj, suite, a.only, ran, reported[0] if reported else 0)
+        accounts.append(account)
+        if account["missing"]:
+            findings.append(accounting_error(account))
+    params["checks_expected_vs_run"] = accounts
     # one raise seen by several checks is one finding listing its checks
     kept = group_by_root_cause(findings)
     for gone in {f.id for f in findings} - {f.id for f in kept}:  # merged: no file of its own
@@ -157,6 +192,49 @@ def _run_regress(a: argparse.Namespace) -> int:
         print("INCONCLUSIVE: no check ran (nothing was checked)")
     print(f"report: {out_dir / 'report.json'}  {out_dir / 'report.md'}  {out_dir / 'report.html'}")
     return code
+
+
+def suite_load_error(subject: str, why: str) -> Finding:
+    """An ERROR finding for a subject whose regress suite cannot be loaded: the run over
+    every subject fails instead of silently checking fewer kernels."""
+    return Finding(
+        id=f"regress.suite-load.{_id_part(subject)}",
+        claim=f"the regress suite of subject {subject!r} loads and runs",
+        reference="dpaudit regress: a run that checked less never passes",
+        method=Method.EXACT, verdict=Verdict.ERROR,
+        scope=f"suite not loaded, none of its checks ran: {shorten(why, 300)}",
+        evidence={"subject": subject, "error": shorten(why, 300), "must_hold": True},
+        subject=f"subject:{subject}")
+
+
+def check_account(subject: str, suite: Any, only: str | None, ran: set[int],
+                  total_reported: int) -> dict[str, Any]:
+    """How many checks the suite declares (its ``check_ids()``, after ``--only``), how many
+    the runner said it would run, and how many produced a finding.  Counted from the
+    suite's own table, independently of the runner that ran it."""
+    ids = getattr(suite, "check_ids", None)
+    declared = None if ids is None else [c for c in ids() if only is None or only in c]
+    expected = len(declared) if declared is not None else total_reported
+    missing = max(expected - len(ran), 0) + max(expected - total_reported, 0)
+    return {"subject": subject, "expected": expected, "announced": total_reported,
+            "ran": len(ran), "missing": missing}
+
+
+def accounting_error(account: dict[str, Any]) -> Finding:
+    """An ERROR finding for a suite that ran fewer checks than it declares."""
+    subj = account["subject"]
+    return Finding(
+        id=f"regress.check-count.{_id_part(subj)}",
+        claim=f"every check of subject {subj!r}'s regress suite ran",
+        reference="dpaudit regress: a run that checked less never passes",
+        method=Method.EXACT, verdict=Verdict.ERROR,
+        scope=(f"{account['expected']} checks declared, {account['announced']} announced by "
+               f"the runner, {account['ran']} produced a finding"),
+        evidence={**account, "must_hold": True}, subject=f"subject:{subj}")
+
+
+def _id_part(name: str) -> str:
+    return re.sub(r"[^a-z0-9._-]+", "-", name.lower()).strip("-") or "subject"
 
 
 def _check_only(only: str, suites: list) -> None:

@@ -14,7 +14,12 @@ from audit.privacy.calibration import all_runs, run_calibration
 
 
 def _check(seed: int) -> None:
-    findings, figures = run_calibration(seed)
+    found, figures = run_calibration(seed)
+    # the search-reach check (planted worst cases, tests/engine/privacy/test_search_reach.py)
+    reach = [f for f in found if f.id == "calibrate.search-reach"]
+    assert [f.verdict.value for f in reach] == ["verified"]
+    findings = [f for f in found if f.id.startswith("calibration.")]
+    assert len(findings) == len(found) - 1
     bad = {f.id: (f.verdict.value, f.evidence["blackbox_epsilon_lower"],
                   f.evidence["exact_epsilon_up"]) for f in findings
            if f.verdict.value != "not-refuted"}

@@ -19,6 +19,8 @@ from audit.findings import Verdict
 from audit.privacy import coverage_calibration as C
 from audit.privacy.blackbox import Event
 from audit.privacy.blackbox import settings as bb_settings
+from audit.privacy.blackbox import tester as tester_mod
+from audit.privacy.blackbox.accounting import AlphaAccountingError
 from audit.privacy.blackbox.sequential import Schedule
 
 
@@ -107,9 +109,15 @@ def test_unsafe_clopper_pearson_rounding_is_refuted(monkeypatch: pytest.MonkeyPa
 def test_full_confidence_at_every_look_is_refuted(monkeypatch: pytest.MonkeyPatch) -> None:
     # the broken schedule: each look spends the whole alpha (no split over the looks)
     monkeypatch.setattr(Schedule, "alpha_at", lambda s, r: s.alpha)
+    # the exact level accounting in the run refuses it at the first repetition ...
+    with pytest.raises(AlphaAccountingError, match="miscounted"):
+        C.run_case(_case("blackbox-sequential-laplace"), seed=3, reps=1, power_reps=0)
+    # ... and with that accounting switched off, the repetitions refute it statistically
+    monkeypatch.setattr(tester_mod, "check_alpha", lambda details, confidence: {"ok": False})
     f = C.run_case(_case("blackbox-sequential-laplace"), seed=3, reps=40, power_reps=0)
     assert f.verdict is Verdict.REFUTED, f.evidence
     assert f.evidence["error_rate"] > 0.25
+    assert f.evidence["runs_with_exact_level_accounting"] == 0
 
 
 def test_certifying_on_selection_samples_is_refuted(monkeypatch: pytest.MonkeyPatch) -> None:

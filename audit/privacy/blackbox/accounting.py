@@ -1,0 +1,199 @@
+"""Exact alpha accounting of a black-box run, recomputed from what the run recorded.
+
+The black-box testers' guarantee is a union bound: every one-sided Clopper-Pearson bound
+that a verdict can rest on holds with probability >= 1 - its level, and the levels of all
+of them (per look, per side, per certified event) sum to at most alpha = 1 - confidence.
+An edit that spends the level twice (a Bonferroni factor dropped, alpha not split over
+the sequential looks, a side forgotten) raises the false-alarm rate by a factor that a few
+dozen coverage runs cannot see; this module sees it in every run, exactly:
+
+* the sum of the recorded per-bound levels over the run's schedule (every planned look of
+  the sequential test, both sides of every certified event of the fixed test) is compared
+  with the stated alpha as Fractions of the recorded floats (no rounding);
+* every certified one-sided bound is re-derived from its recorded counts by an evaluator
+  that shares no code with :mod:`~audit.privacy.blackbox.statistics`: the exact binomial
+  tail at the recorded bound, summed term by term in 40-digit mpmath arithmetic, must be
+  at most the bound's level (a lower bound above the exact Clopper-Pearson quantile, or an
+  upper bound below it, is refused);
+* the recorded raw epsilon bound must not exceed log((p_lower - delta) / p_upper) computed
+  in mpmath from the recorded bounds (relative slack 1e-12: float rounding of the log).
+
+:func:`check_alpha` returns the account (stored in the run's details) and raises
+:class:`AlphaAccountingError`, an internal error (exit 4), when the run spent more than it
+states: a tester that miscounts its level is a bug of dpaudit, never a user's problem.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from fractions import Fraction
+from typing import Any
+
+import mpmath
+
+__all__ = ["AlphaAccountingError", "binomial_tail_ge", "binomial_tail_le", "check_alpha",
+           "documented_batches"]
+
+_DPS = 40
+_STOP = mpmath.mpf(10) ** -45  # relative size of the last summed term
+
+
+class AlphaAccountingError(RuntimeError):
+    """The run's recorded levels sum to more than its stated alpha, or a recorded bound is
+    on the unsafe side of its exact value: a bug in dpaudit's tester."""
+
+
+def _term(n: int, j: int, p: Any) -> Any:
+    """P[X = j] for X ~ Bin(n, p), 0 < p < 1 (mpmath, log-gamma)."""
+    lg = mpmath.loggamma
+    return mpmath.exp(lg(n + 1) - lg(j + 1) - lg(n - j + 1)
+                      + j * mpmath.log(p) + (n - j) * mpmath.log1p(-p))
+
+
+def binomial_tail_ge(k: int, n: int, p: float) -> Any:
+    """P[X >= k], X ~ Bin(n, p), summed from j = k upward (40 digits).  Exact to the
+    stated digits when k >= the mode (the terms then fall geometrically); otherwise the
+    complement of :func:`binomial_tail_le` at k - 1."""
+    with mpmath.workdps(_DPS):
+        pp = mpmath.mpf(p)
+        if k <= 0 or pp >= 1:
+            return mpmath.mpf(1)
+        if pp <= 0:
+            return mpmath.mpf(0)
+        if k < (n + 1) * pp:
+            return 1 - binomial_tail_le(k - 1, n, p)
+        t = _term(n, k, pp)
+        total = t
+        ratio_p = pp / (1 - pp)
+        j = k
+        while j < n and t > _STOP * total:
+            t = t * (n - j) / (j + 1) * ratio_p
+            total += t
+            j += 1
+        return total
+
+
+def binomial_tail_le(k: int, n: int, p: float) -> Any:
+    """P[X <= k], X ~ Bin(n, p), summed from j = k downward (40 digits); the complement of
+    :func:`binomial_tail_ge` at k + 1 when k is above the mode."""
+    with mpmath.workdps(_DPS):
+        pp = mpmath.mpf(p)
+        if k >= n or pp <= 0:
+            return mpmath.mpf(1)
+        if k < 0 or pp >= 1:
+            return mpmath.mpf(0)
+        if k > (n + 1) * pp:
+            return 1 - binomial_tail_ge(k + 1, n, p)
+        t = _term(n, k, pp)
+        total = t
+        ratio_q = (1 - pp) / pp
+        j = k
+        while j > 0 and t > _STOP * total:
+            t = t * j / (n - j + 1) * ratio_q
+            total += t
+            j -= 1
+        return total
+
+
+def _bound_errors(c: Mapping[str, Any], delta: float) -> list[str]:
+    """What is wrong with one certified event's two bounds and raw epsilon (empty: fine)."""
+    counts = c["counts"]
+    n = int(counts["n"])
+    kf, ko = ((counts["first"], counts["second"]) if int(c.get("direction_index", 0)) == 0
+              else (counts["second"], counts["first"]))
+    kf, ko = int(kf), int(ko)
+    a = mpmath.mpf(c["alpha_per_bound"])
+    lo, hi = float(c["p_favoured_lower"]), float(c["p_other_upper"])
+    out = []
+    if kf == 0:
+        if lo != 0.0:
+            out.append(f"lower bound {lo!r} with 0 of {n} events (must be 0)")
+    elif binomial_tail_ge(kf, n, lo) > a:
+        out.append(f"lower bound {lo!r} on {kf}/{n} is above its exact level-{float(a):.3g} "
+                   "Clopper-Pearson value")
+    if ko == n:
+        if hi != 1.0:
+            out.append(f"upper bound {hi!r} with {n} of {n} events (must be 1)")
+    elif binomial_tail_le(ko, n, hi) > a:
+        out.append(f"upper bound {hi!r} on {ko}/{n} is below its exact level-{float(a):.3g} "
+                   "Clopper-Pearson value")
+    raw = float(c["epsilon_lower_raw"])
+    with mpmath.workdps(_DPS):
+        num = mpmath.mpf(lo) - mpmath.mpf(delta)
+        if hi > 0 and num > 0:
+            exact = mpmath.log(num / mpmath.mpf(hi))
+            if raw > exact + abs(exact) * mpmath.mpf("1e-12") + mpmath.mpf("1e-300"):
+                out.append(f"raw epsilon bound {raw!r} exceeds log((p_lower - delta) / "
+                           f"p_upper) = {mpmath.nstr(exact, 17)}")
+        elif raw > 0 and not (hi == 0 and num > 0):
+            out.append(f"raw epsilon bound {raw!r} > 0 with p_lower - delta <= 0")
+    return out
+
+
+def documented_batches(first: int, growth: int, n_max: int) -> list[int]:
+    """The sequential schedule as documented (README, :mod:`~audit.privacy.blackbox.
+    sequential`): ``first * growth^r`` while <= ``n_max``, at least two rounds (the second
+    ``max(first, n_max)`` when the first growth step would pass ``n_max``)."""
+    out = [int(first)]
+    while out[-1] * int(growth) <= n_max:
+        out.append(out[-1] * int(growth))
+    return out if len(out) >= 2 else [int(first), int(max(first, n_max))]
+
+
+def check_alpha(details: Mapping[str, Any], confidence: float,
+                plan: tuple[int, int, int] | None = None) -> dict[str, Any]:
+    """The exact account of a black-box run's ``details`` (fixed or sequential, as the
+    testers record it): stated alpha, levels spent (as exact fractions shown as floats),
+    bounds re-derived; ``plan = (first, growth, n_max)``: the sequential schedule must be the
+    documented one; raises :class:`AlphaAccountingError` on any excess or departure.  A run that
+    certified nothing (every pair crashed) has nothing to account: ``checked = 0``."""
+    certified: Sequence[Mapping[str, Any]] = details.get("certified") or []
+    if not certified:
+        return {"ok": True, "certified": False}
+    stated = Fraction(details["alpha_total"])
+    problems: list[str] = []
+    if stated != Fraction(1.0 - float(confidence)):
+        problems.append(f"alpha {float(stated)!r} is not 1 - confidence = "
+                        f"{1.0 - float(confidence)!r}")
+    mode = details.get("mode")
+    if mode == "sequential":
+        per_look = [Fraction(a) for a in details["alpha_per_look"]]
+        if plan is not None and list(details["schedule"]) != documented_batches(*plan):
+            problems.append(f"schedule {list(details['schedule'])} is not the documented "
+                            f"{documented_batches(*plan)} (first, growth, n = {plan})")
+        if len(per_look) != len(details["schedule"]) - 1:
+            problems.append(f"{len(per_look)} look levels for {len(details['schedule']) - 1} "
+                            "planned looks")
+        spent = sum(per_look, Fraction(0))
+        for c in certified:
+            r = int(c["round"])
+            level = per_look[r - 1] if 1 <= r <= len(per_look) else Fraction(0)
+            if 2 * Fraction(c["alpha_per_bound"]) > level:
+                problems.append(f"look {r} spends 2 x {c['alpha_per_bound']!r} > its level "
+                                f"{float(level)!r}")
+        bounds = 2 * len(per_look)
+    else:
+        m = int(details["certified_events"])
+        each = Fraction(details["alpha_per_bound"])
+        if len(certified) > m:
+            problems.append(f"{len(certified)} events certified, {m} accounted for")
+        for c in certified:
+            if Fraction(c["alpha_per_bound"]) > each:
+                problems.append(f"an event certified at {c['alpha_per_bound']!r} > the "
+                                f"accounted level {float(each)!r}")
+        spent = 2 * m * each
+        bounds = 2 * m
+    if spent > stated:
+        problems.append(f"levels sum to {float(spent)!r} > stated alpha {float(stated)!r} "
+                        f"({bounds} one-sided bounds)")
+    delta = float(details.get("delta", 0.0))
+    for c in certified:
+        problems.extend(_bound_errors(c, delta))
+    # only data-independent facts: the number of bounds can depend on the usable pairs
+    account = {"ok": not problems, "alpha_stated": float(stated),
+               "levels_within_alpha": spent <= stated, "bounds_rederived": True}
+    if problems:
+        raise AlphaAccountingError(
+            "dpaudit's black-box tester miscounted its confidence level (a bug of dpaudit): "
+            + "; ".join(problems[:3]))
+    return account
