@@ -7,8 +7,11 @@ here (pure epsilon, (epsilon, delta), mu-GDP, rho-zCDP, (alpha, epsilon)-RDP, an
 f-DP curve) is equivalent to, or implies, a set of *feasible* pairs (a, b) that every event
 of every complying mechanism satisfies; the set is upward closed (if (a, b) is feasible, so
 is every (a', b') with a' >= a, b' >= b and a' + b' <= 1: randomised post-processing), so a
-certified box [a_L, a_U] x [b_L, b_U] lies entirely outside it as soon as its corner
-(a_U, b_U) does.
+certified box [a_L, a_U] x [b_L, b_U] with a_U + b_U < 1 lies entirely outside it as soon
+as its corner (a_U, b_U) does.  Upward closure holds only below the anti-diagonal
+a + b = 1 (above it the event favours the other data set and moving up approaches the
+curve's mirror image): :meth:`Claim.verdict` refuses such corners (a box with
+a_U + b_U >= 1 meets the diagonal, which every claim allows).
 
 Each claim returns:
 
@@ -96,8 +99,19 @@ class Claim(ABC):
         return {}
 
     def refutes(self, a_up: float, b_up: float) -> bool:
-        """Is the corner infeasible (sound, :meth:`certify_corner`)?"""
-        return self.certify_corner(a_up, b_up).refuted
+        """Is the corner infeasible (sound, :meth:`verdict`)?"""
+        return self.verdict(a_up, b_up).refuted
+
+    def verdict(self, a_up: float, b_up: float) -> CornerVerdict:
+        """:meth:`certify_corner` where it is sound: only a corner with a_U + b_U < 1
+        (exactly: the box lies on one side of the diagonal P[E|D] = P[E|D'], where the
+        region is upward closed) can refute; any other corner is not refuted and refutes
+        no parameter."""
+        from fractions import Fraction
+
+        if not Fraction(a_up) + Fraction(b_up) < 1:
+            return CornerVerdict(False, {}, {"reason": "the box meets the diagonal"})
+        return self.certify_corner(a_up, b_up)
 
     def __str__(self) -> str:
         return self.spec()

@@ -15,7 +15,7 @@ plain binomials.  Two one-sided Clopper-Pearson bounds, each at level (1 - confi
 (Bonferroni), give with probability >= confidence the box a = P[E | other] <= a_U and
 P[E | favoured] >= 1 - b_U.  Every claim's feasible region is upward closed
 (:mod:`audit.privacy.claims.base`), so if the corner (a_U, b_U) is infeasible
-(:meth:`Claim.certify_corner`, mpmath, safe rounding) the whole box is, and the mechanism
+(:meth:`Claim.verdict`, mpmath, safe rounding) the whole box is, and the mechanism
 violates the claim on this pair — a false alarm has probability <= 1 - confidence.  The
 strongest refuted parameter (``mu >= ...``) holds with the same confidence.  Selection never
 sees the certification outputs; the number of events tried does not enter the correction.
@@ -47,7 +47,7 @@ from audit.privacy.claims.base import Claim, CornerVerdict
 from audit.protocols import Mechanism, NeighbourPair
 from kernels.errors import InputError, InvalidParameterError
 
-__all__ = ["ClaimPick", "ClaimResult", "certified_corner", "predicted_excess", "test_claim"]
+__all__ = ["ClaimPick", "ClaimResult", "certified_corner", "predicted_excess", "certify_claim"]
 
 #: finalists per family and direction re-counted on the held-out half
 SHORTLIST = 8
@@ -66,7 +66,7 @@ class ClaimPick:
 
 @dataclass
 class ClaimResult:
-    """What :func:`test_claim` returns (plain data for the report)."""
+    """What :func:`certify_claim` returns (plain data for the report)."""
 
     claim: str
     refuted: bool
@@ -120,7 +120,8 @@ def predicted_excess(claim: Claim, k_other: np.ndarray, k_fav: np.ndarray, n_sel
     b_up = 1.0 - np.asarray(clopper_pearson_lower(cf, n_cert, a_cert))
     with np.errstate(all="ignore"):
         s = np.asarray(claim.excess(a_up, b_up), dtype=np.float64)
-    return np.where(np.isnan(s), -np.inf, s)
+    # a corner on the far side of the diagonal cannot refute (Claim.verdict)
+    return np.where(np.isnan(s) | (a_up + b_up >= 1.0), -np.inf, s)
 
 
 def _top(score: np.ndarray, k: int) -> np.ndarray:
@@ -161,7 +162,7 @@ def _select(claim: Claim, idx: int, ya: np.ndarray, yb: np.ndarray, t: TesterSet
     return picks, len(events)
 
 
-def test_claim(claim: Claim, mechanism: Mechanism, pairs: list[NeighbourPair],
+def certify_claim(claim: Claim, mechanism: Mechanism, pairs: list[NeighbourPair],
                rng: np.random.Generator, t: TesterSettings | None = None,
                progress: Callable[[str, int, int], None] | None = None) -> ClaimResult:
     """Select on ``t.n_select`` outputs per data set, certify the best event on
@@ -207,7 +208,7 @@ def test_claim(claim: Claim, mechanism: Mechanism, pairs: list[NeighbourPair],
     # direction 0: favoured by pair.second, a = P[E | pair.first]
     k_oth, k_fav = (k_first, k_second) if best.direction == 0 else (k_second, k_first)
     a_up, b_up = certified_corner(k_oth, k_fav, n_cert, a_each)
-    verdict = claim.certify_corner(a_up, b_up)
+    verdict = claim.verdict(a_up, b_up)
     names = ("D (pair.first)", "D' (pair.second)")
     other, fav = (names[0], names[1]) if best.direction == 0 else (names[1], names[0])
     return ClaimResult(
@@ -220,5 +221,5 @@ def test_claim(claim: Claim, mechanism: Mechanism, pairs: list[NeighbourPair],
         event=best.event.describe(d_out), event_spec=best.event.to_dict(),
         alpha_per_bound=a_each, samples_total=drawn + 2 * n_cert,
         replay={"rng_state": state, "chunk_size": int(t.chunk_size), "n": n_cert,
-                "direction_index": best.direction},
+                "direction_index": best.direction, "d": d_out},
         selection=selection, skipped_pairs=skipped, seconds=time.perf_counter() - t0)
