@@ -332,8 +332,9 @@ class TestCommand(Command):
         from audit.privacy.user_audit import plan_audit  # scipy: not at CLI start-up
         from audit.privacy.user_mechanism import load_object
 
-        claim, a.epsilon, a.delta = claim_option(a.claim, a.epsilon, a.delta)
         obj = load_object(a.mechanism)
+        claim, a.epsilon, a.delta = claim_option(a.claim, a.epsilon, a.delta,
+                                                 getattr(obj, "claim", None))
         plan = plan_audit(  # a gdp/zcdp/rdp/fdp claim: epsilon 1 is nominal, never tested
             obj, epsilon=1.0 if claim is not None else a.epsilon, delta=a.delta,
             relation=a.relation, pairs=pairs,

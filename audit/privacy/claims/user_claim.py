@@ -44,11 +44,17 @@ CHECK_CLAIM = "user-mechanism.claim-corner"
 CLAIM_STREAM = 41
 
 
-def claim_option(text: str | None, epsilon: float | None, delta: float
-                 ) -> tuple[Claim | None, float | None, float]:
+def claim_option(text: str | None, epsilon: float | None, delta: float,
+                 declared: Any = None) -> tuple[Claim | None, float | None, float]:
     """Validate ``--claim`` against ``--epsilon`` / ``--delta``.  Returns (claim to run
     with the claim tester or None, epsilon, delta): a pure / approx claim becomes
-    epsilon / delta (the shorthands' own path).  Errors name the flag (exit 2)."""
+    epsilon / delta (the shorthands' own path).  Errors name the flag (exit 2).
+    ``declared``: the mechanism's own ``claim`` attribute (a :class:`Claim`, e.g. read by
+    an adapter from OpenDP or Tumult), used when neither flag is given."""
+    if text is None and epsilon is None and isinstance(declared, Claim):
+        if isinstance(declared, ApproxDP):
+            return None, declared.eps, declared.delta
+        return declared, None, 0.0
     if text is None:
         return None, epsilon, delta
     if epsilon is not None or delta:
