@@ -181,9 +181,8 @@ def certify_claim(claim: Claim, mechanism: Mechanism, pairs: list[NeighbourPair]
     drawn = 0
     for idx, pair in enumerate(pairs):
         try:
-            ya = t.draw_chunked(mechanism, pair.first, n_sel, rng, d_out, None)
+            ya, yb = t.draw_pair(mechanism, pair, n_sel, rng, d_out)
             d_out = ya.shape[1]
-            yb = t.draw_chunked(mechanism, pair.second, n_sel, rng, d_out, None)
         except InputError as exc:
             skipped.append({"pair_index": idx, "reason": str(exc)})
             continue

@@ -66,6 +66,17 @@ def _keyvals(body: str, spec: str, want: tuple[str, ...]) -> dict[str, float]:
     return out
 
 
+def _colon_pairs(body: str, spec: str, what: str) -> list[tuple[str, str]]:
+    """The comma-separated items of ``body``, each split at its first colon."""
+    out = []
+    for item in body.split(","):
+        first, sep, second = item.partition(":")
+        if not sep:
+            raise InvalidParameterError(f"claim {spec!r}: expected {what}, got {item!r}")
+        out.append((first, second))
+    return out
+
+
 def parse_claim(spec: str) -> Claim:
     """The claim a ``--claim`` string names (module docstring)."""
     if not isinstance(spec, str):
@@ -88,22 +99,12 @@ def parse_claim(spec: str) -> Claim:
             return ZCDP(_keyvals(body, spec, ("rho",))["rho"])
         if family == "rdp":
             orders = []
-            for item in body.split(","):
-                first, sep2, second = item.partition(":")
-                if not sep2:
-                    raise InvalidParameterError(f"claim {spec!r}: expected alpha=A:eps=E, "
-                                                f"got {item!r}")
+            for first, second in _colon_pairs(body, spec, "alpha=A:eps=E"):
                 kv = _keyvals(f"{first},{second}", spec, ("alpha", "eps"))
                 orders.append((kv["alpha"], kv["eps"]))
             return RenyiDP(orders)
-        points = []
-        for item in body.split(","):
-            x, sep2, y = item.partition(":")
-            if not sep2:
-                raise InvalidParameterError(f"claim {spec!r}: expected points x:y, got "
-                                            f"{item!r}")
-            points.append((_num(x, "x", spec), _num(y, "y", spec)))
-        return ExplicitFDP(points)
+        return ExplicitFDP([(_num(x, "x", spec), _num(y, "y", spec))
+                            for x, y in _colon_pairs(body, spec, "points x:y")])
     except InvalidParameterError as exc:
         msg = str(exc)
         raise InvalidParameterError(msg if msg.startswith("claim ") else
