@@ -103,7 +103,7 @@ def hockey_stick(sigma: float, seed: int, n_total: int) -> tuple[float, float, f
         if d > 1e-6:
             eps_l = max(eps_l, float(e))
         if gauss_delta(50.0, e) > d:
-            mu_l = max(mu_l, float(optimize.brentq(lambda m: gauss_delta(m, e) - d,
+            mu_l = max(mu_l, float(optimize.brentq(lambda m, e=e, d=d: gauss_delta(m, e) - d,
                                                    1e-6, 50.0)))
         lo, hi = 1e-6, 50.0
         for _ in range(40):
