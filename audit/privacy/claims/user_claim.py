@@ -29,17 +29,22 @@ from audit.privacy.blackbox.settings import TesterSettings
 from audit.privacy.claims.approx import ApproxDP
 from audit.privacy.claims.base import Claim
 from audit.privacy.claims.certify import ClaimResult, certified_corner, certify_claim
+from audit.privacy.claims.histogram_renyi import BINS, certify_histogram, recount_histogram
 from audit.privacy.claims.parse import parse_claim
+from audit.privacy.claims.rdp import RenyiDP
+from audit.privacy.claims.zcdp import ZCDP
 from audit.privacy.import_root import ensure_on_path, import_root
 from audit.privacy.user_mechanism import load_object, wrap_mechanism
 from audit.registry import replayer
 from kernels.errors import InputError, InvalidParameterError
 
-__all__ = ["CHECK_CLAIM", "CLAIM_STREAM", "claim_option", "claim_words", "run_claim",
-           "replay_claim"]
+__all__ = ["CHECK_CLAIM", "CHECK_HISTOGRAM", "CLAIM_STREAM", "claim_option", "claim_words",
+           "replay_claim", "replay_histogram", "run_claim"]
 
 #: the counterexample check id of a refuted claim
 CHECK_CLAIM = "user-mechanism.claim-corner"
+#: the counterexample check id of a claim refuted by the histogram certificate
+CHECK_HISTOGRAM = "user-mechanism.claim-histogram"
 #: spawn key of the claim run's generator
 CLAIM_STREAM = 41
 
@@ -89,8 +94,11 @@ def run_claim(plan: Any, claim: Claim,
     t0 = time.perf_counter()
     mech, seed = plan.mech, plan.seed
     base = plan.tester
+    # zCDP / RDP: the event tester and the histogram certificate share alpha (Bonferroni)
+    both = isinstance(claim, (ZCDP, RenyiDP))
+    conf = float(plan.params["confidence"])
     t = TesterSettings(n_select=base.n_select, n_certify=base.certify_samples,
-                       confidence=float(plan.params["confidence"]),
+                       confidence=1.0 - (1.0 - conf) / 2 if both else conf,
                        chunk_size=base.chunk_size)
     rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(CLAIM_STREAM,)))
     subject = f"user-mechanism:{plan.ref or mech.name}"
@@ -106,9 +114,33 @@ def run_claim(plan: Any, claim: Claim,
                     evidence={"outcome": "crashed", "reason": f"the mechanism crashed: "
                               f"{exc}"}, seed=seed, subject=subject)
         return UserAudit([f], "inconclusive", params, None, [], time.perf_counter() - t0)
+    hist, hist_note = None, ""
+    if both:
+        rng_h = np.random.default_rng(np.random.SeedSequence(seed,
+                                                             spawn_key=(CLAIM_STREAM, 1)))
+        try:
+            hist = certify_histogram(claim, mech, plan.pairs, rng_h, t)
+        except InvalidParameterError as exc:  # several output columns
+            hist_note = str(exc)
     dur = time.perf_counter() - t0
-    ev = {**res.as_dict(), "outcome": "flagged" if res.refuted else "not-refuted",
-          "in_words": claim_words(res), "pairs": len(plan.pairs),
+    refuted = res.refuted or bool(hist is not None and hist.refuted)
+    strongest = dict(res.verdict.strongest)
+    if hist is not None:
+        for k, v in hist.strongest.items():
+            strongest[k] = max(v, strongest.get(k, 0.0))
+    words = claim_words(res) + (
+        f"; histogram of {BINS} bins at alpha {hist.alpha:g}: "
+        + ", ".join(f"{k} >= {v:.4g}" for k, v in hist.strongest.items())
+        + (" (refutes)" if hist.refuted else "") if hist is not None else "")
+    ev = {**res.as_dict(), "outcome": "flagged" if refuted else "not-refuted",
+          "event_refuted": res.refuted, "strongest_refuted": strongest,
+          "confidence": conf, "in_words": words, "pairs": len(plan.pairs),
+          "histogram": None if hist is None else {
+              "refuted": hist.refuted, "strongest": hist.strongest, "alpha": hist.alpha,
+              "pair_index": hist.pair_index, "direction": hist.direction,
+              "bins": len(hist.edges) + 1, "n": hist.n,
+              "level_per_bound": hist.level_per_bound},
+          "histogram_note": hist_note,
           "pairs_rejected": plan.rejected, "kind": "trade-off claim",
           "guarantee": "with probability >= confidence over the certification draws the "
                        "event's probabilities lie in the Clopper-Pearson box; its corner "
@@ -116,7 +148,9 @@ def run_claim(plan: Any, claim: Claim,
                        "stronger claim of the family up to the strongest_refuted values)"}
     scope = (f"{len(plan.pairs)} neighbouring pairs ({mech.relation}); select-then-certify "
              f"against the trade-off curve of {claim.describe()}; {res.samples_total} "
-             f"outputs; confidence {res.confidence:g}")
+             f"outputs; confidence {conf:g}"
+             + ("; event and histogram certificates at half the error budget each"
+                if both else ""))
     if res.refuted:
         pair = plan.pairs[res.pair_index]
         inputs = {"mechanism": plan.ref, "import_path": import_root(plan.ref),
@@ -138,6 +172,27 @@ def run_claim(plan: Any, claim: Claim,
                     evidence=ev, counterexample=cx, seed=seed, duration_s=dur,
                     subject=subject)
         outcome = "flagged"
+    elif hist is not None and hist.refuted:
+        pair = plan.pairs[hist.pair_index]
+        inputs = {"mechanism": plan.ref, "import_path": import_root(plan.ref),
+                  "style": mech.style, "randomness": mech.randomness,
+                  "reproducible": mech.reproducible, "seed_bits": mech.seed_bits,
+                  "relation": mech.relation, "claim": claim.spec(),
+                  "pair": {"first": np.asarray(pair.first).tolist(),
+                           "second": np.asarray(pair.second).tolist()},
+                  "edges": hist.edges, "direction": hist.direction, "alpha": hist.alpha,
+                  "n": hist.n, "level": hist.level_per_bound, "counts": hist.counts,
+                  "rng_state": hist.rng_state, "chunk_size": int(t.chunk_size)}
+        cx = counterexample_document(
+            CHECK_HISTOGRAM, subject, inputs, expected=f"Renyi bound inside {claim.spec()}",
+            actual=hist.strongest, tolerance={"confidence": conf},
+            note="replay recounts the bins on the same draws (fresh ones if the mechanism "
+                 "is not reproducible)")
+        f = Finding(id="user.claim", claim=text, reference="the mechanism author's claim",
+                    method=Method.EMPIRICAL, verdict=Verdict.REFUTED, scope=scope,
+                    evidence=ev, counterexample=cx, seed=seed, duration_s=dur,
+                    subject=subject)
+        outcome = "flagged"
     else:
         f = Finding(id="user.claim", claim=text, reference="the mechanism author's claim",
                     method=Method.EMPIRICAL, verdict=not_refuted_verdict(),
@@ -147,10 +202,8 @@ def run_claim(plan: Any, claim: Claim,
     return UserAudit([f], outcome, params, None, [], time.perf_counter() - t0)
 
 
-@replayer(CHECK_CLAIM)
-def replay_claim(inputs: dict[str, Any]) -> tuple[bool, Any, Any, str]:
-    """Re-draw the certification outputs (same generator state and chunking), recount the
-    event and re-decide the corner against the claim."""
+def _replay_setup(inputs: dict[str, Any]) -> tuple[Any, Claim, np.random.Generator]:
+    """The mechanism, the claim and the generator a counterexample stores."""
     ref = inputs.get("mechanism")
     if not ref:
         raise InputError("this counterexample names no importable MODULE:OBJECT")
@@ -159,16 +212,37 @@ def replay_claim(inputs: dict[str, Any]) -> tuple[bool, Any, Any, str]:
                           style=inputs.get("style", "auto"),
                           randomness=inputs.get("randomness", "auto"),
                           seed_bits=int(inputs.get("seed_bits", 32)))
-    claim = parse_claim(inputs["claim"])
-    n = int(inputs["n"])
-    t = TesterSettings(n_select=10, n_certify=n, chunk_size=int(inputs["chunk_size"]))
     state = inputs["rng_state"] if inputs.get("reproducible") else None
     if state:
         bg = getattr(np.random, state["bit_generator"])()
         bg.state = state["state"]
-        rng = np.random.Generator(bg)
-    else:
-        rng = np.random.default_rng()
+        return mech, parse_claim(inputs["claim"]), np.random.Generator(bg)
+    return mech, parse_claim(inputs["claim"]), np.random.default_rng()
+
+
+@replayer(CHECK_HISTOGRAM)
+def replay_histogram(inputs: dict[str, Any]) -> tuple[bool, Any, Any, str]:
+    """Recount the stored bins on the same draws and re-decide the Renyi bound."""
+    mech, claim, rng = _replay_setup(inputs)
+    first = np.asarray(inputs["pair"]["first"], dtype=np.float64)
+    second = np.asarray(inputs["pair"]["second"], dtype=np.float64)
+    refuted, strongest, counts = recount_histogram(
+        claim, mech, first, second, inputs["edges"], int(inputs["direction"]),
+        float(inputs["alpha"]), int(inputs["n"]), float(inputs["level"]), rng,
+        int(inputs["chunk_size"]))
+    same = counts == inputs["counts"]
+    return refuted, f"Renyi bound inside {claim.spec()}", strongest, (
+        f"{len(inputs['edges']) + 1} bins recounted on n={inputs['n']} outputs per data set "
+        f"({'identical to' if same else 'different from'} the stored counts)")
+
+
+@replayer(CHECK_CLAIM)
+def replay_claim(inputs: dict[str, Any]) -> tuple[bool, Any, Any, str]:
+    """Re-draw the certification outputs (same generator state and chunking), recount the
+    event and re-decide the corner against the claim."""
+    mech, claim, rng = _replay_setup(inputs)
+    n = int(inputs["n"])
+    t = TesterSettings(n_select=10, n_certify=n, chunk_size=int(inputs["chunk_size"]))
     ev = Event.from_dict(inputs["event"])
     first = np.asarray(inputs["pair"]["first"], dtype=np.float64)
     second = np.asarray(inputs["pair"]["second"], dtype=np.float64)
