@@ -151,14 +151,9 @@ def run_claim(plan: Any, claim: Claim,
              f"outputs; confidence {conf:g}"
              + ("; event and histogram certificates at half the error budget each"
                 if both else ""))
+    cx: dict[str, Any] | None = None
     if res.refuted:
-        pair = plan.pairs[res.pair_index]
-        inputs = {"mechanism": plan.ref, "import_path": import_root(plan.ref),
-                  "style": mech.style, "randomness": mech.randomness,
-                  "reproducible": mech.reproducible, "seed_bits": mech.seed_bits,
-                  "relation": mech.relation, "claim": claim.spec(),
-                  "pair": {"first": np.asarray(pair.first).tolist(),
-                           "second": np.asarray(pair.second).tolist()},
+        inputs = {**_replay_inputs(plan, claim, res.pair_index),
                   "event": res.event_spec, "event_text": res.event, "counts": res.counts,
                   "alpha_per_bound": res.alpha_per_bound, **res.replay}
         cx = counterexample_document(
@@ -167,19 +162,8 @@ def run_claim(plan: Any, claim: Claim,
             note=("replay re-draws the same outputs from the stored generator state"
                   if mech.reproducible else "the mechanism is not reproducible: replay "
                   "re-draws fresh outputs"))
-        f = Finding(id="user.claim", claim=text, reference="the mechanism author's claim",
-                    method=Method.EMPIRICAL, verdict=Verdict.REFUTED, scope=scope,
-                    evidence=ev, counterexample=cx, seed=seed, duration_s=dur,
-                    subject=subject)
-        outcome = "flagged"
     elif hist is not None and hist.refuted:
-        pair = plan.pairs[hist.pair_index]
-        inputs = {"mechanism": plan.ref, "import_path": import_root(plan.ref),
-                  "style": mech.style, "randomness": mech.randomness,
-                  "reproducible": mech.reproducible, "seed_bits": mech.seed_bits,
-                  "relation": mech.relation, "claim": claim.spec(),
-                  "pair": {"first": np.asarray(pair.first).tolist(),
-                           "second": np.asarray(pair.second).tolist()},
+        inputs = {**_replay_inputs(plan, claim, hist.pair_index),
                   "edges": hist.edges, "direction": hist.direction, "alpha": hist.alpha,
                   "n": hist.n, "level": hist.level_per_bound, "counts": hist.counts,
                   "rng_state": hist.rng_state, "chunk_size": int(t.chunk_size)}
@@ -188,6 +172,7 @@ def run_claim(plan: Any, claim: Claim,
             actual=hist.strongest, tolerance={"confidence": conf},
             note="replay recounts the bins on the same draws (fresh ones if the mechanism "
                  "is not reproducible)")
+    if cx is not None:
         f = Finding(id="user.claim", claim=text, reference="the mechanism author's claim",
                     method=Method.EMPIRICAL, verdict=Verdict.REFUTED, scope=scope,
                     evidence=ev, counterexample=cx, seed=seed, duration_s=dur,
@@ -200,6 +185,18 @@ def run_claim(plan: Any, claim: Claim,
                     "a proof)", evidence=ev, seed=seed, duration_s=dur, subject=subject)
         outcome = "not-flagged"
     return UserAudit([f], outcome, params, None, [], time.perf_counter() - t0)
+
+
+def _replay_inputs(plan: Any, claim: Claim, pair_index: int) -> dict[str, Any]:
+    """What every claim counterexample stores: the mechanism, how it is called, the claim
+    and the pair."""
+    mech, pair = plan.mech, plan.pairs[pair_index]
+    return {"mechanism": plan.ref, "import_path": import_root(plan.ref),
+            "style": mech.style, "randomness": mech.randomness,
+            "reproducible": mech.reproducible, "seed_bits": mech.seed_bits,
+            "relation": mech.relation, "claim": claim.spec(),
+            "pair": {"first": np.asarray(pair.first).tolist(),
+                     "second": np.asarray(pair.second).tolist()}}
 
 
 def _replay_setup(inputs: dict[str, Any]) -> tuple[Any, Claim, np.random.Generator]:
