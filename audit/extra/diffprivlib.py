@@ -35,7 +35,7 @@ from audit.privacy.sensitivity_check import (
 )
 from audit.protocols import REPLACE_ONE
 
-__all__ = ["audit_tool", "captured_query", "tool_mechanism"]
+__all__ = ["audit_tool", "captured_query", "tool_claim", "tool_mechanism"]
 
 _MECHANISMS = ("LaplaceTruncated", "GeometricTruncated", "LaplaceBoundedDomain", "Laplace",
                "Geometric")
@@ -105,6 +105,13 @@ def audit_tool(tool: Callable[..., Any], *, lower: float, upper: float, n_max: i
     return sensitivity_finding(res, name=name or f"diffprivlib.{tool.__qualname__}"), res
 
 
+def tool_claim(epsilon: float, delta: float = 0.0) -> Any:
+    """diffprivlib's (epsilon, delta) as a trade-off claim (:mod:`audit.privacy.claims`)."""
+    from audit.privacy.claims import claim_from_epsilon
+
+    return claim_from_epsilon(float(epsilon), float(delta))
+
+
 def tool_mechanism(tool: Callable[..., Any], *, epsilon: float, **kwargs: Any) -> Any:
     """A diffprivlib tool as a per-call mechanism ``f(data, seed)`` with ``epsilon`` and
     ``relation = "replace-one"`` attributes (for :func:`audit.test_mechanism`)."""
@@ -118,5 +125,6 @@ def tool_mechanism(tool: Callable[..., Any], *, epsilon: float, **kwargs: Any) -
 
     mech.epsilon = epsilon  # type: ignore[attr-defined]
     mech.relation = "replace-one"  # type: ignore[attr-defined]
+    mech.claim = tool_claim(epsilon, kwargs.get("delta", 0.0))  # type: ignore[attr-defined]
     mech.__qualname__ = f"diffprivlib.{tool.__qualname__}"
     return mech

@@ -12,8 +12,10 @@
   domain replace-one at ``d_in = 2``), ``InsertDeleteDistance`` (sequences: likewise,
   ordered), ``ChangeOneDistance`` (replace-one, multisets) and ``HammingDistance``
   (replace-one, ordered); releases without ``input_metric`` need ``metric=`` given.
-* :func:`measurement_mechanism` — a pure-DP ``Measurement`` as a mechanism for
-  :func:`audit.test_mechanism` with ``epsilon = m.map(d_in)``; OpenDP samples from its own
+* :func:`measurement_mechanism` — a ``Measurement`` as a mechanism for
+  :func:`audit.test_mechanism` / ``dpaudit test`` with its ``claim`` read from the library
+  (:func:`measurement_claim`: zCDP, pure or approximate; ``epsilon = m.map(d_in)`` when
+  pure); OpenDP samples from its own
   CSPRNG, so the run is not reproducible (``randomness="none"``).
 
 Nothing here prints or writes files.
@@ -39,8 +41,8 @@ from audit.privacy.sensitivity_check import (
 from audit.protocols import ADD_REMOVE_ONE, REPLACE_ONE
 from kernels.errors import InvalidParameterError
 
-__all__ = ["MetricInfo", "audit_transformation", "claim_from", "measurement_mechanism",
-           "metric_info"]
+__all__ = ["MetricInfo", "audit_transformation", "claim_from", "measurement_claim",
+           "measurement_mechanism", "metric_info"]
 
 
 @dataclass(frozen=True)
@@ -145,10 +147,12 @@ def audit_transformation(t: Any, *, lower: float | None = None, upper: float | N
 
 
 class _Measurement:
-    def __init__(self, m: Any, epsilon: float, name: str, relation: str,
-                 ordered: bool) -> None:
+    def __init__(self, m: Any, epsilon: float | None, name: str, relation: str,
+                 ordered: bool, claim: Any = None) -> None:
         self.m, self.epsilon, self.name = m, epsilon, name
         self.relation, self.ordered = relation, ordered
+        #: OpenDP's own claim as a trade-off claim (:func:`measurement_claim`)
+        self.claim = claim
 
     def __call__(self, data: np.ndarray) -> Any:
         return self.m(data.tolist())
@@ -161,6 +165,28 @@ def measurement_mechanism(m: Any, d_in: int | None = None, metric: str | None = 
     require("opendp", "opendp")
     info = metric_info(m, metric)
     d = info.d_in if d_in is None else int(d_in)
-    eps = float(m.map(d))
+    claim = measurement_claim(m, d)
+    # epsilon only for a pure claim (a zCDP / approximate claim is tested by its claim)
+    eps = claim.eps if claim.family == "pure" else None
     relation = "add-remove" if info.relation == ADD_REMOVE_ONE else "replace-one"
-    return _Measurement(m, eps, name or "OpenDP measurement", relation, info.ordered)
+    return _Measurement(m, eps, name or "OpenDP measurement", relation, info.ordered, claim)
+
+
+def measurement_claim(m: Any, d_in: Any) -> Any:
+    """OpenDP's claim for input distance ``d_in`` as a trade-off claim
+    (:mod:`audit.privacy.claims`), read from the output measure and ``m.map(d_in)``:
+    ``ZeroConcentratedDivergence`` -> rho-zCDP, ``MaxDivergence`` -> pure epsilon,
+    ``Approximate(MaxDivergence)`` / ``FixedSmoothedMaxDivergence`` -> (epsilon, delta).
+    Other measures (a privacy profile, Renyi curves) raise: no single claim to read."""
+    from audit.privacy.claims import ZCDP, ApproxDP, PureDP
+
+    measure = _text(m, "output_measure") or ""
+    d_out = m.map(d_in)
+    if measure.startswith("ZeroConcentratedDivergence"):
+        return ZCDP(float(d_out))
+    if measure.startswith("MaxDivergence"):
+        return PureDP(float(d_out))
+    if "MaxDivergence" in measure and isinstance(d_out, tuple) and len(d_out) == 2:
+        return ApproxDP(float(d_out[0]), float(d_out[1]))
+    raise InvalidParameterError(f"OpenDP output measure {measure!r}: no zCDP, pure or "
+                                f"(epsilon, delta) claim to read (map gave {d_out!r})")

@@ -36,7 +36,7 @@ import numpy as np
 from audit.extra import require
 from kernels.errors import InvalidParameterError
 
-__all__ = ["claimed_privacy", "measurement_mechanism"]
+__all__ = ["claimed_privacy", "measurement_claim", "measurement_mechanism"]
 
 _RELATIONS = {"SymmetricDifference": "add-remove", "HammingDistance": "replace-one"}
 
@@ -54,6 +54,18 @@ def claimed_privacy(measurement: Any, d_in: Any = 1) -> tuple[float, float]:
     raise InvalidParameterError(
         f"output measure {measure} is not supported (PureDP or ApproxDP; a rho-zCDP claim "
         "needs a conversion dpaudit does not make for you)", param="measurement")
+
+
+def measurement_claim(measurement: Any, d_in: Any = 1) -> Any:
+    """Tumult's own claim as a trade-off claim (:mod:`audit.privacy.claims`): ``RhoZCDP``
+    -> rho-zCDP, ``PureDP`` -> pure epsilon, ``ApproxDP`` -> (epsilon, delta), each value
+    rounded up from ``privacy_function(d_in)`` (the claim is never understated)."""
+    from audit.privacy.claims import ZCDP, ApproxDP, PureDP
+
+    if type(measurement.output_measure).__name__ == "RhoZCDP":
+        return ZCDP(_up(measurement.privacy_function(d_in)))
+    eps, delta = claimed_privacy(measurement, d_in)
+    return PureDP(eps) if delta == 0 else ApproxDP(eps, delta)
 
 
 def _up(x: Any) -> float:
@@ -95,7 +107,9 @@ def measurement_mechanism(measurement: Any, *, query: Callable[[np.ndarray], flo
     else:
         raise InvalidParameterError(f"input metric {metric} is not supported",
                                     param="measurement")
-    eps, delta = claimed_privacy(measurement, d_in)
+    claim = measurement_claim(measurement, d_in)  # rho-zCDP: tested by its claim
+    eps, delta = ((claim.eps, claim.delta) if claim.family in ("pure", "approx")
+                  else (None, 0.0))
     integer = "Integer" in domain
 
     def as_input(data: np.ndarray) -> Any:
@@ -123,6 +137,7 @@ def measurement_mechanism(measurement: Any, *, query: Callable[[np.ndarray], flo
 
     mech.epsilon = eps  # type: ignore[attr-defined]
     mech.delta = delta  # type: ignore[attr-defined]
+    mech.claim = claim  # type: ignore[attr-defined]
     mech.relation = rel  # type: ignore[attr-defined]
     mech.__qualname__ = name or f"tmlt.core.{type(measurement).__name__}"
     return mech

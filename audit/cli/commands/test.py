@@ -218,6 +218,10 @@ class TestCommand(Command):
                        "or epsilon attribute")
         p.add_argument("--delta", default=0.0, type=real(low=0.0, high=1.0, high_open=True),
                        help="claimed delta in [0, 1) (default 0)")
+        p.add_argument("--claim", default=None, metavar="SPEC",
+                       help="the claim as a trade-off function instead of --epsilon/--delta: "
+                       "gdp:mu=M, zcdp:rho=R, rdp:alpha=A:eps=E[,alpha=...], fdp:x:y,..., "
+                       "pure:eps=E, approx:eps=E,delta=D (the last two are --epsilon/--delta)")
         p.add_argument("--relation", default="replace-one",
                        help="neighbour relation: replace-one (default), add-remove, linf:K / "
                        "l1:K (query-answer vectors: every answer moves by <= K / the moves "
@@ -324,12 +328,16 @@ class TestCommand(Command):
 
         # the mechanism module is the user's code: import it from the working directory too
         ensure_cwd_on_path()
+        from audit.privacy.claims.user_claim import claim_option
         from audit.privacy.user_audit import plan_audit  # scipy: not at CLI start-up
         from audit.privacy.user_mechanism import load_object
 
         obj = load_object(a.mechanism)
-        plan = plan_audit(
-            obj, epsilon=a.epsilon, delta=a.delta, relation=a.relation, pairs=pairs,
+        claim, a.epsilon, a.delta = claim_option(a.claim, a.epsilon, a.delta,
+                                                 getattr(obj, "claim", None))
+        plan = plan_audit(  # a gdp/zcdp/rdp/fdp claim: epsilon 1 is nominal, never tested
+            obj, epsilon=1.0 if claim is not None else a.epsilon, delta=a.delta,
+            relation=a.relation, pairs=pairs,
             data=data, lower=a.lower, upper=a.upper, seed=a.seed, confidence=a.confidence,
             sequential=not a.fixed, n_select=a.n_select, n_certify=a.max_samples,
             first_batch=a.first_batch, float_bits=not a.no_float_bits,
@@ -338,10 +346,10 @@ class TestCommand(Command):
             seed_bits=a.seed_bits, ref=a.mechanism, queries=a.queries,
             stop_at_flag=a.stop_at_flag,
             **({"table": table, "unit": a.unit, "form": a.form or "array"} if tabular else {}))
-        return self._run(a, plan, run_id, data_id)
+        return self._run(a, plan, run_id, data_id, claim)
 
     def _run(self, a: argparse.Namespace, plan: Any, run_id: str,
-             data_id: dict[str, Any]) -> int:
+             data_id: dict[str, Any], claim: Any = None) -> int:
         from audit.privacy.user_audit import preflight, run_plan
         from audit.report import build_report, counterexample_relpath
 
@@ -365,12 +373,20 @@ class TestCommand(Command):
                 out_dir = start_report(a.out, run_id, "test", subject, a.seed, params0,
                                        started, **conf)
                 eps = plan.mech.claimed_epsilon
-                print(f"dpaudit test: {a.mechanism}, epsilon {eps:g}"
-                      f"{' (declared by the object)' if a.epsilon is None else ''}"
+                print(f"dpaudit test: {a.mechanism}, "
+                      + (f"claim {claim.spec()}" if claim is not None else f"epsilon {eps:g}"
+                         f"{' (declared by the object)' if a.epsilon is None else ''}")
+                      +
                       f"{f', delta {a.delta:g}' if a.delta else ''}, {a.relation}, "
-                      f"seed {a.seed}{', fixed sizes' if a.fixed else ', sequential'}",
+                      f"seed {a.seed}"
+                      f"{', fixed sizes' if a.fixed or claim is not None else ', sequential'}",
                       file=sys.stderr, flush=True)
-                audit = run_plan(plan, bar, malformed)
+                if claim is not None and not malformed:
+                    from audit.privacy.claims.user_claim import run_claim
+
+                    audit = run_claim(plan, claim, bar)
+                else:
+                    audit = run_plan(plan, bar, malformed)
         except RunDeadline:
             audit = _timed_out(plan, limit, time.perf_counter() - t0)
         finally:
@@ -405,7 +421,9 @@ class TestCommand(Command):
         word = {"flagged": "FLAGGED", "not-flagged": "NOT REFUTED",
                 "inconclusive": "INCONCLUSIVE"}[audit.outcome]
         p = audit.parameters
-        w(f"{word}: {p['mechanism']} claimed epsilon {p['epsilon']:g} under {p['relation']}\n")
+        w(f"{word}: {p['mechanism']} claimed "
+          + (p["claim_words"] if p.get("claim") else f"epsilon {p['epsilon']:g}")
+          + f" under {p['relation']}\n")
         kinds = [(f.evidence.get("kind"), f.verdict.value) for f in audit.findings
                  if f.id in KIND_IDS]
         if kinds:  # one verdict per kind: a float-bit flag never hides the real-number one
@@ -423,6 +441,8 @@ class TestCommand(Command):
                 if "power" in ev:
                     line += (f"; would flag a log-ratio >= "
                              f"{ev['power']['detectable_epsilon_on_event']:.4g} on its event")
+            elif f.id == "user.claim" and "in_words" in ev:
+                line += f" {ev['in_words']}"
             elif f.id == "user.exact-loss" and "worst" in ev:
                 line += f" worst certified loss {ev['worst']['epsilon_up']:.6g}"
             elif f.id.startswith("user.crash"):

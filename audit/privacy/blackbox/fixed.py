@@ -83,9 +83,8 @@ def run_fixed(t: TesterSettings, mechanism: Mechanism, pairs: list[NeighbourPair
 
     for idx, pair in enumerate(pairs):
         try:
-            ya = t.draw_chunked(mechanism, pair.first, n_sel, rng, d_out, tick_sel)
+            ya, yb = t.draw_pair(mechanism, pair, n_sel, rng, d_out, tick_sel)
             d_out = ya.shape[1]
-            yb = t.draw_chunked(mechanism, pair.second, n_sel, rng, d_out, tick_sel)
         except InputError as exc:
             skipped.append({"pair_index": idx, "change": dict(pair.change),
                             "reason": str(exc)})

@@ -236,6 +236,13 @@ class TesterSettings:
     #: the name user code has called (:mod:`audit.privacy.user_audit` replays with it)
     _draw_chunked = draw_chunked
 
+    def draw_pair(self, mechanism: Mechanism, pair: Any, n: int, rng: np.random.Generator,
+                  d: int | None, tick: Callable[[int], None] | None = None
+                  ) -> tuple[np.ndarray, np.ndarray]:
+        """``n`` outputs on ``pair.first``, then ``n`` on ``pair.second`` (same columns)."""
+        ya = self.draw_chunked(mechanism, pair.first, n, rng, d, tick)
+        return ya, self.draw_chunked(mechanism, pair.second, n, rng, ya.shape[1], tick)
+
     def count(self, mechanism: Mechanism, dataset: Any, events: Sequence[Event], n: int,
               rng: np.random.Generator, d: int,
               tick: Callable[[int], None] | None = None) -> np.ndarray:
