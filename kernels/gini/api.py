@@ -78,6 +78,10 @@ def noise_cdf(z: Any, gamma: float) -> np.ndarray:
     return np.asarray(_noise.powerlaw_cdf(z, gamma), dtype=np.float64)
 
 
+def noise_ppf(q: Any, gamma: float) -> np.ndarray:
+    return np.asarray(_noise.powerlaw_ppf(q, gamma), dtype=np.float64)
+
+
 def sample_noise(rng: np.random.Generator, gamma: float, size: int) -> np.ndarray:
     return _noise.sample_powerlaw(rng, gamma, size)
 

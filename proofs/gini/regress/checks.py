@@ -22,7 +22,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from audit.checks.kernel import Context, KernelCheck, Outcome, Search
+from audit.checks.kernel import Context, KernelCheck, Listed, Outcome, Search
 from audit.findings import Method
 from proofs.gini import reference as ref
 from proofs.gini.regress.cases import (
@@ -58,6 +58,7 @@ from proofs.gini.regress.evaluators import (
     NO_MUTATION_FUNCS,
     ONE_SIDED_SLACK,
     ONE_SIDED_TOL,
+    PPF_UNITS,
     RTOL,
     SNAP_MIN_HEADROOM_BITS,
     eval_constants,
@@ -78,6 +79,8 @@ from proofs.gini.regress.evaluators import (
     noise_eval,
     one_sided_eval,
     oracle_extreme,
+    ppf_cases,
+    ppf_eval,
     ref_ext,
     release_clipped_eval,
     release_eval,
@@ -315,6 +318,19 @@ CHECKS: list[KernelCheck] = [
         tolerance={"rtol": 1e-12, "atol": 0.0},
         fixed=lambda ctx: [{"z": 0.5, "gamma": 2.0}],
         domain=NOISE_DOMAIN,
+    ),
+    KernelCheck(
+        "noise.ppf.vs-reference",
+        "noise_ppf is the quantile function of density (10) to its documented accuracy "
+        "(a few ulps times the condition number) over the whole range, tails included",
+        "Lan & Reiter 2025, eq. (10); kernels/gini/noise.py powerlaw_ppf",
+        Method.CROSSCHECK,
+        ("noise_ppf",),
+        ppf_eval,
+        Listed(ppf_cases),
+        tolerance={"units_of_2^-53_x_condition": PPF_UNITS},
+        scope="q from 1e-300 to 1 - 2^-52 (25 points), gamma in {1.2, 2, 8} (full: also "
+        "1.01, 3, 20); reference: 50-digit mpmath quantile (two precisions)",
     ),
     _mk(
         "noise.cdf.vs-reference",

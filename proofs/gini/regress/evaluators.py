@@ -20,6 +20,7 @@ from __future__ import annotations
 import functools
 import math
 import re
+import sys
 import traceback
 from collections.abc import Callable
 from fractions import Fraction
@@ -733,3 +734,39 @@ def eval_dkw_sampler(mod: ModuleType, case: dict) -> Outcome:
     t = math.sqrt(math.log(2 / 1e-6) / (2 * n))
     return Outcome(dev <= t, f"sup |F_n - F| <= {t:.5f} (DKW, level 1e-6)", dev,
                    f"max deviation {dev:.5f} at 199 reference quantiles", dev / t)
+
+
+#: the quantile grid of ``noise.ppf.vs-reference``: the whole range, tails included
+PPF_QS = (1e-300, 1e-200, 1e-100, 1e-50, 1e-20, 1e-10, 1e-5, 1e-3, 0.01, 0.1, 0.25, 0.4,
+          0.49, 0.499999, 0.5, 0.500001, 0.51, 0.6, 0.75, 0.9, 0.99, 0.999, 1 - 1e-5,
+          1 - 1e-10, 1 - 2.0**-52)
+#: allowed error of the kernel quantile, in units of 2^-53 times the condition number
+#: max(1, m / (|z| p(z))), m = min(q, 1 - q) (kernels/gini/noise.py documents <= 5 such
+#: units measured; measured here on the grid: <= 3.1)
+PPF_UNITS = 8.0
+
+
+def ppf_cases(seed: int, mode: str) -> list[dict]:
+    """Every (q, gamma) of the grid; ``full`` mode adds gamma 1.01, 3 and 20."""
+    gammas = (1.2, 2.0, 8.0) if mode != "full" else (1.01, 1.2, 2.0, 3.0, 8.0, 20.0)
+    return [{"q": q, "gamma": g} for g in gammas for q in PPF_QS]
+
+
+def ppf_eval(mod: ModuleType, case: dict) -> Outcome:
+    """The kernel's quantile against the 50-digit reference: within PPF_UNITS x 2^-53 x the
+    condition number relative, or the right infinity where |quantile| > DBL_MAX."""
+    q, g = case["q"], case["gamma"]
+    exp = ref.powerlaw_ppf(q, g)
+    act = float(np.asarray(mod.noise_ppf(np.array([q]), g)).ravel()[0])
+    if abs(exp) > mpmath.mpf(sys.float_info.max):
+        ok = math.isinf(act) and (act > 0) == (exp > 0)
+        return Outcome(ok, f"{mpmath.nstr(exp, 6)} (beyond DBL_MAX: +-inf)", act,
+                       "noise_ppf beyond the largest double", 0.0 if ok else math.inf)
+    m = min(mpmath.mpf(q), 1 - mpmath.mpf(q))
+    cond = (max(mpmath.mpf(1), m / (abs(exp) * ref.powerlaw_pdf(exp, g))) if exp != 0
+            else mpmath.mpf(1))
+    err = abs(mpmath.mpf(act) - exp) / (abs(exp) if exp != 0 else 1)
+    units = float(err / (cond * mpmath.mpf(2) ** -53))
+    return Outcome(units <= PPF_UNITS, float(exp), act,
+                   f"noise_ppf vs mpmath: {units:.2g} units of 2^-53 x condition "
+                   f"{float(cond):.3g} (allowed {PPF_UNITS:g})", units)
