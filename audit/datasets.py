@@ -151,12 +151,12 @@ def _headerless(label: str, cells: list[str], column: str | None) -> None:
     column and no --column is named; otherwise an error naming line 1 (never a header)."""
     if column is not None:
         raise DataFileError(
-            f"{label}: line 1 ({shorten(','.join(cells), 60)}) is numbers, not a header row, "
+            f"{label}: line 1 is numbers, not a header row, "
             f"so there is no column named {shorten(repr(column))}; add a header row naming "
             "the columns")
     if len(cells) != 1:
         raise DataFileError(
-            f"{label}: line 1 ({shorten(','.join(cells), 60)}) is numbers, not a header row, "
+            f"{label}: line 1 is numbers, not a header row, "
             f"and the file has {len(cells)} columns; add a header row naming the columns and "
             "choose one")
 
@@ -229,6 +229,10 @@ def _parse_column(lines: Iterable[str], label: str, column: str | None) -> np.nd
     return np.asarray(values, dtype=np.float64)
 
 
+#: said instead of a cell's value (stderr follows the public rule: issue 37)
+_NOT_SHOWN = " (its value is not shown: the data are confidential)"
+
+
 def _cell_value(cell: str, label: str, line: int, column: str) -> float:
     """One cell as a finite float, or a line-numbered :class:`DataFileError`."""
     text = cell.strip()
@@ -238,15 +242,16 @@ def _cell_value(cell: str, label: str, line: int, column: str) -> float:
             "missing values are not dropped, remove or fill them"
         )
     if _NUMBER.fullmatch(text) is None:
+        # the cell is a record (a name, a salary): named by line and column, never echoed
         raise DataFileError(
-            f"{label}: line {line}: non-numeric value {shorten(repr(text))} in column "
-            f"{shorten(repr(column))}"
+            f"{label}: line {line}: the cell in column {shorten(repr(column))} is not a "
+            f"number{_NOT_SHOWN}"
         )
     value = float(text)
     if not math.isfinite(value):
         raise DataFileError(
-            f"{label}: line {line}: value {shorten(repr(text))} in column "
-            f"{shorten(repr(column))} overflows to infinity"
+            f"{label}: line {line}: the cell in column {shorten(repr(column))} overflows "
+            f"to infinity{_NOT_SHOWN}"
         )
     return value
 

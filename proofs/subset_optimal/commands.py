@@ -83,7 +83,8 @@ def _run(a: argparse.Namespace) -> int:
     cfg = dataclasses.replace(cfg, key=key, key_ref=key_ref,
                               source=fingerprint.keyed_source(cfg.source, key))
     started = datetime.now(UTC).isoformat(timespec="seconds")
-    conf = {"confidential_data": True, "show_confidential": a.show_confidential}
+    conf = {"confidential_data": True, "show_confidential": a.show_confidential,
+            "public_verdict_only": bool(getattr(a, "public_verdict_only", False))}
     params = public_parameters(cfg)
     out_dir = start_report(a.out, run_id, "certify", PUBLIC_SUBJECT, None,
                            {**params, "status": "started"}, started, **conf)
