@@ -29,7 +29,9 @@ def outside_bounds(x: np.ndarray, lower: float | None, upper: float | None, *,
             continue
         bad = np.flatnonzero(x < bound) if side == "below" else np.flatnonzero(x > bound)
         if bad.size:
-            where = f"data row {int(bad[0]) + 1}" if in_file_order else "a record"
-            return (f"{where} lies {side} {name} {float(bound):g} (further records are not "
-                    "counted and no value is shown: the data are confidential)")
+            where = (f"the record on data row {int(bad[0]) + 1}" if in_file_order
+                     else "a record")
+            return (f"{where} lies outside the bounds, {side} {name} {float(bound):g} "
+                    "(further records are not counted and no value is shown: the data are "
+                    "confidential)")
     return None

@@ -241,7 +241,7 @@ def pairs_from_data(data: Any, lower: Any, upper: Any, relation: str,
                          upper_name="the upper bound")
     if bad:  # where and what, never a count or a value (issue 37)
         raise InvalidParameterError(f"{bad}; widen the bounds (records are not clipped)",
-                                    param="data")
+                                    param="data", name="")
     gen = ReplaceOne(lo, hi) if rel == REPLACE_ONE else AddRemoveOne(lo, hi)
     return _dedupe(list(gen.pairs(xs)), max_pairs)
 

@@ -262,7 +262,7 @@ def _certify_arguments(p: argparse.ArgumentParser) -> None:
         action="store_true",
         help="include the true Gini, S(X), the replaced records' values and figures in "
         "absolute units in the report (otherwise withheld or drawn relative to an unstated "
-        "centre in units of the noise scale)",
+        "centre in units of the noise scale); the report is then NOT shareable",
     )
     dist = p.add_mutually_exclusive_group()
     dist.add_argument("--workers", type=integer(low=1), default=None, metavar="N",

@@ -130,7 +130,8 @@ BAD_INPUT = [
      "… and 99,990 more"),
     (["regress", "--only", "zzz", "--out", "{out}"], "--only 'zzz' matches no check id"),
     (["test", "{mod}:noisy_sum", "--epsilon", "1", "--data", "{csv}", "--lower", "0",
-      "--upper", "1.5", "--out", "{out}"], "--data data row 3 lies above the upper bound 1.5 (further"),
+      "--upper", "1.5", "--out", "{out}"],
+     "--data: the record on data row 3 lies outside the bounds, above the upper bound 1.5"),
 ]
 
 

@@ -300,6 +300,26 @@ def test_out_of_range_error_gives_no_count(tmp_path: Path, capsys) -> None:
     assert "data row 2" in errs[0] and "250" not in errs[0], errs[0]
 
 
+def test_table_cell_errors_name_row_and_column_not_value(tmp_path: Path, capsys) -> None:
+    """A table whose cell overflows ('1e999' vs '-1e999'), and one with a ragged row: the
+    errors name the row (and column) and what is wrong, never a cell (cebd9d1 echoed the
+    cell, and the whole ragged row)."""
+    errs = []
+    for k, body in (("a", "user_id,income\nu1,10\nu2,1e999\n"),
+                    ("b", "user_id,income\nu1,10\nu2,-1e999\n"),
+                    ("c", "user_id,income\nu1,10\nAlice,55,x\n")):
+        p = tmp_path / f"{k}.csv"
+        p.write_text(body, encoding="utf-8")
+        capsys.readouterr()
+        code = main(["test", f"{MOD}:unit_count", "--data", str(p), "--columns",
+                     "user_id,income", "--form", "rows", *FAST, "--out", str(tmp_path / k)])
+        errs.append(capsys.readouterr().err.replace(str(p), "<FILE>"))
+        assert code == 2 and not (tmp_path / k).exists(), errs[-1]
+    assert errs[0] == errs[1], errs
+    assert "row 2, column 'income' is not a finite number" in errs[0], errs[0]
+    assert "row 2 has 3 cells" in errs[2] and "Alice" not in errs[2], errs[2]
+
+
 # --------------------------------------------------------------- --public-verdict-only
 def test_public_verdict_only_keeps_the_overall_verdict(tmp_path: Path, capsys) -> None:
     """``--public-verdict-only``: the public report keeps the overall outcome and no
