@@ -11,10 +11,10 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
-__all__ = ["LinkTicker", "progress", "progress_bar", "progress_withheld"]
+__all__ = ["LinkTicker", "link_progress", "progress", "progress_bar", "progress_withheld"]
 
 
 def progress(text: str) -> None:
@@ -23,6 +23,21 @@ def progress(text: str) -> None:
 
 def _terminal() -> bool:
     return sys.stderr.isatty() and os.environ.get("DPAUDIT_NO_PROGRESS") is None
+
+
+def link_progress(public_verdict_only: bool) -> Callable[[str], None]:
+    """The progress callback of a certify chain (:meth:`audit.checks.chain.Chain.run`
+    says each link's title, then its verdicts): with ``--public-verdict-only`` the verdict
+    lines are not printed (stderr follows the public report, which then keeps only the
+    overall verdict); the link titles, the same on every data set, still are."""
+    if not public_verdict_only:
+        return progress
+
+    def titles_only(text: str) -> None:
+        if text.rstrip().endswith("..."):
+            progress(text)
+
+    return titles_only
 
 
 def progress_withheld(command: str) -> None:

@@ -22,8 +22,7 @@ from audit.cli.argtypes import seed as seed_type
 from audit.cli.arguments import add_data_arguments, data_choice
 from audit.cli.command import FunctionCommand
 from audit.cli.outcomes import outcome
-from audit.cli.progress import LinkTicker
-from audit.cli.progress import progress as _progress
+from audit.cli.progress import LinkTicker, link_progress
 from audit.record_errors import outside_bounds
 from kernels.errors import InputError
 from kernels.gini.noise import powerlaw
@@ -378,9 +377,11 @@ def _certify_run(a: argparse.Namespace, run_id: str, out_dir: Path, dask_client:
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
 
+        shown = link_progress(conf["public_verdict_only"])
+
         def say(text: str) -> None:
             ticker.stop()
-            _progress(text)
+            shown(text)
             if text.rstrip().endswith("..."):
                 ticker.start(text.strip().rstrip(". "))
 

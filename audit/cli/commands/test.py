@@ -71,7 +71,8 @@ class StageProgress:
     """A progress bar on stderr (tqdm), shown only when stderr is a terminal and neither
     ``--no-progress`` nor ``DPAUDIT_NO_PROGRESS`` is set (redirected stderr gets none).
     On the holder's data (``confidential``) the draws, stages and times are functions of
-    the data: the terminal gets one fixed line instead (:func:`audit.cli.progress.withheld`)."""
+    the data: the terminal gets one fixed line instead
+    (:func:`audit.cli.progress.progress_withheld`)."""
 
     def __init__(self, enabled: bool, confidential: bool = False) -> None:
         self.enabled = (enabled and sys.stderr.isatty()
@@ -309,6 +310,9 @@ class TestCommand(Command):
             raise InputError("--lower and --upper go together")
         if a.column is not None and a.data is None:
             raise InputError("--column needs --data FILE")
+        if a.public_verdict_only and a.data is None:
+            raise InputError("--public-verdict-only needs --data FILE (only a run on the data "
+                             "holder's data has a public and a confidential report)")
         run_id = (a.run_id if a.run_id is not None else
                   f"test-{a.mechanism.replace(':', '-')}-seed{a.seed}")
         # --out / --run-id checked before anything runs (a derived id too: exit 2)
@@ -457,7 +461,7 @@ class TestCommand(Command):
                              f"{ev['power']['detectable_epsilon_on_event']:.4g} on its event")
             elif f.id == "user.exact-loss" and "worst" in ev:
                 line += f" worst certified loss {ev['worst']['epsilon_up']:.6g}"
-            elif f.id.startswith("user.crash"):
+            elif f.id.startswith("user.crash") and ev:  # on the holder's data: confidential
                 line += f" {ev.get('exception')}: {str(ev.get('message'))[:60]}"
             w(line + "\n")
             if ev.get("point_mass"):

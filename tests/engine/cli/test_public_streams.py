@@ -169,3 +169,19 @@ def test_public_verdict_only_strips_a_certification_to_its_verdict() -> None:
     assert "link-7" not in md and "| inconclusive |" not in md and "NOT CERTIFIED" in md
     args = build_parser(["certify"]).parse_args(["certify", "--public-verdict-only"])
     assert args.public_verdict_only is True
+
+
+def test_link_progress_hides_verdict_lines_with_public_verdict_only(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """A chain's progress says each link's title then its verdicts; with
+    --public-verdict-only stderr keeps the titles (the same on every data set) and drops
+    the per-link verdicts (they would reveal the vector the public report withholds)."""
+    from audit.cli.progress import link_progress
+
+    for only in (False, True):
+        say = link_progress(only)
+        say("  [1/2] exact kernel ...")
+        say("        certify.kernel refuted")
+        err = capsys.readouterr().err
+        assert "[1/2] exact kernel ..." in err
+        assert ("certify.kernel refuted" in err) is not only
