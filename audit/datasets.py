@@ -52,7 +52,11 @@ __all__ = [
 
 
 class DataFileError(InputError):
-    """A data file is missing, unreadable, empty or malformed, or a column is unusable."""
+    """A data file is missing, unreadable, empty or malformed, or a column is unusable.
+    ``cell``: the offending cell's text, kept out of the message (it is a record; the CLI
+    shows it only with ``--show-confidential``, marked not shareable)."""
+
+    cell: str | None = None
 
 
 @dataclass(frozen=True)
@@ -233,6 +237,12 @@ def _parse_column(lines: Iterable[str], label: str, column: str | None) -> np.nd
 _NOT_SHOWN = " (its value is not shown: the data are confidential)"
 
 
+def _cell_error(message: str, cell: str) -> DataFileError:
+    err = DataFileError(message)
+    err.cell = cell
+    return err
+
+
 def _cell_value(cell: str, label: str, line: int, column: str) -> float:
     """One cell as a finite float, or a line-numbered :class:`DataFileError`."""
     text = cell.strip()
@@ -243,16 +253,12 @@ def _cell_value(cell: str, label: str, line: int, column: str) -> float:
         )
     if _NUMBER.fullmatch(text) is None:
         # the cell is a record (a name, a salary): named by line and column, never echoed
-        raise DataFileError(
-            f"{label}: line {line}: the cell in column {shorten(repr(column))} is not a "
-            f"number{_NOT_SHOWN}"
-        )
+        raise _cell_error(f"{label}: line {line}: the cell in column "
+                          f"{shorten(repr(column))} is not a number{_NOT_SHOWN}", text)
     value = float(text)
     if not math.isfinite(value):
-        raise DataFileError(
-            f"{label}: line {line}: the cell in column {shorten(repr(column))} overflows "
-            f"to infinity{_NOT_SHOWN}"
-        )
+        raise _cell_error(f"{label}: line {line}: the cell in column "
+                          f"{shorten(repr(column))} overflows to infinity{_NOT_SHOWN}", text)
     return value
 
 

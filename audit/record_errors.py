@@ -3,7 +3,8 @@
 An error about the data is printed on stderr, which follows the public rule: a count of
 out-of-range records is a function of the data, and a record's value is a record (issue 37).
 :func:`outside_bounds` names the first offending record by its position (its data row in
-file order: line = row + 1 after a header row) and what is wrong with it.
+file order: line = row + 1 after a header row) and what is wrong with it; :func:`shown_cell`
+is the cell an error kept out of its message, for ``--show-confidential`` only.
 
 Nothing here prints.
 """
@@ -12,7 +13,19 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["outside_bounds"]
+from kernels.validate import shorten
+
+__all__ = ["outside_bounds", "shown_cell"]
+
+
+def shown_cell(exc: BaseException) -> str:
+    """What a bad-input line adds under ``--show-confidential``: the offending cell an
+    error kept out of its message (its ``cell`` attribute, e.g.
+    :class:`audit.datasets.DataFileError`), marked not shareable; "" when there is none."""
+    cell = getattr(exc, "cell", None)
+    if cell is None:
+        return ""
+    return f" [--show-confidential, NOT shareable: the cell is {shorten(repr(cell))}]"
 
 
 def outside_bounds(x: np.ndarray, lower: float | None, upper: float | None, *,

@@ -185,3 +185,23 @@ def test_link_progress_hides_verdict_lines_with_public_verdict_only(
         err = capsys.readouterr().err
         assert "[1/2] exact kernel ..." in err
         assert ("certify.kernel refuted" in err) is not only
+
+
+def test_a_malformed_cell_is_shown_only_with_show_confidential(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """certify on a file with a name in its numeric column: the error names line and
+    column; the cell itself only with --show-confidential, marked NOT shareable (cebd9d1
+    echoed it always, unmarked)."""
+    from audit.cli import main
+
+    csv = tmp_path / "bad.csv"
+    csv.write_text("income\n1\n2\nAlice Smith\n", encoding="utf-8")
+    errs = {}
+    for extra in ([], ["--show-confidential"]):
+        code = main(["certify", str(csv), "--lower", "0", "--upper", "100", "--out",
+                     str(tmp_path / "out"), *extra])
+        errs[bool(extra)] = capsys.readouterr().err
+        assert code == 2 and not (tmp_path / "out").exists()
+    assert "line 4" in errs[False] and "'income'" in errs[False]
+    assert "Alice" not in errs[False]
+    assert "NOT shareable: the cell is 'Alice Smith'" in errs[True]
