@@ -54,7 +54,11 @@ __all__ = [
 
 
 class DataFileError(InputError):
-    """A data file is missing, unreadable, empty or malformed, or a column is unusable."""
+    """A data file is missing, unreadable, empty or malformed, or a column is unusable.
+    ``cell``: the offending cell's text, kept out of the message (it is a record; the CLI
+    shows it only with ``--show-confidential``, marked not shareable)."""
+
+    cell: str | None = None
 
 
 @dataclass(frozen=True)
@@ -153,12 +157,12 @@ def _headerless(label: str, cells: list[str], column: str | None) -> None:
     column and no --column is named; otherwise an error naming line 1 (never a header)."""
     if column is not None:
         raise DataFileError(
-            f"{label}: line 1 ({shorten(','.join(cells), 60)}) is numbers, not a header row, "
+            f"{label}: line 1 is numbers, not a header row, "
             f"so there is no column named {shorten(repr(column))}; add a header row naming "
             "the columns")
     if len(cells) != 1:
         raise DataFileError(
-            f"{label}: line 1 ({shorten(','.join(cells), 60)}) is numbers, not a header row, "
+            f"{label}: line 1 is numbers, not a header row, "
             f"and the file has {len(cells)} columns; add a header row naming the columns and "
             "choose one")
 
@@ -231,6 +235,16 @@ def _parse_column(lines: Iterable[str], label: str, column: str | None) -> np.nd
     return np.asarray(values, dtype=np.float64)
 
 
+#: said instead of a cell's value (stderr follows the public rule: issue 37)
+_NOT_SHOWN = " (its value is not shown: the data are confidential)"
+
+
+def _cell_error(message: str, cell: str) -> DataFileError:
+    err = DataFileError(message)
+    err.cell = cell
+    return err
+
+
 def _cell_value(cell: str, label: str, line: int, column: str) -> float:
     """One cell as a finite float, or a line-numbered :class:`DataFileError`."""
     text = cell.strip()
@@ -240,16 +254,13 @@ def _cell_value(cell: str, label: str, line: int, column: str) -> float:
             "missing values are not dropped, remove or fill them"
         )
     if _NUMBER.fullmatch(text) is None:
-        raise DataFileError(
-            f"{label}: line {line}: non-numeric value {shorten(repr(text))} in column "
-            f"{shorten(repr(column))}"
-        )
+        # the cell is a record (a name, a salary): named by line and column, never echoed
+        raise _cell_error(f"{label}: line {line}: the cell in column "
+                          f"{shorten(repr(column))} is not a number{_NOT_SHOWN}", text)
     value = float(text)
     if not math.isfinite(value):
-        raise DataFileError(
-            f"{label}: line {line}: value {shorten(repr(text))} in column "
-            f"{shorten(repr(column))} overflows to infinity"
-        )
+        raise _cell_error(f"{label}: line {line}: the cell in column "
+                          f"{shorten(repr(column))} overflows to infinity{_NOT_SHOWN}", text)
     return value
 
 

@@ -32,6 +32,7 @@ from audit.cli.commands import calibrate, certify, prove, regress, replay, subje
 from audit.cli.commands.claims import ClaimsCommand
 from audit.cli.outcomes import EXIT_BAD_INPUT, EXIT_OK, outcome, outcome_table
 from audit.cli.signals import handle_signals, interrupted_message
+from audit.record_errors import shown_cell
 from kernels.errors import InputError
 from kernels.validate import shorten
 
@@ -119,6 +120,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     command = "dpaudit"
     flags: dict[str, str] = {}
+    show = False
     with handle_signals():
         try:
             parser = build_parser(argv)
@@ -131,9 +133,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                 return EXIT_BAD_INPUT
             command = f"dpaudit {args.command}"
             flags = _flags_of(parser, args.command)
+            show = bool(getattr(args, "show_confidential", False))
             return args._command.run(args)
         except InputError as exc:  # every bad input: one base class
-            print(f"{command}: error: {_one_line(exc.render(flags))}", file=sys.stderr)
+            print(f"{command}: error: {_one_line(exc.render(flags))}"
+                  f"{shown_cell(exc) if show else ''}", file=sys.stderr)
             return outcome("bad-input").code
         except KeyboardInterrupt as exc:
             why = str(exc) if str(exc) in ("SIGINT", "SIGTERM") else "SIGINT"

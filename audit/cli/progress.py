@@ -1,20 +1,51 @@
 """Progress on stderr: one-line messages (:func:`progress`) and tqdm bars shown only when
-stderr is a terminal and ``DPAUDIT_NO_PROGRESS`` is unset (quiet in CI, pipes and tests)."""
+stderr is a terminal and ``DPAUDIT_NO_PROGRESS`` is unset (quiet in CI, pipes and tests).
+
+A run on confidential data shows no clock and no count on the terminal: how long a step
+takes, and how many draws it makes, are functions of the data (issue 37).  The
+:class:`LinkTicker` names the running step without an elapsed time, and
+:func:`progress_withheld` is the one fixed line a run that withholds its progress prints."""
 
 from __future__ import annotations
 
 import contextlib
 import os
 import sys
-import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
-__all__ = ["LinkTicker", "progress", "progress_bar"]
+__all__ = ["LinkTicker", "link_progress", "progress", "progress_bar", "progress_withheld"]
 
 
 def progress(text: str) -> None:
     print(text, file=sys.stderr, flush=True)
+
+
+def _terminal() -> bool:
+    return sys.stderr.isatty() and os.environ.get("DPAUDIT_NO_PROGRESS") is None
+
+
+def link_progress(public_verdict_only: bool) -> Callable[[str], None]:
+    """The progress callback of a certify chain (:meth:`audit.checks.chain.Chain.run`
+    says each link's title, then its verdicts): with ``--public-verdict-only`` the verdict
+    lines are not printed (stderr follows the public report, which then keeps only the
+    overall verdict); the link titles, the same on every data set, still are."""
+    if not public_verdict_only:
+        return progress
+
+    def titles_only(text: str) -> None:
+        if text.rstrip().endswith("..."):
+            progress(text)
+
+    return titles_only
+
+
+def progress_withheld(command: str) -> None:
+    """On a terminal only: say that the run shows no progress (the same line on every data
+    set: draws and elapsed times on the holder's data are functions of the data)."""
+    if _terminal():
+        progress(f"{command}: running on confidential data: no progress or times are shown "
+                 "(they depend on the data; the confidential report has the durations)")
 
 
 @contextlib.contextmanager
@@ -51,41 +82,25 @@ class _NoBar:
 
 
 class LinkTicker:
-    """A tqdm bar on stderr that shows the elapsed time of the running step (a long link
-    reports nothing itself for minutes); updated by a daemon thread every half second.
-    Quiet (does nothing) when stderr is not a terminal."""
+    """The name of the running step on stderr, one line written when the step starts and
+    erased when it ends (a long link reports nothing itself for minutes).  No elapsed time
+    and no periodic redraw: both would be functions of the step's duration, hence of the
+    data.  Quiet (does nothing) when stderr is not a terminal."""
 
     def __init__(self) -> None:
-        self._bar: Any = None
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
+        self._shown = False
 
     def start(self, desc: str) -> None:
         self.stop()
-        if not sys.stderr.isatty() or os.environ.get("DPAUDIT_NO_PROGRESS") is not None:
+        if not _terminal():
             return
-        try:
-            from tqdm import tqdm
-        except ImportError:  # pragma: no cover - tqdm is a dependency
-            return
-        self._bar = tqdm(total=None, desc=desc, unit="s", file=sys.stderr, leave=False,
-                         bar_format="{desc}: {elapsed} elapsed", dynamic_ncols=True)
-        self._stop = threading.Event()
-        bar, stop = self._bar, self._stop
-
-        def tick() -> None:
-            while not stop.wait(0.5):
-                bar.refresh()
-
-        self._thread = threading.Thread(target=tick, daemon=True)
-        self._thread.start()
+        sys.stderr.write(f"\r{desc} ...")
+        sys.stderr.flush()
+        self._shown = True
 
     def stop(self) -> None:
-        if self._bar is None:
+        if not self._shown:
             return
-        self._stop.set()
-        if self._thread is not None:
-            self._thread.join(timeout=2)
-        self._bar.close()
-        self._bar = None
-        self._thread = None
+        sys.stderr.write("\r\x1b[K")
+        sys.stderr.flush()
+        self._shown = False

@@ -86,7 +86,10 @@ def finish_certification(out_dir: Path, report_fn: Callable[[dict], dict],
     if pcert.get("counterexample"):
         print(f"  counterexample: {out_dir / pcert['counterexample']}")
     print(f"scope: {pcert['scope']}")
-    print(f"report (public, shareable): {out_dir / 'report.json'}  {out_dir / 'report.md'}  "
+    shown = bool((rep.get("confidentiality") or {}).get("show_confidential"))
+    label = ("NOT shareable: --show-confidential put confidential values in it" if shown
+             else "public, shareable")
+    print(f"report ({label}): {out_dir / 'report.json'}  {out_dir / 'report.md'}  "
           f"{out_dir / 'report.html'}")
     print(f"confidential report (keep with the data): {out_dir / 'confidential'}")
     return code

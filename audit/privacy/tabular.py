@@ -58,13 +58,15 @@ class Table:
         return Table(self.columns, rows)
 
 
-def _cell(v: Any) -> Any:
+def _cell(v: Any, where: str = "a cell") -> Any:
+    """One cell as a float or a category; an error names ``where`` (row and column) and
+    what is wrong, never the cell's value (it is a record: issue 37)."""
     if isinstance(v, bool):
         return float(v)
     if isinstance(v, (int, float, np.integer, np.floating)):
         f = float(v)
         if not math.isfinite(f):
-            raise InvalidParameterError(f"cell {v!r} is not a finite number")
+            raise InvalidParameterError(f"{where} is not a finite number{_NOT_SHOWN}")
         return f
     if isinstance(v, str):
         try:
@@ -72,9 +74,14 @@ def _cell(v: Any) -> Any:
         except ValueError:
             return v
         if not math.isfinite(f):
-            raise InvalidParameterError(f"cell {v!r} is not a finite number")
+            raise InvalidParameterError(f"{where} is not a finite number{_NOT_SHOWN}")
         return f
-    raise InvalidParameterError(f"cell {v!r} is neither a number nor a string")
+    raise InvalidParameterError(f"{where} is neither a number nor a string (a "
+                                f"{type(v).__name__}){_NOT_SHOWN}")
+
+
+#: said instead of a cell's value
+_NOT_SHOWN = " (its value is not shown: the data are confidential)"
 
 
 def table_from_rows(rows: Sequence[Sequence[Any]], columns: Sequence[str]) -> Table:
@@ -86,8 +93,9 @@ def table_from_rows(rows: Sequence[Sequence[Any]], columns: Sequence[str]) -> Ta
     for i, r in enumerate(rows):
         if len(r) != len(cols):
             raise InvalidParameterError(
-                f"row {i + 1} has {len(r)} cells, the header {len(cols)}: {list(r)[:8]!r}")
-        out[i] = [_cell(v) for v in r]
+                f"row {i + 1} has {len(r)} cells, the header {len(cols)} (its cells are not "
+                "shown: the data are confidential)")
+        out[i] = [_cell(v, f"row {i + 1}, column {c!r}") for v, c in zip(r, cols, strict=True)]
     return Table(cols, out)
 
 

@@ -82,6 +82,7 @@ from audit.privacy.user_mechanism import (
     wrap_mechanism,
 )
 from audit.protocols import ADD_REMOVE_ONE, REPLACE_ONE, NeighbourPair
+from audit.record_errors import outside_bounds
 from audit.registry import replayer
 from kernels.errors import InputError, InvalidParameterError
 from kernels.validate import check_bounds, check_int, list_some, shorten
@@ -236,11 +237,11 @@ def pairs_from_data(data: Any, lower: Any, upper: Any, relation: str,
     xs = _as_record_array(data, "data")
     if xs.size == 0:
         raise InvalidParameterError("data must hold at least one record")
-    bad = xs[(xs < lo) | (xs > hi)]
-    if bad.size:
-        raise InvalidParameterError(
-            f"has {bad.size:,} record(s) outside [lower, upper] = [{lo:g}, {hi:g}]; widen "
-            "the bounds (records are not clipped)", param="data")
+    bad = outside_bounds(xs, lo, hi, lower_name="the lower bound",
+                         upper_name="the upper bound")
+    if bad:  # where and what, never a count or a value (issue 37)
+        raise InvalidParameterError(f"{bad}; widen the bounds (records are not clipped)",
+                                    param="data", name="")
     gen = ReplaceOne(lo, hi) if rel == REPLACE_ONE else AddRemoveOne(lo, hi)
     return _dedupe(list(gen.pairs(xs)), max_pairs)
 

@@ -29,10 +29,13 @@ record replaced, same seed) must give byte-identical public reports.
 
 **Residual** (:data:`RESIDUAL`): the verdicts are computed from the data.  They are the same
 on neighbouring data sets whenever the release is private with margin (what the neighbour
-test checks); when a link's verdict flips between X and X' the verdict itself is the one
-data-dependent bit the public report carries.
+test checks); when verdicts flip between X and X' the public report carries the per-link
+verdict vector (each finding's verdict, which link refuted, whether a counterexample
+exists): up to one bit per finding, not one bit in all.
 
-With ``--show-confidential`` the public report is not stripped (and says so).
+With ``--show-confidential`` the public report is not stripped, and both views say NOT
+SHAREABLE (:data:`SHOWN_RULE`).  With ``--public-verdict-only`` the public view keeps only
+the overall verdict (:func:`_verdict_only`; :data:`RESIDUAL_VERDICT_ONLY`).
 """
 
 from __future__ import annotations
@@ -45,13 +48,17 @@ __all__ = [
     "LEVELS",
     "MARK",
     "RESIDUAL",
+    "RESIDUAL_VERDICT_ONLY",
     "RULE",
+    "SHOWN_RULE",
+    "VERDICTS_WITHHELD",
     "apply_confidentiality",
     "confidential_view",
     "confidentiality_block",
     "confidentiality_text",
     "is_confidential_data",
     "public_view",
+    "verdicts_withheld",
 ]
 
 #: figure levels: only "public" figures reach the public report
@@ -71,11 +78,30 @@ RULE = (
 )
 
 RESIDUAL = (
-    "The verdict and the per-link verdicts are computed from the data: on neighbouring data "
-    "sets they agree whenever the release keeps its epsilon with margin; a verdict that "
-    "differs between neighbours (NOT CERTIFIED or INCONCLUSIVE on one, CERTIFIED on the "
-    "other) is itself one bit about the data, and a failing audit should be shared with "
-    "that in mind."
+    "The verdicts in this report are computed from the data, and they are all it says about "
+    "the data: the overall verdict and the per-link verdict vector (each finding's verdict, "
+    "so which link refuted, and whether a counterexample exists). On neighbouring data sets "
+    "they agree whenever the release keeps its epsilon with margin; where they differ "
+    "between neighbours (e.g. NOT CERTIFIED or INCONCLUSIVE on one, CERTIFIED on the other) "
+    "the vector can carry up to one bit per finding about the data, not just one bit. "
+    "Share a failing audit with that in mind, or write the public report with "
+    "--public-verdict-only (then it keeps the overall verdict alone)."
+)
+
+#: the residual of a report written with --public-verdict-only
+RESIDUAL_VERDICT_ONLY = (
+    "The overall verdict is computed from the data and is the one thing this report says "
+    "about the data (--public-verdict-only: the per-link verdicts, reasons and "
+    "counterexample paths are in the confidential report): on neighbouring data sets it "
+    "agrees whenever the release keeps its epsilon with margin; where it differs it is one "
+    "bit about the data."
+)
+
+#: the rule text of a report written with --show-confidential (both views say so)
+SHOWN_RULE = (
+    "NOT SHAREABLE (--show-confidential): this report contains values computed from the "
+    "confidential data (they are not stripped); keep it with the data holder like the "
+    "confidential report. A shareable report needs a run without --show-confidential."
 )
 
 #: what the public report leaves out (the same list for every report: no per-item detail)
@@ -93,15 +119,21 @@ def is_confidential_data(report: dict[str, Any]) -> bool:
     return isinstance(block, dict) and block.get("data") == "confidential"
 
 
-def confidentiality_block(confidential_data: bool, show: bool) -> dict[str, Any]:
-    """The report's ``confidentiality`` key (the full report's; the views rewrite it)."""
-    return {
+def confidentiality_block(confidential_data: bool, show: bool,
+                          verdict_only: bool = False) -> dict[str, Any]:
+    """The report's ``confidentiality`` key (the full report's; the views rewrite it).
+    ``verdict_only`` (``--public-verdict-only``): the public view keeps the overall verdict
+    alone."""
+    block: dict[str, Any] = {
         "data": "confidential" if confidential_data else "public",
         "show_confidential": bool(show),
-        "rule": RULE if confidential_data else "the report is built from no confidential "
-        "data",
+        "rule": (SHOWN_RULE if show else RULE) if confidential_data else "the report is "
+        "built from no confidential data",
         "withheld": [],
     }
+    if verdict_only:
+        block["public_verdict_only"] = True
+    return block
 
 
 def _strip(obj: Any) -> Any:
@@ -129,7 +161,8 @@ def public_view(report: dict[str, Any]) -> dict[str, Any]:
         return report
     block = report["confidentiality"]
     if block.get("show_confidential"):
-        return {**report, "confidentiality": {**block, "view": "public (SHOWN)"}}
+        return {**report, "confidentiality": {**block, "view": "public (SHOWN)",
+                                              "rule": SHOWN_RULE}}
     if block.get("view") == "public":
         return report
     out: dict[str, Any] = {}
@@ -152,13 +185,35 @@ def public_view(report: dict[str, Any]) -> dict[str, Any]:
         cert.pop("fingerprint", None)
         if cert.get("counterexample"):
             cert["counterexample"] = f"{CONFIDENTIAL_DIR}/{cert['counterexample']}"
-    out["confidentiality"] = {**block, "view": "public", "residual": RESIDUAL,
+    withheld = list(_WITHHELD)
+    if block.get("public_verdict_only"):
+        _verdict_only(out)
+        withheld.append(_WITHHELD_VERDICTS)
+    out["confidentiality"] = {**block, "view": "public",
+                              "residual": (RESIDUAL_VERDICT_ONLY
+                                           if block.get("public_verdict_only") else RESIDUAL),
                               "confidential_report": f"{CONFIDENTIAL_DIR}/report.json",
-                              "withheld": list(_WITHHELD)}
+                              "withheld": withheld}
     # a part marked confidential is removed wherever it sits (public figures, the
     # confidentiality block, non-dict findings' neighbours...), not only where today's
     # producers put one
     return _strip(out)
+
+
+_WITHHELD_VERDICTS = ("--public-verdict-only: findings[] (the per-link verdicts), the "
+                      "per-verdict counts of summary, certification.reasons and "
+                      "certification.counterexample")
+
+
+def _verdict_only(out: dict[str, Any]) -> None:
+    """Strip a public view down to its overall verdict (``--public-verdict-only``): no
+    finding, no per-verdict count, no reason naming a link, no counterexample path."""
+    out["findings"] = []
+    out["summary"] = {"pass": bool((out.get("summary") or {}).get("pass"))}
+    cert = out.get("certification")
+    if isinstance(cert, dict):
+        cert["reasons"] = []
+        cert.pop("counterexample", None)
 
 
 def confidential_view(report: dict[str, Any]) -> dict[str, Any]:
@@ -174,6 +229,19 @@ def confidential_view(report: dict[str, Any]) -> dict[str, Any]:
 apply_confidentiality = public_view
 
 
+def verdicts_withheld(report: dict[str, Any]) -> bool:
+    """True for a public view written with ``--public-verdict-only`` (the renderers then
+    show the overall verdict alone, not per-verdict counts of zero)."""
+    conf = report.get("confidentiality")
+    return (isinstance(conf, dict) and bool(conf.get("public_verdict_only"))
+            and conf.get("view") == "public")
+
+
+#: what the renderers print instead of the per-verdict counts
+VERDICTS_WITHHELD = ("per-finding verdicts withheld (--public-verdict-only; they are in the "
+                     "confidential report)")
+
+
 def confidentiality_text(report: dict[str, Any]) -> str | None:
     """The report's confidentiality line in words (rule, whether values are shown, the
     residual), or None when the report carries no confidentiality block; the Markdown and
@@ -182,8 +250,9 @@ def confidentiality_text(report: dict[str, Any]) -> str | None:
     if not isinstance(conf, dict):
         return None
     text = str(conf.get("rule", ""))
-    if conf.get("show_confidential") and conf.get("view") != "confidential":
-        text = "SHOWN (--show-confidential): this report contains confidential values. " + text
+    if (conf.get("show_confidential") and conf.get("view") != "confidential"
+            and not text.startswith("NOT SHAREABLE")):
+        text = f"{SHOWN_RULE} {text}"
     if conf.get("residual"):
         text += f" Residual: {conf['residual']}"
     return text

@@ -15,7 +15,11 @@ from __future__ import annotations
 from typing import Any
 
 from audit.findings import Verdict
-from audit.report.confidentiality import confidentiality_text
+from audit.report.confidentiality import (
+    VERDICTS_WITHHELD,
+    confidentiality_text,
+    verdicts_withheld,
+)
 from audit.report.markdown import GOOD_WORDS, compact, counterexample_relpath, overall_word
 from audit.report.model import validate_certification, validate_figures
 from audit.report.svg import esc, figure_svg, num
@@ -92,6 +96,11 @@ def _summary(report: dict[str, Any]) -> list[str]:
     word = overall_word(report)
     ok = word in GOOD_WORDS
     out = ['<section id="summary">', "<h2>Summary</h2>", "<table>"]
+    if verdicts_withheld(report):
+        out.append(f'<tr><th>overall</th></tr><tr><td class="{"pass" if ok else "fail"}">'
+                   f"{esc(word)}</td></tr></table><p>{esc(VERDICTS_WITHHELD)}</p>")
+        out.append("</section>")
+        return out
     out.append("<tr>" + "".join(f"<th>{esc(v.value)}</th>" for v in Verdict) + "<th>total</th>"
                "<th>overall</th></tr>")
     cells = "".join(f'<td class="v-{v.value}">{esc(s.get(v.value, 0))}</td>' for v in Verdict)

@@ -11,7 +11,11 @@ from fractions import Fraction
 from typing import Any
 
 from audit.findings import FINDING_ID_PATTERN, Verdict, from_jsonable
-from audit.report.confidentiality import confidentiality_text
+from audit.report.confidentiality import (
+    VERDICTS_WITHHELD,
+    confidentiality_text,
+    verdicts_withheld,
+)
 
 __all__ = [
     "COUNTEREXAMPLE_DIR",
@@ -107,6 +111,8 @@ def overall_word(report: dict[str, Any]) -> str:
 def _summary_line(report: dict[str, Any]) -> str:
     s = report.get("summary", {})
     word = overall_word(report)
+    if verdicts_withheld(report):
+        return f"{word}: {VERDICTS_WITHHELD}"
     line = (
         f"{word}: {s.get('verified', 0)} verified, "
         + (f"{s['not-refuted']} not-refuted, " if s.get("not-refuted") else "")
@@ -219,8 +225,10 @@ def render_markdown(report: dict[str, Any]) -> str:
             lines += ["", f"Counterexample: {_code(str(cert['counterexample']))} "
                       f"(replay: {_code('dpaudit replay ' + str(cert['counterexample']))})"]
     lines += ["", "## Summary", ""]
-    rows = [[v.value, str(summary.get(v.value, 0))] for v in Verdict]
-    rows.append(["total", str(summary.get("total", len(findings)))])
+    rows = [] if verdicts_withheld(report) else [[v.value, str(summary.get(v.value, 0))]
+                                                  for v in Verdict]
+    if rows:
+        rows.append(["total", str(summary.get("total", len(findings)))])
     rows.append(["overall", overall_word(report)])
     lines += _table(["verdict", "count"], rows)
     lines += ["", f"**{_summary_line(report)}**", "", "## Findings", ""]

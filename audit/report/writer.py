@@ -30,6 +30,7 @@ from audit.report.confidentiality import (
     is_confidential_data,
     public_view,
 )
+from audit.report.disk_privacy import PRIVATE_FILE_MODE, private_folder, stamp_started
 from audit.report.html import render_html
 from audit.report.markdown import counterexample_relpath, render_markdown
 from audit.report.model import validate_certification, validate_figures
@@ -77,6 +78,7 @@ def build_report(
     certification: dict[str, Any] | None = None,
     confidential_data: bool = False,
     show_confidential: bool = False,
+    public_verdict_only: bool = False,
     outcome: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The report document (schema ``dpaudit.report/1``, see ``audit/report/schema.md``).
@@ -91,7 +93,9 @@ def build_report(
     ``confidential_data`` marks a report about confidential data: it then carries a
     ``confidentiality`` block, and :func:`write_report` writes it twice, the public view
     (:func:`audit.report.confidentiality.public_view`: nothing marked confidential) and the
-    whole report in ``confidential/``.  The returned document is the whole report.
+    whole report in ``confidential/``; ``public_verdict_only`` (``--public-verdict-only``)
+    makes that public view keep the overall verdict alone.  The returned document is the
+    whole report.
     ``outcome`` (``{"word": str, "exit_code": int}``, from the CLI's
     outcome table) is the run's printed outcome, shown by the renderers instead of PASS/FAIL.
     Raises ``ValueError`` on a bad argument (naming it), including duplicate finding ids
@@ -152,7 +156,8 @@ def build_report(
             raise ValueError(f"outcome must be {{'word': str, 'exit_code': int}}; got {outcome!r}")
         report["outcome"] = {"word": outcome["word"], "exit_code": outcome["exit_code"]}
     if confidential_data:
-        report["confidentiality"] = confidentiality_block(True, show_confidential)
+        report["confidentiality"] = confidentiality_block(True, show_confidential,
+                                                         public_verdict_only)
     return report
 
 
@@ -174,21 +179,23 @@ def canonical_json(obj: Any) -> str:
     return json.dumps(obj, sort_keys=True, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
 
 
-def atomic_write_text(path: Path, text: str) -> None:
+def atomic_write_text(path: Path, text: str, mode: int | None = None) -> None:
     """Write ``text`` (UTF-8, ``\\n`` newlines) to ``path`` atomically.
 
     The text goes to a temporary file in the same directory, which is flushed, fsynced and then
     renamed over ``path`` with :func:`os.replace`.  On any exception the temporary file is
     removed and the exception re-raised: ``path`` is either untouched or fully written.
-    An existing file's permission bits are kept; a new file gets mode 0644.
+    An existing file's permission bits are kept and a new file gets mode 0644, unless
+    ``mode`` is given (then the file has exactly that mode, from its first byte on).
     """
     path = Path(path)
     if not isinstance(text, str):
         raise TypeError(f"text must be a str; got {type(text).__name__}")
-    try:
-        mode = path.stat().st_mode & 0o7777
-    except FileNotFoundError:
-        mode = _DEFAULT_FILE_MODE
+    if mode is None:
+        try:
+            mode = path.stat().st_mode & 0o7777
+        except FileNotFoundError:
+            mode = _DEFAULT_FILE_MODE
     tmp_name: str | None = None
     try:
         with tempfile.NamedTemporaryFile(
@@ -243,17 +250,42 @@ def _rendered(report: dict[str, Any], html: bool) -> tuple[str, str, str | None,
 
 
 def _write_rendered(directory: Path, rendered: tuple[str, str, str | None,
-                                                     list[tuple[str, str]]]) -> None:
+                                                     list[tuple[str, str]]],
+                    private: bool = False) -> list[Path]:
+    """Write one view; ``private``: the confidential view (folders 0700, files 0600).
+    Returns the paths written (files and the folders they were written into)."""
     json_text, md_text, html_text, counterexamples = rendered
-    directory.mkdir(parents=True, exist_ok=True)
-    for rel, text in counterexamples:
+    mode = PRIVATE_FILE_MODE if private else None
+    _folder(directory, private)
+    written: list[Path] = []
+    for rel, cx_text in counterexamples:
         target = directory / rel
-        target.parent.mkdir(parents=True, exist_ok=True)
-        atomic_write_text(target, text)
-    atomic_write_text(directory / "report.md", md_text)
-    if html_text is not None:
-        atomic_write_text(directory / "report.html", html_text)
-    atomic_write_text(directory / "report.json", json_text)
+        _folder(target.parent, private)
+        atomic_write_text(target, cx_text, mode)
+        written += [target, target.parent]
+    for name, text in (("report.md", md_text), ("report.html", html_text),
+                       ("report.json", json_text)):
+        if text is not None:
+            atomic_write_text(directory / name, text, mode)
+            written.append(directory / name)
+    return written
+
+
+def _folder(directory: Path, private: bool) -> None:
+    if private:
+        private_folder(directory)
+    else:
+        directory.mkdir(parents=True, exist_ok=True)
+
+
+def _stamp_public(directory: Path, report: dict[str, Any], written: list[Path]) -> None:
+    """The public files and the report folder (and the confidential folder's entry in it)
+    take the run's start time as their modification time (:mod:`audit.report.disk_privacy`);
+    only for a report about confidential data, whose duration is withheld."""
+    if not is_confidential_data(report):
+        return
+    started = (report.get("timing") or {}).get("started_at")
+    stamp_started([*written, directory / CONFIDENTIAL_DIR, directory], started)
 
 
 def write_report(
@@ -265,8 +297,10 @@ def write_report(
     ``directory/counterexamples/<finding-id>.json`` first, then ``report.md``, then
     ``report.html`` (unless ``html`` is false), then ``report.json`` last, each atomically.
     A report about confidential data is written twice: the whole report (counterexamples
-    included) into ``directory/confidential/`` first, then the public view
-    (:func:`audit.report.confidentiality.public_view`) into ``directory``.
+    included) into ``directory/confidential/`` first (folders 0700, files 0600), then the
+    public view (:func:`audit.report.confidentiality.public_view`) into ``directory``, whose
+    files and folder then take ``timing.started_at`` as their modification time
+    (:mod:`audit.report.disk_privacy`).
     Everything is serialised and rendered before anything is written, so a report that cannot
     be serialised (or whose figures / certification are malformed) leaves the directory
     untouched.  With ``html=False`` no ``report.html`` is written and one left by an earlier run
@@ -279,8 +313,8 @@ def write_report(
         secret = _rendered(confidential_view(report), html)
     public = _rendered(_checked_public(report), html)
     if secret is not None:
-        _write_rendered(directory / CONFIDENTIAL_DIR, secret)
-    _write_rendered(directory, public)
+        _write_rendered(directory / CONFIDENTIAL_DIR, secret, private=True)
+    _stamp_public(directory, report, _write_rendered(directory, public))
     return directory / "report.json", directory / "report.md"
 
 
@@ -314,15 +348,21 @@ def begin_report(directory: Path, report: dict[str, Any], *, html: bool = True) 
         views.insert(0, (directory / CONFIDENTIAL_DIR, confidential_view(report)))
     texts = [(d, canonical_json(r), render_markdown(r), render_html(r) if html else None)
              for d, r in views]
+    written: list[Path] = []
     for d, json_text, md_text, html_text in texts:
-        d.mkdir(parents=True, exist_ok=True)
-        atomic_write_text(d / "report.json", json_text)
-        atomic_write_text(d / "report.md", md_text)
-        if html_text is not None:
-            atomic_write_text(d / "report.html", html_text)
+        private = d != directory
+        mode = PRIVATE_FILE_MODE if private else None
+        _folder(d, private)
+        for name, text in (("report.json", json_text), ("report.md", md_text),
+                           ("report.html", html_text)):
+            if text is not None:
+                atomic_write_text(d / name, text, mode)
+                if not private:
+                    written.append(d / name)
     for d in (directory, directory / CONFIDENTIAL_DIR):
         cx_dir = d / "counterexamples"
         if cx_dir.is_dir():
             for p in cx_dir.glob("*.json"):
                 with contextlib.suppress(OSError):
                     p.unlink()
+    _stamp_public(directory, report, written + [directory / "counterexamples"])

@@ -22,8 +22,8 @@ from audit.cli.argtypes import seed as seed_type
 from audit.cli.arguments import add_data_arguments, data_choice
 from audit.cli.command import FunctionCommand
 from audit.cli.outcomes import outcome
-from audit.cli.progress import LinkTicker
-from audit.cli.progress import progress as _progress
+from audit.cli.progress import LinkTicker, link_progress
+from audit.record_errors import outside_bounds
 from kernels.errors import InputError
 from kernels.gini.noise import powerlaw
 from kernels.gini.release import (
@@ -69,17 +69,18 @@ def _check_door(a: argparse.Namespace) -> None:
 
 
 def _check_records(x: np.ndarray, what: str, lower: float | None,
-                   upper: float | None, hint: str = "raise the bound") -> None:
+                   upper: float | None, hint: str = "raise the bound",
+                   in_file_order: bool = True) -> None:
     """Records in CLI terms: magnitude, and inside [--lower, --upper] when both are given
-    (the count only; a record's value is never printed)."""
-    big = int(np.count_nonzero(np.abs(x) > MAGNITUDE_MAX))
+    (the first offender's data row; never a count nor a record's value)."""
+    big = outside_bounds(np.abs(x), None, MAGNITUDE_MAX, upper_name="in absolute value",
+                         in_file_order=in_file_order)
     if big:
-        raise InputError(f"{what} has {big} value(s) above {MAGNITUDE_MAX:g} in absolute value "
-                         "(float64 sums overflow)")
-    if lower is not None and (below := int(np.count_nonzero(x < lower))):
-        raise InputError(f"{what} has {below} value(s) below --lower {lower:g}; {hint}")
-    if upper is not None and (above := int(np.count_nonzero(x > upper))):
-        raise InputError(f"{what} has {above} value(s) above --upper {upper:g}; {hint}")
+        raise InputError(f"{what}: {big} (float64 sums overflow)")
+    bad = outside_bounds(x, lower, upper, lower_name="--lower", upper_name="--upper",
+                         in_file_order=in_file_order)
+    if bad:  # where and what, never a count or a value (issue 37)
+        raise InputError(f"{what}: {bad}; {hint}")
 
 
 def _release_arguments(p: argparse.ArgumentParser) -> None:
@@ -260,7 +261,7 @@ def _certify_arguments(p: argparse.ArgumentParser) -> None:
         action="store_true",
         help="include the true Gini, S(X), the replaced records' values and figures in "
         "absolute units in the report (otherwise withheld or drawn relative to an unstated "
-        "centre in units of the noise scale)",
+        "centre in units of the noise scale); the report is then NOT shareable",
     )
     dist = p.add_mutually_exclusive_group()
     dist.add_argument("--workers", type=integer(low=1), default=None, metavar="N",
@@ -294,7 +295,8 @@ def _certify_source(a: argparse.Namespace, out_dir: Path, dask_client: object = 
         else:  # single process, or a file that is not plain: the careful path's errors
             x = datasets.load_csv_column(file, a.column)
         _check_records(x, f"data file {file!r}", a.lower, a.upper,
-                       "widen --lower/--upper (certify audits the data as given)")
+                       "widen --lower/--upper (certify audits the data as given)",
+                       in_file_order=parts is None)
         # relative to the confidential report, where the counterexamples live
         return (x, datasets.file_reference(file, a.column, out_dir / "confidential"), a.lower,
                 a.upper, parts)
@@ -364,7 +366,8 @@ def _certify_run(a: argparse.Namespace, run_id: str, out_dir: Path, dask_client:
     cfg = dataclasses.replace(cfg, key=key, key_ref=key_ref,
                               source=fingerprint.keyed_source(cfg.source, key))
     started = datetime.now(UTC).isoformat(timespec="seconds")
-    conf = {"confidential_data": True, "show_confidential": a.show_confidential}
+    conf = {"confidential_data": True, "show_confidential": a.show_confidential,
+            "public_verdict_only": bool(getattr(a, "public_verdict_only", False))}
     out_dir = start_report(a.out, run_id, "certify", PUBLIC_SUBJECT, a.seed,
                            {**public_parameters(cfg, int(xs.size)), "status": "started"},
                            started, **conf)
@@ -374,9 +377,11 @@ def _certify_run(a: argparse.Namespace, run_id: str, out_dir: Path, dask_client:
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
 
+        shown = link_progress(conf["public_verdict_only"])
+
         def say(text: str) -> None:
             ticker.stop()
-            _progress(text)
+            shown(text)
             if text.rstrip().endswith("..."):
                 ticker.start(text.strip().rstrip(". "))
 

@@ -13,7 +13,7 @@ from audit import fingerprint
 from audit.cli.argtypes import integer, real
 from audit.cli.argtypes import run_id as run_id_type
 from audit.cli.command import FunctionCommand
-from audit.cli.progress import progress
+from audit.cli.progress import link_progress, progress
 from kernels.errors import InputError
 
 _POSITIVE = real(low=0.0, low_open=True)
@@ -83,7 +83,8 @@ def _run(a: argparse.Namespace) -> int:
     cfg = dataclasses.replace(cfg, key=key, key_ref=key_ref,
                               source=fingerprint.keyed_source(cfg.source, key))
     started = datetime.now(UTC).isoformat(timespec="seconds")
-    conf = {"confidential_data": True, "show_confidential": a.show_confidential}
+    conf = {"confidential_data": True, "show_confidential": a.show_confidential,
+            "public_verdict_only": bool(getattr(a, "public_verdict_only", False))}
     params = public_parameters(cfg)
     out_dir = start_report(a.out, run_id, "certify", PUBLIC_SUBJECT, None,
                            {**params, "status": "started"}, started, **conf)
@@ -94,7 +95,8 @@ def _run(a: argparse.Namespace) -> int:
         write(out_dir, build_report("certify", PUBLIC_SUBJECT, None, findings, params,
                                     started, False, **conf))
 
-    res = certify_alg3(cfg, progress=progress, on_finding=partial)
+    res = certify_alg3(cfg, progress=link_progress(conf["public_verdict_only"]),
+                       on_finding=partial)
     cert = res.certification
 
     def final(oc: dict | None) -> dict:

@@ -41,6 +41,11 @@ class CertifyCommand(Command):
         p.add_argument("--subject", choices=self.names, default=self.default,
                        help="whose certify chain to run (default %(default)s)")
         self.chosen.add_arguments(p)
+        p.add_argument("--public-verdict-only", action="store_true",
+                       help="the public report (and stdout) keep only the overall verdict: "
+                       "the per-link verdicts, reasons and counterexample path go to the "
+                       "confidential report (the per-link verdict vector is otherwise "
+                       "public, see the report's residual)")
 
     def run(self, args: argparse.Namespace) -> int:
         return self.chosen.run(args)

@@ -64,17 +64,26 @@ __all__ = ["COMMAND", "StageProgress", "TestCommand"]
 
 #: the black-box findings, one per verdict kind (real-number, float bits)
 KIND_IDS = ("user.blackbox", "user.float-bits")
+KIND_NAMES = {"user.blackbox": "real-number", "user.float-bits": "float-bits"}
 
 
 class StageProgress:
     """A progress bar on stderr (tqdm), shown only when stderr is a terminal and neither
-    ``--no-progress`` nor ``DPAUDIT_NO_PROGRESS`` is set (redirected stderr gets none)."""
+    ``--no-progress`` nor ``DPAUDIT_NO_PROGRESS`` is set (redirected stderr gets none).
+    On the holder's data (``confidential``) the draws, stages and times are functions of
+    the data: the terminal gets one fixed line instead
+    (:func:`audit.cli.progress.progress_withheld`)."""
 
-    def __init__(self, enabled: bool) -> None:
+    def __init__(self, enabled: bool, confidential: bool = False) -> None:
         self.enabled = (enabled and sys.stderr.isatty()
                         and os.environ.get("DPAUDIT_NO_PROGRESS") is None)
         self.bar: Any = None
         self.stage = ""
+        if self.enabled and confidential:
+            from audit.cli.progress import progress_withheld
+
+            progress_withheld("dpaudit test")
+            self.enabled = False
         if self.enabled:
             try:
                 import tqdm  # noqa: F401
@@ -290,6 +299,10 @@ class TestCommand(Command):
                        help="what its randomness argument is (default: from its signature)")
         p.add_argument("--no-progress", action="store_true",
                        help="no progress bar (there is none unless stderr is a terminal)")
+        p.add_argument("--public-verdict-only", action="store_true",
+                       help="with --data: the public report (and stdout) keep only the "
+                       "overall verdict; the per-finding verdicts go to the confidential "
+                       "report")
         p.add_argument("--out", default="reports", help="report root (default reports)")
         p.add_argument("--run-id", type=run_id_type, default=None,
                        help="report sub-directory name")
@@ -301,6 +314,9 @@ class TestCommand(Command):
             raise InputError("--lower and --upper go together")
         if a.column is not None and a.data is None:
             raise InputError("--column needs --data FILE")
+        if a.public_verdict_only and a.data is None:
+            raise InputError("--public-verdict-only needs --data FILE (only a run on the data "
+                             "holder's data has a public and a confidential report)")
         run_id = (a.run_id if a.run_id is not None else
                   f"test-{a.mechanism.replace(':', '-')}-seed{a.seed}")
         # --out / --run-id checked before anything runs (a derived id too: exit 2)
@@ -356,10 +372,16 @@ class TestCommand(Command):
         started = datetime.now(UTC).isoformat(timespec="seconds")
         subject = f"mechanism:{a.mechanism}"
         params0 = {**plan.params, **data_id}
-        # a run on the holder's data writes a public and a confidential report
-        conf: dict[str, Any] = {"confidential_data": True} if a.data is not None else {}
+        # a run on the holder's data writes a public and a confidential report, whose
+        # public part states the run's data-independent budget only (issue 37)
+        conf: dict[str, Any] = {}
+        if a.data is not None:
+            from audit.privacy.public_scope import withhold_data_dependent
+
+            params0 = withhold_data_dependent({**params0, **_budget(a)}, [])
+            conf = {"confidential_data": True, "public_verdict_only": a.public_verdict_only}
         t0 = time.perf_counter()
-        bar = StageProgress(not a.no_progress)
+        bar = StageProgress(not a.no_progress, confidential=a.data is not None)
         out_dir = None
         limit = None
         try:
@@ -398,12 +420,15 @@ class TestCommand(Command):
         params = {**audit.parameters, **data_id, "outcome": audit.outcome}
         if a.data is not None:  # a report about confidential data: public + confidential
             from audit import fingerprint
+            from audit.privacy.public_scope import withhold_data_dependent
 
+            for f in audit.findings:  # every figure of a run on the data is the holder's
+                f.confidential, f.evidence = {**f.evidence, **f.confidential}, {}
+            params = withhold_data_dependent({**params, **_budget(a)},
+                                             audit.findings)
             holder_key, _ = fingerprint.holder_key(None, out_dir)
             params["confidential"] = fingerprint.keyed_source(params["confidential"],
                                                               holder_key)
-            for f in audit.findings:  # every figure of a run on the data is the holder's
-                f.confidential, f.evidence = {**f.evidence, **f.confidential}, {}
         key = {"flagged": "flagged", "not-flagged": "not-refuted"}.get(audit.outcome,
                                                                        "inconclusive")
 
@@ -412,11 +437,16 @@ class TestCommand(Command):
                                 True, total_duration_s=wall, outcome=oc, **conf)
 
         _, code = finish(out_dir, final, key)
-        self._summary(audit, wall, out_dir, counterexample_relpath)
+        # a run on the holder's data prints what its public report holds: no time, and
+        # with --public-verdict-only no per-finding verdict (issue 37)
+        self._summary(audit, None if a.data is not None else wall, out_dir,
+                      counterexample_relpath,
+                      verdict_only=a.data is not None and a.public_verdict_only)
         return code
 
     @staticmethod
-    def _summary(audit: Any, wall: float, out_dir: Path, relpath: Any) -> None:
+    def _summary(audit: Any, wall: float | None, out_dir: Path, relpath: Any,
+                 verdict_only: bool = False) -> None:
         w = sys.stdout.write
         word = {"flagged": "FLAGGED", "not-flagged": "NOT REFUTED",
                 "inconclusive": "INCONCLUSIVE"}[audit.outcome]
@@ -424,7 +454,13 @@ class TestCommand(Command):
         w(f"{word}: {p['mechanism']} claimed "
           + (p["claim_words"] if p.get("claim") else f"epsilon {p['epsilon']:g}")
           + f" under {p['relation']}\n")
-        kinds = [(f.evidence.get("kind"), f.verdict.value) for f in audit.findings
+        if verdict_only:
+            w("  per-finding verdicts withheld (--public-verdict-only): see the confidential "
+              f"report {out_dir / 'confidential' / 'report.json'}\n")
+            w(f"  report: {out_dir / 'report.json'}  {out_dir / 'report.md'}  "
+              f"{out_dir / 'report.html'}\n")
+            return
+        kinds = [(KIND_NAMES[f.id], f.verdict.value) for f in audit.findings
                  if f.id in KIND_IDS]
         if kinds:  # one verdict per kind: a float-bit flag never hides the real-number one
             w("  by kind: " + "; ".join(f"{k}: {v}" for k, v in kinds) + "\n")
@@ -445,7 +481,7 @@ class TestCommand(Command):
                 line += f" {ev['in_words']}"
             elif f.id == "user.exact-loss" and "worst" in ev:
                 line += f" worst certified loss {ev['worst']['epsilon_up']:.6g}"
-            elif f.id.startswith("user.crash"):
+            elif f.id.startswith("user.crash") and ev:  # on the holder's data: confidential
                 line += f" {ev.get('exception')}: {str(ev.get('message'))[:60]}"
             w(line + "\n")
             if ev.get("point_mass"):
@@ -457,8 +493,16 @@ class TestCommand(Command):
         if not p["reproducible"]:
             w("  note: the mechanism's randomness is not seeded by dpaudit: this run is not "
               "reproducible\n")
-        w(f"  wall {wall:.1f} s; report: {out_dir / 'report.json'}  {out_dir / 'report.md'}  "
-          f"{out_dir / 'report.html'}\n")
+        w(("  report: " if wall is None else f"  wall {wall:.1f} s; report: ")
+          + f"{out_dir / 'report.json'}  {out_dir / 'report.md'}  {out_dir / 'report.html'}\n")
+
+
+def _budget(a: argparse.Namespace) -> dict[str, Any]:
+    """The pair budget a run on the holder's data states publicly: the --max-pairs cap of a
+    column's neighbours, or that a table's row neighbours are used."""
+    if a.columns is not None or a.unit is not None or a.form is not None:
+        return {"table": True}
+    return {"max_pairs": a.max_pairs}
 
 
 def _timed_out(plan: Any, limit: float | None, wall: float) -> Any:

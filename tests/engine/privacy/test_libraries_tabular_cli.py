@@ -72,10 +72,16 @@ def _verdict(rep, fid):
 
 
 def test_rows_vs_privacy_units(table, tmp_path):
-    code, rep, _ = _run(table, tmp_path / "a", "row_count", "--columns", "user_id,income",
+    code, rep, out = _run(table, tmp_path / "a", "row_count", "--columns", "user_id,income",
                           "--form", "rows")
     assert code == 0 and _verdict(rep, "user.blackbox") == "not-refuted"
-    assert "row neighbours of a table (5 rows" in rep["parameters"]["pairs_source"]
+    secret = json.loads(next(out.rglob("confidential/report.json")).read_text())
+    # the row count is the data holder's: confidential, not public (issue 37)
+    assert "row neighbours of a table (5 rows" in secret["parameters"]["confidential"][
+        "pairs_source"]
+    public = json.loads(next(p for p in out.rglob("report.json")
+                             if "confidential" not in p.parts).read_text())
+    assert "pairs_source" not in public["parameters"]
     code, rep, out = _run(table, tmp_path / "b", "row_count", "--columns", "user_id,income",
                           "--unit", "user_id", "--form", "rows")
     assert code == 1 and _verdict(rep, "user.blackbox") == "refuted"
@@ -96,9 +102,10 @@ def test_categorical_histogram_records_form(table, tmp_path):
 
 def test_dataframe_form(table, tmp_path):
     pytest.importorskip("pandas", reason="pandas not installed: pip install 'dpaudit[test]'")
-    code, rep, _ = _run(table, tmp_path, "mean_income_df", "--columns", "income,city",
+    code, _, out = _run(table, tmp_path, "mean_income_df", "--columns", "income,city",
                         "--form", "dataframe")
-    assert code == 0 and rep["parameters"]["pairs"] >= 3
+    secret = json.loads(next(out.rglob("confidential/report.json")).read_text())
+    assert code == 0 and secret["parameters"]["confidential"]["pairs"] >= 3
 
 
 @pytest.mark.parametrize("flags, needle", [
@@ -144,7 +151,8 @@ def test_point_mass_on_holder_data_keeps_its_value_confidential(table, tmp_path)
                           "user_id,income", "--form", "rows")
     assert code == 1
     public = (out / next(out.iterdir()).name / "report.json").read_text()
-    assert "point mass: zero noise (the value is in the confidential report)" in public
-    assert "point mass at 4.0" not in public
+    # which neighbour gives a point mass is a function of the data: confidential
+    # (issue 37); the public report says FLAGGED
+    assert "point mass" not in public and '"verdict": "refuted"' in public
     conf = next(p for p in out.rglob("report.json") if "confidential" in p.parts)
     assert "point mass at 4.0: zero noise" in conf.read_text()

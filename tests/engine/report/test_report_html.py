@@ -619,9 +619,9 @@ def test_write_report_writes_html_in_order(tmp_path, monkeypatch):
     order: list[str] = []
     real = writer_module.atomic_write_text
 
-    def recording(path, text):
+    def recording(path, text, mode=None):
         order.append(Path(path).relative_to(tmp_path).as_posix())
-        real(path, text)
+        real(path, text, mode)
 
     monkeypatch.setattr(writer_module, "atomic_write_text", recording)
     json_path, md_path = write_report(tmp_path, report)
