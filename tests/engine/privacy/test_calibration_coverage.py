@@ -113,7 +113,7 @@ def test_full_confidence_at_every_look_is_refuted(monkeypatch: pytest.MonkeyPatc
     with pytest.raises(AlphaAccountingError, match="miscounted"):
         C.run_case(_case("blackbox-sequential-laplace"), seed=3, reps=1, power_reps=0)
     # ... and with that accounting switched off, the repetitions refute it statistically
-    monkeypatch.setattr(tester_mod, "check_alpha", lambda details, confidence: {"ok": False})
+    monkeypatch.setattr(tester_mod, "check_alpha", lambda *a: {"ok": False})
     f = C.run_case(_case("blackbox-sequential-laplace"), seed=3, reps=40, power_reps=0)
     assert f.verdict is Verdict.REFUTED, f.evidence
     assert f.evidence["error_rate"] > 0.25
