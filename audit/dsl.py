@@ -553,7 +553,7 @@ class Guard(Protocol):
 
     def enter(self) -> None: ...
 
-    def exit(self) -> None: ...
+    def exit(self, failed: bool) -> None: ...
 
     def pause(self) -> None: ...
 
@@ -614,13 +614,18 @@ def _run(mode: _ConcreteMode | _SymbolicMode) -> Iterator[None]:
         try:
             yield
         except DSLSignal as sig:
+            if g is not None:
+                g.exit(failed=True)  # raises a recorded closed-world / budget violation
             err = sig.error
             with contextlib.suppress(AttributeError, TypeError):
                 err._dpaudit_signal = True  # type: ignore[attr-defined]  # not the program's
             raise err.with_traceback(err.__traceback__) from None
-        finally:
+        except BaseException:
             if g is not None:
-                g.exit()  # raises a recorded closed-world / budget violation
+                g.exit(failed=True)
+            raise
+        if g is not None:
+            g.exit(failed=False)
         if mode.signal is not None:
             raise DSLError(f"the program caught dpaudit's own signal ({mode.signal.error}) and "
                            "went on: a bare `except:`, `except BaseException` or a `return` "

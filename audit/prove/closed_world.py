@@ -73,16 +73,18 @@ class BudgetExceeded(DSLError):
 class Budget:
     """Work units for one ``prove``: per run of the program, at most ``steps`` executed lines
     of user code, ``draws`` sampler calls and ``branches`` comparisons of noisy values; at
-    most ``paths`` paths per number of queries; Z3 ``rlimit`` resource units per solver
-    query."""
+    most ``paths`` paths and ``work`` draws plus branches summed over every run of the path
+    enumeration per number of queries (a loop whose iteration count depends on noise has
+    ever longer paths); Z3 ``rlimit`` resource units per solver query."""
 
     steps: int = 200_000
     draws: int = 10_000
     branches: int = 1_000
     paths: int = 100_000
+    work: int = 20_000
     rlimit: int | None = None  # None: the prover's default (audit.prove.cegis.RLIMIT)
 
-    KEYS = ("steps", "draws", "branches", "paths", "rlimit")
+    KEYS = ("steps", "draws", "branches", "paths", "work", "rlimit")
 
     @staticmethod
     def parse(text: str) -> Budget:
@@ -108,7 +110,7 @@ class Budget:
 
     def text(self) -> str:
         parts = [f"{self.steps:,} steps, {self.draws:,} draws and {self.branches:,} branches "
-                 f"per run, {self.paths:,} paths per n"]
+                 f"per run, {self.paths:,} paths and {self.work:,} draws + branches per n"]
         if self.rlimit is not None:
             parts.append(f"Z3 rlimit {self.rlimit:,} per query")
         return "; ".join(parts)
@@ -241,6 +243,7 @@ class ClosedWorld:
         self.first: DSLError | None = None
         self.depth = 0
         self.paused = 0
+        self.hooks_lost = False
         self.steps = self.draws = self.branches = 0
         self._saved: dict[str, Any] = {}
         self._states: list[Any] = []
@@ -281,22 +284,29 @@ class ClosedWorld:
         if self.depth > 1:
             return
         self.steps = self.draws = self.branches = 0
+        self.hooks_lost = False
         self._outer = (sys.getprofile(), sys.gettrace())
         self._install()
 
-    def exit(self) -> None:
-        """The run ends: the hooks are removed; a recorded violation is raised (even when the
-        program swallowed its signal)."""
+    def exit(self, failed: bool = False) -> None:
+        """The run ends (``failed``: by an exception): the hooks are removed; a recorded
+        violation is raised (even when the program swallowed its signal); a run that ended
+        normally with the profile hook gone (the program removed it, or knocked it out by a
+        RecursionError it caught) is a violation too."""
         self.depth -= 1
         if self.depth > 0:
             return
-        hooks_intact = self.paused or sys.getprofile() == self._profile
+        hooks_intact = failed or (not self.hooks_lost and (
+            self.paused or (sys.getprofile() == self._profile
+                            and sys.gettrace() == self._trace)))
+        self.hooks_lost = False
         sys.setprofile(self._outer[0])
         sys.settrace(self._outer[1])
         if self.violation is None and not hooks_intact:
-            self.violation = ClosedWorldError("the program replaced dpaudit's profile hook "
-                                              "(sys.setprofile): the closed world cannot "
-                                              "be checked")
+            self.violation = ClosedWorldError("the program removed dpaudit's profile or trace "
+                                              "hook (sys.setprofile / settrace, or a "
+                                              "RecursionError it caught): the closed world "
+                                              "cannot be checked")
             self.first = self.first or self.violation
         if self.violation is not None:
             v, self.violation = self.violation, None
@@ -309,6 +319,8 @@ class ClosedWorld:
         """dpaudit's own code runs (a tracer call, a sampler): not watched."""
         self.paused += 1
         if self.paused == 1 and self.depth:
+            if sys.getprofile() != self._profile or sys.gettrace() != self._trace:
+                self.hooks_lost = True
             sys.setprofile(None)
             sys.settrace(None)
 

@@ -112,7 +112,10 @@ def cross_check(mech: Mechanism, per_n: dict[int, list[Path]], eps: Fraction | N
     e = Fraction(mech.claimed_epsilon) if eps is None else Fraction(eps)
     rng = np.random.default_rng(SEED)
     runs = 0
-    for n, paths in sorted(per_n.items()):
+    for n, all_paths in sorted(per_n.items()):
+        by_draws: dict[tuple[tuple[str, str], ...], list[Path]] = {}
+        for p in all_paths:
+            by_draws.setdefault(tuple((d.site, d.law) for d in p.draws), []).append(p)
         public = symbolic_arguments(mech, n, eps)[3]
         params = {**_defaults(mech), **mech.params}
         env_pub = {f"p:{k}": Fraction(params[k]) for k in public}
@@ -127,13 +130,14 @@ def cross_check(mech: Mechanism, per_n: dict[int, list[Path]], eps: Fraction | N
                     raw = mech(list(qf), float(e))
                 out = freeze_output(raw)
                 runs += 1
+                paths = by_draws.get(tuple((s, law) for s, law, _ in drawn), [])
                 if any(_explains(p, drawn, env, out) for p in paths):
                     if _encodes(mech, raw, n, paths, drawn, env):
                         continue
                 raise ConcreteMismatch(
                     f"{mech.name}: a concrete run at n = {n} on q = {[str(v) for v in q]} "
                     f"with noise {[(s, x) for s, _, x in drawn]} returned {raw!r}, which none "
-                    f"of the {len(paths)} symbolic paths gives: the program behaves "
+                    f"of the {len(all_paths)} symbolic paths gives: the program behaves "
                     "differently when it really runs (type introspection or a construct the "
                     "symbolic run answers otherwise), so the proof would be about another "
                     "program")

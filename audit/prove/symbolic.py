@@ -229,6 +229,7 @@ class _Tracer:
     solver: Any = None
     added: int = 0
     read: set[str] = field(default_factory=set)
+    read_upto: int = 0
 
     def combine(self, var: str, coef: Fraction, partner: Lin) -> None:
         """``coef * var`` (a bare draw) is added to ``partner``: record the draw's anchor."""
@@ -281,6 +282,11 @@ class _Tracer:
     def _feasible(self, c: LinearConstraint) -> bool:
         """Whether ``c`` can hold with the path's constraints so far (as :func:`feasible`,
         incrementally)."""
+        while self.read_upto < len(self.constraints):
+            self.read |= set(self.constraints[self.read_upto].coefficients())
+            self.read_upto += 1
+        if set(c.coefficients()) - self.read:  # a draw no constraint reads: c can hold
+            return True
         if self.solver is None:
             self.solver = z3.Solver()
             limit = z3_rlimit(0)
@@ -288,12 +294,9 @@ class _Tracer:
                 self.solver.set("rlimit", limit)
         while self.added < len(self.constraints):
             old = self.constraints[self.added]
-            self.read |= set(old.coefficients())
             self.solver.add(z3_constraint(old, z3_env(old.expr.variables(),
                                                       self.integer_vars)))
             self.added += 1
-        if set(c.coefficients()) - self.read:  # a draw no constraint reads: c can hold
-            return True
         self.solver.push()
         try:
             self.solver.add(z3_constraint(c, z3_env(c.expr.variables(), self.integer_vars)))
@@ -372,10 +375,10 @@ def enumerate_paths(mech: Mechanism, n: int, eps: Fraction | None = None,
     if n < 1:
         raise ValueError(f"n must be >= 1, got {n}")
     q, e, kwargs, _ = symbolic_arguments(mech, n, eps)
-    guard = dsl._GUARD[-1] if dsl._GUARD else None
-    budget_paths = getattr(getattr(guard, "budget", None), "paths", None)
-    if budget_paths is not None:
-        max_paths = min(max_paths, budget_paths)
+    budget = getattr(dsl._GUARD[-1], "budget", None) if dsl._GUARD else None
+    if budget is not None:
+        max_paths = min(max_paths, budget.paths)
+    work = 0
 
     def run(prefix: tuple[bool, ...]) -> tuple[_Tracer, Path]:
         tr = _Tracer(prefix)
@@ -386,8 +389,12 @@ def enumerate_paths(mech: Mechanism, n: int, eps: Fraction | None = None,
             raise
         except (Exception, SystemExit) as exc:  # noqa: BLE001 - sorted by program_error
             raise program_error(mech, n, exc) from None
+        try:
+            output = freeze_output(out)
+        except ProgramError as exc:
+            raise ProgramError(f"{mech.name} at n = {n}: {exc}") from None
         return tr, Path(tuple(tr.decisions), tuple(tr.constraints), tuple(tr.draws),
-                        freeze_output(out), dict(tr.anchors))
+                        output, dict(tr.anchors))
 
     paths: list[Path] = []
     # each pushed prefix remembers the constraints its parent run made up to the fork: a
@@ -408,6 +415,12 @@ def enumerate_paths(mech: Mechanism, n: int, eps: Fraction | None = None,
                            "comparisons: the program uses randomness or state outside "
                            "audit.dsl's samplers (numpy/random generators, globals)")
         paths.append(path)
+        work += len(tr.decisions) + len(tr.draws)
+        if budget is not None and work > budget.work:
+            raise BudgetExceeded(f"{mech.name}: the runs at n = {n} made more than "
+                                 f"{budget.work:,} draws and branches in total over "
+                                 f"{len(paths):,} paths (--budget work=...): a loop whose "
+                                 "number of iterations depends on noise?")
         if len(paths) > max_paths:
             raise BudgetExceeded(f"{mech.name} has more than {max_paths:,} paths at n = {n} "
                                  "(--budget paths=...)")

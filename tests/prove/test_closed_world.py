@@ -10,6 +10,7 @@ import datetime
 import importlib
 import os
 import random
+import re
 import secrets
 import sys
 import textwrap
@@ -358,8 +359,8 @@ def test_program_errors_are_bad_input_naming_the_line(tmp_path, monkeypatch, bod
         f"def prog(q, eps):\n    {body}\n")
     monkeypatch.syspath_prepend(str(tmp_path))
     mod = importlib.import_module(name)
-    with pytest.raises(ProgramError, match=what):
-        enumerate_paths(mod.prog, 1)
+    with pytest.raises(ProgramError, match=rf"{name}.py:\d+ .*{what}|at n = 1: .*{what}"):
+        _runtime(mod.prog)  # inside the closed world: the program's error, not the watch's
 
 
 def test_overflowing_scale_is_bad_input() -> None:
@@ -410,3 +411,60 @@ def test_a_violation_dpaudit_code_tolerates_is_raised_when_the_prove_ends() -> N
                 enumerate_paths(frequent, 1)
             except DSLError:
                 pass
+
+
+def test_a_loop_with_ever_longer_paths_hits_the_work_budget() -> None:
+    @mechanism(outputs="number")
+    def draw_until(q, eps):
+        s = q[0]
+        while True:  # each path one iteration longer than the last: unboundedly many paths
+            s = s + laplace(1 / eps)
+            if s > 10:
+                return 1
+
+    with pytest.raises(BudgetExceeded, match=r"more than 500 draws and branches in total"):
+        _runtime(draw_until, budget=Budget(work=500))
+
+
+def test_knocking_out_the_profile_hook_is_refused() -> None:
+    @mechanism(outputs="number")
+    def knock_out(q, eps):
+        def deep(k):
+            return deep(k + 1)
+        try:
+            deep(0)  # a RecursionError inside dpaudit's hook removes the hook...
+        except RecursionError:
+            pass  # ... and the program goes on unwatched
+        return q[0] + laplace(1 / eps)
+
+    with pytest.raises(ClosedWorldError, match="removed dpaudit's profile or trace hook"):
+        _runtime(knock_out)
+
+
+def test_cli_refusals_are_exit_2_and_write_nothing(tmp_path, monkeypatch, capsys) -> None:
+    from audit.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "cw_cli_prog.py").write_text(textwrap.dedent("""\
+        import numpy as np
+        from audit.dsl import laplace, mechanism
+
+        @mechanism(outputs="number")
+        def rng(q, eps):
+            return q[0] + laplace(1 / eps) + np.random.default_rng().normal() * 0
+
+        @mechanism(outputs="bool-list")
+        def spin(q, eps):
+            while True:
+                pass
+        """))
+    out = tmp_path / "r"
+    cases = [(["cw_cli_prog:rng"], "cw_cli_prog.py:6 .*numpy.random"),
+             (["cw_cli_prog:spin", "--budget", "steps=2000"],
+              r"cw_cli_prog.py:10 .*more than 2,000 lines"),
+             (["cw_cli_prog:spin", "--budget", "steps=0"], "integer >= 1"),
+             (["cw_cli_prog:spin", "--budget", "60"], "work units")]
+    for args, msg in cases:
+        assert main(["prove", *args, "--out", str(out)]) == 2, args
+        assert re.search(msg, capsys.readouterr().err), args
+    assert not out.exists()
