@@ -81,7 +81,7 @@ class Budget:
     draws: int = 10_000
     branches: int = 1_000
     paths: int = 100_000
-    work: int = 20_000
+    work: int = 10_000
     rlimit: int | None = None  # None: the prover's default (audit.prove.cegis.RLIMIT)
 
     KEYS = ("steps", "draws", "branches", "paths", "work", "rlimit")

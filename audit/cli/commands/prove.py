@@ -70,7 +70,7 @@ class ProveCommand(ClaimsCommand):
                             "KEY=N[,KEY=N...] with KEY steps (lines of the program per run, "
                             "default 200000), draws / branches (per run, default 10000 / "
                             "1000), paths (per n, default 100000), work (draws + branches over "
-                            "all runs per n, default 20000), rlimit (Z3 resource units per "
+                            "all runs per n, default 10000), rlimit (Z3 resource units per "
                             "query); a run over it is refused (exit 2) naming the line")
         p.add_argument("--no-refute", action="store_true",
                        help="do not search for an exact counterexample when no alignment is "
