@@ -236,39 +236,35 @@ def test_return_in_finally_is_refused_and_a_swallowed_signal_is_caught_at_run_ti
 
 
 # class 5: the symbolic run is indistinguishable, or refused --------------------------------
-def test_isinstance_of_noise_is_refused_with_its_line() -> None:
-    @mechanism(outputs="bool-list")
-    def isinst(q, eps):
-        x = laplace(1 / eps)
-        if isinstance(x, float):  # True when dpaudit test runs it
-            return [q[0] + x >= 0]
+def _isinst(q, eps):
+    x = laplace(1 / eps)
+    if isinstance(x, float):  # True when dpaudit test runs it
+        return [q[0] + x >= 0]
+    return [True]
+
+
+def _typename(q, eps):
+    x = q[0] + laplace(1 / eps)
+    return [x >= 0] if type(x).__name__ == "float" else [True]
+
+
+def _float_raises(q, eps):
+    x = q[0] + laplace(1 / eps)
+    try:
+        float(x)
+    except Exception:  # symbolic: the DSL's refusal is not an Exception
         return [True]
-
-    _never_proved(isinst, "isinstance(x, float)", DSLError, r"type introspection")
-
-
-def test_type_name_is_refused_statically() -> None:
-    @mechanism(outputs="bool-list")
-    def typename(q, eps):
-        x = q[0] + laplace(1 / eps)
-        if type(x).__name__ == "float":
-            return [x >= 0]
-        return [True]
-
-    _never_proved(typename, "type(x).__name__", StaticRefusal, r"type\(\)")
+    return [x >= 0]
 
 
-def test_whether_float_raises_cannot_be_observed() -> None:
-    @mechanism(outputs="bool-list")
-    def float_raises(q, eps):
-        x = q[0] + laplace(1 / eps)
-        try:
-            float(x)
-        except Exception:  # symbolic: the DSL's refusal is not an Exception
-            return [True]
-        return [x >= 0]
-
-    _never_proved(float_raises, "float(x)", DSLError, r"float\(\)")
+@pytest.mark.parametrize("fn, marker, exc, what", [
+    (_isinst, "isinstance(x, float)", DSLError, r"type introspection"),
+    (_typename, "type(x).__name__", StaticRefusal, r"type\(\)"),
+    (_float_raises, "float(x)", DSLError, r"float\(\)"),
+])
+def test_the_issue_s_three_introspecting_programs_are_never_proved(fn, marker, exc,
+                                                                    what) -> None:
+    _never_proved(mechanism(outputs="bool-list")(fn), marker, exc, what)
 
 
 def test_float_operations_the_dsl_lacks_are_refusals_not_type_errors() -> None:
