@@ -388,7 +388,7 @@ def enumerate_paths(mech: Mechanism, n: int, eps: Fraction | None = None,
         except DSLError:
             raise
         except (Exception, SystemExit) as exc:  # noqa: BLE001 - sorted by program_error
-            raise program_error(mech, n, exc) from None
+            raise program_error(mech, n, exc, tr.constraints, tr.integer_vars) from None
         try:
             output = freeze_output(out)
         except ProgramError as exc:
@@ -432,11 +432,14 @@ def enumerate_paths(mech: Mechanism, n: int, eps: Fraction | None = None,
     return paths
 
 
-def program_error(mech: Mechanism, n: int, exc: BaseException) -> BaseException:
+def program_error(mech: Mechanism, n: int, exc: BaseException,
+                  constraints: Sequence[LinearConstraint] = (),
+                  integer_vars: set[str] | None = None) -> BaseException:
     """What an exception that left a run of ``mech`` at ``n`` queries is: dpaudit's own
     (it came through the DSL's signal: returned unchanged, a bug is exit 4), or the
     program's (:class:`ProgramCrash` for an IndexError, else :class:`ProgramError`, both bad
-    input naming the line)."""
+    input naming the line and an input that reaches it: a Z3 model of the path's
+    ``constraints`` so far)."""
     if getattr(exc, "_dpaudit_signal", False):
         return exc
     name = type(exc).__name__
@@ -444,13 +447,37 @@ def program_error(mech: Mechanism, n: int, exc: BaseException) -> BaseException:
         return DSLError(f"{mech.name}: {_where(exc)}{name}: {exc} (an operation on a "
                         "symbolic value outside the DSL; see audit/dsl.py)")
     if isinstance(exc, IndexError):
-        return ProgramCrash(f"at n = {n} the program raises IndexError at {_where(exc)}{exc}",
-                            n)
+        return ProgramCrash(f"at n = {n} the program raises IndexError at {_where(exc)}{exc}"
+                            f" ({_reaching_input(n, constraints, integer_vars or set())})", n)
     if isinstance(exc, SystemExit):
         return ProgramError(f"{mech.name}: {_where(exc)}the program called sys.exit"
                             f"({exc.code!r}) at n = {n}")
     return ProgramError(f"{mech.name}: {_where(exc)}the program's own {name} at n = {n}: "
                         f"{str(exc)[:200]}")
+
+
+def _reaching_input(n: int, constraints: Sequence[LinearConstraint],
+                    integer_vars: set[str]) -> str:
+    """An input (queries, public parameters and noise) on which the run takes the path of
+    ``constraints``: all queries when the path compared nothing."""
+    if not constraints:
+        return f"on every input of length {n}, whatever the noise"
+    names: set[str] = set().union(*(c.expr.variables() for c in constraints))
+    env = z3_env(names | {f"q{i}" for i in range(n)}, integer_vars)
+    sol = z3.Solver()
+    sol.set("rlimit", z3_rlimit(1_000_000))
+    sol.add(*[z3_constraint(c, env) for c in constraints])
+    if sol.check() != z3.sat:
+        return "on a path Z3 could not solve"
+    m = sol.model()
+
+    def val(k: str) -> str:
+        v = m.eval(env[k], model_completion=True)
+        return str(Fraction(v.as_fraction()) if z3.is_rational_value(v) else v)
+
+    noise = ", ".join(f"{k} = {val(k)}" for k in sorted(names) if k.startswith("x"))
+    return (f"e.g. on q = [{', '.join(val(f'q{i}') for i in range(n))}]"
+            + (f" with noise {noise}" if noise else ""))
 
 
 def _where(exc: BaseException) -> str:

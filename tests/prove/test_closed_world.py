@@ -382,6 +382,7 @@ def test_a_crash_at_one_n_is_named_in_the_headline_scope() -> None:
     scope = v.scope_text()
     assert scope.startswith("the numbers of queries n ∈ {1, 3} (n = 2 NOT checked")
     assert "IndexError" in scope and "q[5]" in scope
+    assert "on every input of length 2, whatever the noise" in scope
     assert "every number of queries n <=" not in scope
     assert v.evidence()["unchecked_n"]["2"].startswith("at n = 2")
 
@@ -464,3 +465,20 @@ def test_cli_refusals_are_exit_2_and_write_nothing(tmp_path, monkeypatch, capsys
         assert main(["prove", *args, "--out", str(out)]) == 2, args
         assert re.search(msg, capsys.readouterr().err), args
     assert not out.exists()
+
+
+def test_a_crash_on_one_path_names_an_input_reaching_it() -> None:
+    @mechanism(outputs="bool-list")
+    def crash_on_path(q, eps):
+        hits = 0
+        for i in range(len(q)):
+            if q[i] + laplace(1 / eps) >= 0:
+                hits += 1
+        if hits == 2:
+            q[7]  # only when both comparisons held
+        return [hits >= 1]
+
+    with pytest.raises(IndexError, match=r"at n = 2 .*q\[7\].*e\.g\. on q = \[(.+), (.+)\] "
+                                         r"with noise x0 = .*, x1 = "):
+        enumerate_paths(crash_on_path, 2)
+    assert len(enumerate_paths(crash_on_path, 1)) == 2  # n = 1 runs: the crash needs n = 2
