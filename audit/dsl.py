@@ -88,18 +88,22 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from audit.user_code import is_user_file, user_line
+
 __all__ = [
     "LAWS",
     "MAX_DECISIONS",
     "OUTPUT_KINDS",
     "RELATIONS",
     "DSLError",
+    "DSLSignal",
     "EpsPower",
     "EpsilonUseError",
     "Lin",
     "Mechanism",
     "concrete",
     "geometric",
+    "guarded",
     "laplace",
     "mechanism",
     "symbolic",
@@ -122,30 +126,97 @@ class DSLError(ValueError):
     """A program stepped outside the DSL (the message names the source line and construct)."""
 
 
+class DSLSignal(BaseException):
+    """dpaudit's own control flow through a running program: an error of the DSL, of the
+    symbolic tracer or of the prover's closed world, carried as ``error``.
+
+    It derives from ``BaseException`` (like ``KeyboardInterrupt``), so a program's ``except
+    Exception`` / ``except ValueError`` cannot intercept it and turn the program being proved
+    into another one; :func:`symbolic` and :func:`concrete` unwrap it when it leaves the
+    program (their callers see ``error``), and a program that swallows it anyway (a bare
+    ``except:``, ``except BaseException``, a ``return`` in ``finally``) is refused when its
+    run ends."""
+
+    def __init__(self, error: BaseException) -> None:
+        super().__init__(error)
+        self.error = error
+
+
+def _signal(error: BaseException) -> DSLSignal:
+    """``error`` as a signal into the running program, remembered by the active run."""
+    sig = error if isinstance(error, DSLSignal) else DSLSignal(error)
+    if _MODES and _MODES[-1].signal is None:
+        _MODES[-1].signal = sig
+    return sig
+
+
 class EpsilonUseError(DSLError):
     """The program uses the symbolic eps other than as a noise scale ``c / eps`` (a proof for
     one numeric epsilon may still be possible)."""
 
 
 def _user_line() -> str:
-    """``file:line`` (and the source text) of the innermost frame outside dpaudit's DSL
-    machinery: where the user's program did the unsupported thing."""
-    f: Any = sys._getframe(1)
-    skip = (_DSL_FILE, "audit/prove/symbolic.py", "audit/prove/concrete.py")
-    while f is not None and (f.f_code.co_filename == _DSL_FILE
-                             or f.f_code.co_filename.endswith(skip[1:])
-                             or f.f_code.co_filename.startswith("<frozen")):
-        f = f.f_back
-    if f is None:
-        return "<unknown line>"
-    text = linecache.getline(f.f_code.co_filename, f.f_lineno).strip()
-    return f"{f.f_code.co_filename}:{f.f_lineno} ({text})" if text else \
-        f"{f.f_code.co_filename}:{f.f_lineno}"
+    """``file:line`` (and the source text) of the innermost frame of the user's program:
+    where it did the unsupported thing."""
+    return user_line(sys._getframe(1))
 
 
-def _error(construct: str, cls: type[DSLError] = DSLError) -> DSLError:
-    return cls(f"{_user_line()}: {construct} is outside the dpaudit DSL "
-                    "(see audit/dsl.py for what a program may do)")
+def _error(construct: str, cls: type[DSLError] = DSLError) -> BaseException:
+    """The error for ``construct``: inside a run a :class:`DSLSignal` (the program cannot
+    catch it), else the :class:`DSLError` itself."""
+    err = cls(f"{_user_line()}: {construct} is outside the dpaudit DSL "
+              "(see audit/dsl.py for what a program may do)")
+    return _signal(err) if _MODES else err
+
+
+def _from_user() -> bool:
+    """Whether the caller of the calling dunder method is the user's program inside a run
+    (introspection of a DSL value there is refused; dpaudit's own code may look)."""
+    return bool(_MODES) and is_user_file(sys._getframe(2).f_code.co_filename)
+
+
+class _Opaque:
+    """What a DSL value (a noisy / query value, the symbolic eps) answers to everything
+    outside the DSL: the program's introspection of it (``isinstance``, ``__class__``,
+    ``str`` / ``repr`` / ``format``, attributes a float has) and the operations a float
+    supports but the DSL does not (``//``, ``%``, ``**``, ``math.floor``...) are refused with
+    the program line, never answered differently from the concrete run (where the value is a
+    float) and never an ordinary ``TypeError`` the program could catch."""
+
+    __slots__ = ()
+
+    @property  # type: ignore[misc]
+    def __class__(self) -> type:
+        if _from_user():
+            raise _error("type introspection (isinstance / __class__) of a noisy/query "
+                         "value or eps")
+        return type(self)
+
+    def __getattr__(self, name: str) -> Any:
+        if _from_user():
+            raise _error(f"the attribute {name!r} of a noisy/query value or eps")
+        raise AttributeError(name)
+
+    def __str__(self) -> str:
+        if _from_user():
+            raise _error("str() / print of a noisy/query value or eps")
+        return repr(self)
+
+    def __format__(self, spec: str) -> str:
+        if _from_user():
+            raise _error("formatting a noisy/query value or eps")
+        return repr(self)
+
+    def _no(self, *_a: Any, **_k: Any) -> Any:
+        raise _error("an operation a DSL value does not support (//, %, **, bit operations, "
+                     "len / iteration / indexing / calling / hashing it, math.floor / ceil / "
+                     "trunc, complex())")
+
+    __floordiv__ = __rfloordiv__ = __mod__ = __rmod__ = __divmod__ = __rdivmod__ = _no
+    __rpow__ = __matmul__ = __rmatmul__ = __and__ = __rand__ = __or__ = __ror__ = _no
+    __xor__ = __rxor__ = __lshift__ = __rlshift__ = __rshift__ = __rrshift__ = _no
+    __invert__ = __len__ = __iter__ = __getitem__ = __contains__ = __call__ = _no
+    __trunc__ = __floor__ = __ceil__ = __complex__ = __hash__ = _no
 
 
 def _number(x: Any) -> Fraction | None:
@@ -164,7 +235,7 @@ def _number(x: Any) -> Fraction | None:
     return None
 
 
-class Lin:
+class Lin(_Opaque):
     """A linear expression ``sum_v c_v * v + const`` over named variables, exact (Fractions).
 
     Variables: ``x<j>`` the j-th draw of the path, ``q<i>`` the i-th query, ``p:<name>`` a
@@ -173,7 +244,6 @@ class Lin:
     fork of the path) and returns a Python bool."""
 
     __slots__ = ("terms", "const")
-    __hash__ = None  # type: ignore[assignment]
 
     def __init__(self, terms: dict[str, Fraction] | None = None,
                  const: Fraction = Fraction(0)) -> None:
@@ -280,7 +350,7 @@ class Lin:
         mode = _active()
         if not isinstance(mode, _SymbolicMode):
             raise _error(f"comparing a symbolic value ('{op}') outside a symbolic run")
-        return mode.tracer.decide(diff, op)
+        return bool(_engine(mode.tracer.decide, diff, op, count="branches"))
 
     def __ge__(self, x: Any) -> bool:
         return self._compare(x, ">=")
@@ -325,7 +395,12 @@ class Lin:
     def __array_ufunc__(self, ufunc: Any, *_a: Any, **_k: Any) -> Any:
         raise _error(f"numpy.{getattr(ufunc, '__name__', ufunc)} on a noisy/query value")
 
+    def __pow__(self, *_a: Any) -> Any:
+        raise _error("'**' of a noisy/query value (non-linear)")
+
     def __repr__(self) -> str:
+        if _from_user():
+            raise _error("repr() of a noisy/query value")
         return format_linear(self)
 
 
@@ -338,7 +413,7 @@ def _note_combination(a: Lin, b: Lin) -> None:
     for bare, partner in ((a, b), (b, a)):
         if len(bare.terms) == 1 and bare.const == 0:
             (var, coef), = bare.terms.items()
-            mode.tracer.combine(var, coef, partner)
+            _engine(mode.tracer.combine, var, coef, partner)
 
 
 def format_linear(e: Lin) -> str:
@@ -355,13 +430,12 @@ def format_linear(e: Lin) -> str:
     return text[2:] if text.startswith("+ ") else "-" + text[2:]
 
 
-class EpsPower:
+class EpsPower(_Opaque):
     """The symbolic privacy parameter in a proof: ``coef * eps**power``.  It may be scaled by
     numbers, added to / subtracted from a term of the same power (``eps - eps / 2``),
     inverted, and used as a noise scale ``c / eps``; nothing else."""
 
     __slots__ = ("coef", "power")
-    __hash__ = None  # type: ignore[assignment]
 
     def __init__(self, coef: Fraction = Fraction(1), power: int = 1) -> None:
         self.coef, self.power = coef, power
@@ -414,7 +488,35 @@ class EpsPower:
         __ge__ = __bool__ = __float__ = __int__ = __index__ = __pow__ = _refuse
 
     def __repr__(self) -> str:
+        if _from_user():
+            raise _error("repr() of eps")
         return f"{self.coef}*eps^{self.power}"
+
+
+def _unwatched(op: Callable[..., Any]) -> Callable[..., Any]:
+    """``op`` (a DSL value's arithmetic, dpaudit's own code) run with the guard's hooks
+    paused: the closed world watches the program, not the exact arithmetic it calls."""
+    def run(*args: Any) -> Any:
+        g = _GUARD[-1] if _GUARD else None
+        if g is None:
+            return op(*args)
+        g.pause()
+        try:
+            return op(*args)
+        finally:
+            g.resume()
+
+    run.__name__, run.__doc__ = op.__name__, op.__doc__
+    return run
+
+
+for _cls, _names in ((Lin, ("__add__", "__radd__", "__sub__", "__rsub__", "__mul__",
+                            "__rmul__", "__truediv__", "__rtruediv__", "__neg__", "__abs__",
+                            "__ge__", "__gt__", "__le__", "__lt__")),
+                     (EpsPower, ("__mul__", "__rmul__", "__truediv__", "__rtruediv__",
+                                 "__add__", "__sub__", "__neg__"))):
+    for _name in _names:
+        setattr(_cls, _name, _unwatched(vars(_cls)[_name]))
 
 
 # modes -------------------------------------------------------------------------------------------
@@ -429,14 +531,107 @@ class Tracer(Protocol):
 @dataclass
 class _ConcreteMode:
     rng: np.random.Generator
+    signal: DSLSignal | None = None
+    record: list[tuple[str, str, float | int]] | None = None  # (site, law, value) per draw
 
 
 @dataclass
 class _SymbolicMode:
     tracer: Tracer
+    signal: DSLSignal | None = None
 
 
 _MODES: list[_ConcreteMode | _SymbolicMode] = []
+
+
+class Guard(Protocol):
+    """What the prover installs around every run (:mod:`audit.prove.closed_world`)."""
+
+    def open(self) -> None: ...
+
+    def close(self, check: bool = True) -> None: ...
+
+    def enter(self) -> None: ...
+
+    def exit(self, failed: bool) -> None: ...
+
+    def pause(self) -> None: ...
+
+    def resume(self) -> None: ...
+
+    def count(self, kind: str) -> None: ...
+
+
+_GUARD: list[Guard] = []
+
+
+@contextlib.contextmanager
+def guarded(guard: Guard) -> Iterator[None]:
+    """Every run of a DSL program inside the block is watched by ``guard`` (the prover's
+    closed world and work budget)."""
+    _GUARD.append(guard)
+    guard.open()
+    try:
+        yield
+    except BaseException:
+        guard.close(check=False)
+        raise
+    finally:
+        _GUARD.pop()
+    guard.close(check=True)
+
+
+def _engine(fn: Callable[..., Any], *args: Any, count: str | None = None) -> Any:
+    """Call dpaudit's own code (the tracer) from inside a run: the guard is paused, a work
+    unit is counted, and whatever it raises becomes a :class:`DSLSignal` (the program must not
+    catch dpaudit's errors)."""
+    g = _GUARD[-1] if _GUARD else None
+    try:
+        if g is not None:
+            if count is not None:
+                g.count(count)
+            g.pause()
+        try:
+            return fn(*args)
+        finally:
+            if g is not None:
+                g.resume()
+    except DSLSignal:
+        raise
+    except BaseException as exc:  # noqa: BLE001 - handed back to dpaudit by _run
+        raise _signal(exc) from None
+
+
+@contextlib.contextmanager
+def _run(mode: _ConcreteMode | _SymbolicMode) -> Iterator[None]:
+    """One run of the program in ``mode``: the guard watches it; a signal that leaves the
+    program is unwrapped; one the program swallowed is an error."""
+    _MODES.append(mode)
+    g = _GUARD[-1] if _GUARD else None
+    if g is not None:
+        g.enter()
+    try:
+        try:
+            yield
+        except DSLSignal as sig:
+            if g is not None:
+                g.exit(failed=True)  # raises a recorded closed-world / budget violation
+            err = sig.error
+            with contextlib.suppress(AttributeError, TypeError):
+                err._dpaudit_signal = True  # type: ignore[attr-defined]  # not the program's
+            raise err.with_traceback(err.__traceback__) from None
+        except BaseException:
+            if g is not None:
+                g.exit(failed=True)
+            raise
+        if g is not None:
+            g.exit(failed=False)
+        if mode.signal is not None:
+            raise DSLError(f"the program caught dpaudit's own signal ({mode.signal.error}) and "
+                           "went on: a bare `except:`, `except BaseException` or a `return` "
+                           "in `finally` changes the program being proved")
+    finally:
+        _MODES.pop()
 
 
 def _active() -> _ConcreteMode | _SymbolicMode | None:
@@ -448,21 +643,26 @@ def concrete(rng: np.random.Generator) -> Iterator[None]:
     """Bind the samplers to ``rng`` for the block (concrete runs, e.g. ``dpaudit test``)."""
     if not isinstance(rng, np.random.Generator):
         raise TypeError(f"concrete() needs a numpy.random.Generator, got {type(rng).__name__}")
-    _MODES.append(_ConcreteMode(rng))
-    try:
+    with _run(_ConcreteMode(rng)):
         yield
-    finally:
-        _MODES.pop()
+
+
+@contextlib.contextmanager
+def recording(rng: np.random.Generator, record: list[tuple[str, str, float | int]]
+              ) -> Iterator[None]:
+    """:func:`concrete`, also appending ``(site, law, value)`` of every draw to ``record``
+    (the prover's concrete cross-check matches a real run to its symbolic path)."""
+    if not isinstance(rng, np.random.Generator):
+        raise TypeError(f"recording() needs a numpy.random.Generator, got {type(rng).__name__}")
+    with _run(_ConcreteMode(rng, record=record)):
+        yield
 
 
 @contextlib.contextmanager
 def symbolic(tracer: Tracer) -> Iterator[None]:
     """Bind the samplers and comparisons to a symbolic run (used by the prover)."""
-    _MODES.append(_SymbolicMode(tracer))
-    try:
+    with _run(_SymbolicMode(tracer)):
         yield
-    finally:
-        _MODES.pop()
 
 
 _SAMPLER_NAMES = ("laplace", "geometric")
@@ -596,14 +796,28 @@ def _draw(law: str, scale: Any, name: str | None) -> Any:
     if isinstance(mode, _SymbolicMode):
         if isinstance(scale, Lin) and not scale.is_constant():
             raise _error(f"a {law} draw whose scale depends on noise or data")
-        return mode.tracer.draw(law, scale, _site(name))
-    s = float(scale)
+        site = _site(name)
+        return _engine(mode.tracer.draw, law, scale, site, count="draws")
+    return _engine(_concrete_draw, mode, law, scale, name, count="draws")
+
+
+def _concrete_draw(mode: _ConcreteMode, law: str, scale: Any, name: str | None) -> Any:
+    try:
+        s = float(scale)
+    except (TypeError, ValueError, OverflowError):
+        s = math.nan
     if not (math.isfinite(s) and s > 0):
-        raise DSLError(f"{_user_line()}: {law} scale must be a finite number > 0, got {s!r}")
+        raise DSLError(f"{_user_line()}: {law} scale must be a finite number > 0, got "
+                       f"{scale!r}")
+    value: float | int
     if law == "laplace":
-        return float(mode.rng.laplace(0.0, s))
-    p = -math.expm1(-1.0 / s)  # success probability 1 - exp(-1/scale)
-    return int(mode.rng.geometric(p)) - int(mode.rng.geometric(p))
+        value = float(mode.rng.laplace(0.0, s))
+    else:
+        p = -math.expm1(-1.0 / s)  # success probability 1 - exp(-1/scale)
+        value = int(mode.rng.geometric(p)) - int(mode.rng.geometric(p))
+    if mode.record is not None:
+        mode.record.append((_site(name), law, value))
+    return value
 
 
 def laplace(scale: Any, *, name: str | None = None) -> Any:

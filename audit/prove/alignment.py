@@ -64,7 +64,7 @@ from typing import Any
 
 import z3
 
-from audit.dsl import Lin, Mechanism
+from audit.dsl import DSLError, Lin, Mechanism
 from audit.prove.symbolic import (
     Path,
     enumerate_paths,
@@ -217,11 +217,12 @@ def build_problem(mech: Mechanism, ns: Sequence[int], eps: Fraction | None = Non
     for n in ns:
         try:
             per_n[n] = enumerate_paths(mech, n, eps)
-        except IndexError:  # the program reads more queries than n
-            skipped.append(n)
+        except IndexError as exc:  # the program's own IndexError at n (e.g. reads q[n])
+            skipped.append((n, exc))
     if not per_n:
-        raise ValueError(f"{mech.name} fails with an IndexError for every n in {list(ns)}")
-    notes = [f"n = {n} skipped: the program reads more than {n} queries" for n in skipped]
+        raise DSLError(f"{mech.name} fails with an IndexError for every n in {list(ns)}: "
+                       f"{skipped[-1][1]}")
+    notes = [f"n = {n} not checked: {exc}" for n, exc in skipped]
     _, _, kwargs, _ = symbolic_arguments(mech, list(per_n)[0], eps)
     fixed_params = {k: v for k, v in kwargs.items() if not isinstance(v, Lin)}
     return _assemble(mech.name, rel, per_n, eps, notes, fixed_params, refine=False)

@@ -50,6 +50,7 @@ from audit.prove.alignment import (
     relation_formula,
     z3_abs,
 )
+from audit.prove.closed_world import z3_rlimit
 from audit.prove.noise_dependent import (
     UnsoundAlignment,
     dependent_coordinates,
@@ -148,7 +149,7 @@ def _output_counterexample(m: z3.ModelRef, g: ShapeGroup, pi: int, q: list[Any],
 
 def _solver(ctx: z3.Context) -> z3.Solver:
     s = z3.Solver(ctx=ctx)
-    s.set("rlimit", RLIMIT)
+    s.set("rlimit", z3_rlimit(RLIMIT))
     return s
 
 

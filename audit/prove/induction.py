@@ -77,6 +77,7 @@ from audit import dsl
 from audit.dsl import DSLError, EpsPower, Lin, Mechanism
 from audit.prove import cegis
 from audit.prove.alignment import Problem, Template
+from audit.prove.closed_world import z3_rlimit
 from audit.prove.symbolic import (
     LinearConstraint,
     Scale,
@@ -610,7 +611,7 @@ def _prove(mech: Mechanism, prob: Problem, theta: dict[tuple[str, str, int], Fra
                 delta = a.terms.get("q0", Fraction(0)) * d0
                 env0[name], env1[name] = x, x + z3.RealVal(t0, ctx) + z3.RealVal(t1, ctx) * delta
             sol = z3.Solver(ctx=ctx)
-            sol.set("rlimit", cegis.RLIMIT)
+            sol.set("rlimit", z3_rlimit(cegis.RLIMIT))
             sol.add(d0 >= -1, d0 <= 1)
             sol.add(*[z3_constraint(c, env0, ctx) for c in p.constraints])
             keep = [z3_constraint(c, env1, ctx) for c in p.constraints]

@@ -28,10 +28,14 @@ from typing import Any
 
 import z3
 
+from audit import dsl
 from audit.dsl import DSLError, EpsilonUseError, Mechanism
 from audit.prove import cegis, induction
 from audit.prove import refute as refute_mod
 from audit.prove.alignment import NeedsNumericEpsilon, build_problem
+from audit.prove.closed_world import DEFAULT_BUDGET, Budget, ClosedWorld, z3_rlimit
+from audit.prove.concrete_check import cross_check
+from audit.prove.static_checks import check_program
 from audit.prove.verdict import ProofVerdict, proof_sketch
 
 __all__ = ["DEFAULT_N_MAX", "prove_mechanism", "solver_settings"]
@@ -47,7 +51,7 @@ BEYOND_PAIRS = 64
 
 
 def solver_settings(max_rounds: int) -> dict[str, Any]:
-    return {"z3": z3.get_version_string(), "rlimit": cegis.RLIMIT, "grid": cegis.GRID,
+    return {"z3": z3.get_version_string(), "rlimit": z3_rlimit(cegis.RLIMIT), "grid": cegis.GRID,
             "bound": cegis.BOUND, "max_rounds": max_rounds}
 
 
@@ -68,13 +72,33 @@ def _refute(mech: Mechanism, eps: Fraction, relation: str, n_max: int,
 def prove_mechanism(mech: Mechanism, *, n_max: int = DEFAULT_N_MAX,
                     epsilon: Fraction | None = None, relation: str | None = None,
                     max_rounds: int = cegis.MAX_ROUNDS, refute: bool = True,
-                    ref: str | None = None) -> ProofVerdict:
-    """Prove ``mech`` epsilon-DP for every n <= ``n_max`` (see the module docstring).
+                    ref: str | None = None, budget: Budget = DEFAULT_BUDGET) -> ProofVerdict:
+    """Prove ``mech`` epsilon-DP for every n <= ``n_max`` (see the module docstring), in
+    the closed world of :mod:`audit.prove.closed_world` (after the static pass of
+    :mod:`audit.prove.static_checks`), every run bounded by ``budget``; a PROVED result is
+    then cross-checked by real concrete runs (:mod:`audit.prove.concrete_check`).
 
-    Raises :class:`~audit.dsl.DSLError` when the program steps outside the DSL."""
+    Raises :class:`~audit.dsl.DSLError` when the program steps outside the DSL, uses
+    randomness other than the DSL's samplers, exceeds the budget, or fails on its own."""
     if not isinstance(mech, Mechanism):
         raise DSLError(f"{ref or mech!r} is not a DSL mechanism (decorate the function with "
                        "@audit.dsl.mechanism)")
+    check_program(mech)
+    with dsl.guarded(ClosedWorld(budget)):
+        v, prob = _prove(mech, n_max, epsilon, relation, max_rounds, refute, ref)
+        if v.status == "verified":
+            per_n: dict[int, list[Any]] = {}
+            for g in prob.groups:
+                per_n.setdefault(g.n, []).extend(g.paths)
+            runs = cross_check(mech, per_n, prob.eps, v.relation)
+            v.notes.append(f"cross-checked by {runs} seeded concrete runs (floats, the DSL's "
+                           "samplers on a numpy Generator) on the witness-search pairs: each "
+                           "is explained by a symbolic path with the same draws and output")
+    return v
+
+
+def _prove(mech: Mechanism, n_max: int, epsilon: Fraction | None, relation: str | None,
+           max_rounds: int, refute: bool, ref: str | None) -> tuple[ProofVerdict, Any]:
     t0 = time.perf_counter()
     rel = relation or mech.relation
     ns = list(range(1, n_max + 1))
@@ -100,10 +124,17 @@ def prove_mechanism(mech: Mechanism, *, n_max: int = DEFAULT_N_MAX,
                      paths=prob.path_counts, rounds=syn.rounds, examples=syn.examples,
                      solver_calls=syn.solver_calls, notes=notes, fixed=prob.fixed,
                      public=prob.public)
+    v.unchecked = {n: next((m.split(": ", 1)[1] for m in prob.notes
+                            if m.startswith(f"n = {n} not checked: ")), "not run")
+                   for n in range(1, n_max + 1) if n not in ns}
     if syn.status == "verified":
         assert syn.theta is not None
         theta = syn.theta
-        ind = induction.prove_all_n(mech, prob, theta, max_rounds)
+        if v.unchecked:  # no all-n claim over sizes the program cannot run at
+            ind = induction.Induction("outside", "the program crashes at n = "
+                                 f"{', '.join(map(str, v.unchecked))}")
+        else:
+            ind = induction.prove_all_n(mech, prob, theta, max_rounds)
         if ind.status == "proved" and ind.theta is not None:
             if ind.theta != theta:
                 v.notes.append("the first alignment found cost something on iterations that "
@@ -114,7 +145,7 @@ def prove_mechanism(mech: Mechanism, *, n_max: int = DEFAULT_N_MAX,
             v.invariant = ind.invariant
         else:
             v.notes.append(f"all-n step {ind.status}: {ind.reason}; the proof holds for "
-                           f"every n <= {max(ns)} only")
+                           f"{v.sizes_text()} only")
         v.status = "verified"
         v.alignment = {}
         for (site, cls, k), val in sorted(theta.items()):
@@ -125,7 +156,7 @@ def prove_mechanism(mech: Mechanism, *, n_max: int = DEFAULT_N_MAX,
         if ind.status == "failed" and refute:
             _refute_beyond(mech, prob, rel, n_max, v, ind.reason)
         v.seconds = time.perf_counter() - t0
-        return v
+        return v, prob
     v.failing_sites = syn.weak_sites
     v.reason = syn.reason
     if syn.counterexample is not None:
@@ -153,7 +184,7 @@ def prove_mechanism(mech: Mechanism, *, n_max: int = DEFAULT_N_MAX,
     if v.status == "inconclusive" and syn.status == "no-alignment" and len(ns) > 1:
         _largest_proved(mech, ns, prob.eps, rel, max_rounds, v)
     v.seconds = time.perf_counter() - t0
-    return v
+    return v, prob
 
 
 def _refute_beyond(mech: Mechanism, prob: Any, rel: str, n_max: int, v: ProofVerdict,

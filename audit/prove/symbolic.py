@@ -40,6 +40,8 @@ The types below are the contract shared with the exact-probability code
 from __future__ import annotations
 
 import inspect
+import linecache
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -49,6 +51,8 @@ import z3
 
 from audit import dsl
 from audit.dsl import DSLError, EpsilonUseError, EpsPower, Lin, Mechanism
+from audit.prove.closed_world import BudgetExceeded, z3_rlimit
+from audit.user_code import is_user_file
 
 __all__ = [
     "NEGATE",
@@ -59,8 +63,24 @@ __all__ = [
     "enumerate_paths",
     "freeze_output",
     "output_shape",
+    "ProgramCrash",
+    "ProgramError",
     "record_anchor",
 ]
+
+class ProgramError(DSLError):
+    """The program's own error during a run (ZeroDivisionError, RecursionError, ``sys.exit``,
+    a NaN output...): bad input naming the program line, never a dpaudit bug."""
+
+
+class ProgramCrash(ProgramError, IndexError):
+    """The program's own IndexError at a number of queries n (e.g. it reads ``q[2]`` when
+    n = 2): the prover does not check that n and says so in the verdict's scope."""
+
+    def __init__(self, message: str, n: int) -> None:
+        super().__init__(message)
+        self.n = n
+
 
 #: the negation of ``expr op 0``
 NEGATE = {">=": "<", ">": "<=", "<=": ">", "<": ">="}
@@ -162,6 +182,8 @@ def freeze_output(out: Any) -> Any:
     if isinstance(out, Lin):
         return out.const if out.is_constant() else out
     if isinstance(out, float | Fraction):
+        if isinstance(out, float) and not math.isfinite(out):
+            raise ProgramError(f"the program returned the non-finite number {out!r}")
         return Fraction(out)
     raise DSLError(f"a DSL program returned a value of type {type(out).__name__} (allowed: "
                    "lists/tuples of bools, ints, numbers and linear values)")
@@ -202,6 +224,12 @@ class _Tracer:
     forced: list[bool] = field(default_factory=list)  # decision k had one feasible branch
     counts: dict[str, int] = field(default_factory=dict)
     anchors: dict[str, Lin] = field(default_factory=dict)
+    #: the path's constraints in one incremental Z3 solver (the first ``added`` of them) and
+    #: the draws they read: a decision costs one check, not a re-solve of the whole path
+    solver: Any = None
+    added: int = 0
+    read: set[str] = field(default_factory=set)
+    read_upto: int = 0
 
     def combine(self, var: str, coef: Fraction, partner: Lin) -> None:
         """``coef * var`` (a bare draw) is added to ``partner``: record the draw's anchor."""
@@ -252,12 +280,29 @@ class _Tracer:
         return b
 
     def _feasible(self, c: LinearConstraint) -> bool:
-        fresh = set(c.coefficients())
-        for old in self.constraints:
-            fresh -= set(old.coefficients())
-        if fresh:  # a draw no earlier constraint reads: unbounded, so c can hold
+        """Whether ``c`` can hold with the path's constraints so far (as :func:`feasible`,
+        incrementally)."""
+        while self.read_upto < len(self.constraints):
+            self.read |= set(self.constraints[self.read_upto].coefficients())
+            self.read_upto += 1
+        if set(c.coefficients()) - self.read:  # a draw no constraint reads: c can hold
             return True
-        return feasible(list(self.constraints) + [c], self.integer_vars)
+        if self.solver is None:
+            self.solver = z3.Solver()
+            limit = z3_rlimit(0)
+            if limit:
+                self.solver.set("rlimit", limit)
+        while self.added < len(self.constraints):
+            old = self.constraints[self.added]
+            self.solver.add(z3_constraint(old, z3_env(old.expr.variables(),
+                                                      self.integer_vars)))
+            self.added += 1
+        self.solver.push()
+        try:
+            self.solver.add(z3_constraint(c, z3_env(c.expr.variables(), self.integer_vars)))
+            return bool(self.solver.check() != z3.unsat)  # unknown: keep (a superset)
+        finally:
+            self.solver.pop()
 
 
 def _z3_lin(e: Lin, env: dict[str, Any], ctx: z3.Context | None = None) -> Any:
@@ -286,6 +331,9 @@ def feasible(constraints: Sequence[LinearConstraint], integer_vars: set[str]) ->
         names |= c.expr.variables()
     env = z3_env(names, integer_vars)
     s = z3.Solver()
+    limit = z3_rlimit(0)
+    if limit:
+        s.set("rlimit", limit)
     s.add(*[z3_constraint(c, env) for c in constraints])
     r = s.check()
     return r != z3.unsat  # unknown: keep the path (a superset of paths is still sound)
@@ -327,18 +375,26 @@ def enumerate_paths(mech: Mechanism, n: int, eps: Fraction | None = None,
     if n < 1:
         raise ValueError(f"n must be >= 1, got {n}")
     q, e, kwargs, _ = symbolic_arguments(mech, n, eps)
+    budget = getattr(dsl._GUARD[-1], "budget", None) if dsl._GUARD else None
+    if budget is not None:
+        max_paths = min(max_paths, budget.paths)
+    work = 0
 
     def run(prefix: tuple[bool, ...]) -> tuple[_Tracer, Path]:
         tr = _Tracer(prefix)
         try:
             with dsl.symbolic(tr):
                 out = mech.fn(list(q), **{mech.epsilon_param: e, **kwargs})
-        except (TypeError, AttributeError) as exc:  # e.g. `x // 2`, `x.round()` on a value
-            raise DSLError(f"{mech.name}: {_where(exc)}{type(exc).__name__}: {exc} (an "
-                           "operation on a symbolic value outside the DSL; see "
-                           "audit/dsl.py)") from None
+        except DSLError:
+            raise
+        except (Exception, SystemExit) as exc:  # noqa: BLE001 - sorted by program_error
+            raise program_error(mech, n, exc, tr.constraints, tr.integer_vars) from None
+        try:
+            output = freeze_output(out)
+        except ProgramError as exc:
+            raise ProgramError(f"{mech.name} at n = {n}: {exc}") from None
         return tr, Path(tuple(tr.decisions), tuple(tr.constraints), tuple(tr.draws),
-                        freeze_output(out), dict(tr.anchors))
+                        output, dict(tr.anchors))
 
     paths: list[Path] = []
     # each pushed prefix remembers the constraints its parent run made up to the fork: a
@@ -359,8 +415,15 @@ def enumerate_paths(mech: Mechanism, n: int, eps: Fraction | None = None,
                            "comparisons: the program uses randomness or state outside "
                            "audit.dsl's samplers (numpy/random generators, globals)")
         paths.append(path)
+        work += len(tr.decisions) + len(tr.draws)
+        if budget is not None and work > budget.work:
+            raise BudgetExceeded(f"{mech.name}: the runs at n = {n} made more than "
+                                 f"{budget.work:,} draws and branches in total over "
+                                 f"{len(paths):,} paths (--budget work=...): a loop whose "
+                                 "number of iterations depends on noise?")
         if len(paths) > max_paths:
-            raise ValueError(f"{mech.name} has more than {max_paths} paths at n = {n}")
+            raise BudgetExceeded(f"{mech.name} has more than {max_paths:,} paths at n = {n} "
+                                 "(--budget paths=...)")
         for k in range(len(tr.decisions) - 1, len(prefix) - 1, -1):
             if not tr.forced[k]:
                 stack.append((tuple(tr.decisions[:k]) + (not tr.decisions[k],),
@@ -369,14 +432,63 @@ def enumerate_paths(mech: Mechanism, n: int, eps: Fraction | None = None,
     return paths
 
 
+def program_error(mech: Mechanism, n: int, exc: BaseException,
+                  constraints: Sequence[LinearConstraint] = (),
+                  integer_vars: set[str] | None = None) -> BaseException:
+    """What an exception that left a run of ``mech`` at ``n`` queries is: dpaudit's own
+    (it came through the DSL's signal: returned unchanged, a bug is exit 4), or the
+    program's (:class:`ProgramCrash` for an IndexError, else :class:`ProgramError`, both bad
+    input naming the line and an input that reaches it: a Z3 model of the path's
+    ``constraints`` so far)."""
+    if getattr(exc, "_dpaudit_signal", False):
+        return exc
+    name = type(exc).__name__
+    if isinstance(exc, TypeError | AttributeError):  # e.g. `x.round()` on a value
+        return DSLError(f"{mech.name}: {_where(exc)}{name}: {exc} (an operation on a "
+                        "symbolic value outside the DSL; see audit/dsl.py)")
+    if isinstance(exc, IndexError):
+        return ProgramCrash(f"at n = {n} the program raises IndexError at {_where(exc)}{exc}"
+                            f" ({_reaching_input(n, constraints, integer_vars or set())})", n)
+    if isinstance(exc, SystemExit):
+        return ProgramError(f"{mech.name}: {_where(exc)}the program called sys.exit"
+                            f"({exc.code!r}) at n = {n}")
+    return ProgramError(f"{mech.name}: {_where(exc)}the program's own {name} at n = {n}: "
+                        f"{str(exc)[:200]}")
+
+
+def _reaching_input(n: int, constraints: Sequence[LinearConstraint],
+                    integer_vars: set[str]) -> str:
+    """An input (queries, public parameters and noise) on which the run takes the path of
+    ``constraints``: all queries when the path compared nothing."""
+    if not constraints:
+        return f"on every input of length {n}, whatever the noise"
+    names: set[str] = set().union(*(c.expr.variables() for c in constraints))
+    env = z3_env(names | {f"q{i}" for i in range(n)}, integer_vars)
+    sol = z3.Solver()
+    sol.set("rlimit", z3_rlimit(1_000_000))
+    sol.add(*[z3_constraint(c, env) for c in constraints])
+    if sol.check() != z3.sat:
+        return "on a path Z3 could not solve"
+    m = sol.model()
+
+    def val(k: str) -> str:
+        v = m.eval(env[k], model_completion=True)
+        return str(Fraction(v.as_fraction()) if z3.is_rational_value(v) else v)
+
+    noise = ", ".join(f"{k} = {val(k)}" for k in sorted(names) if k.startswith("x"))
+    return (f"e.g. on q = [{', '.join(val(f'q{i}') for i in range(n))}]"
+            + (f" with noise {noise}" if noise else ""))
+
+
 def _where(exc: BaseException) -> str:
     """``file:line: `` of the innermost traceback frame outside dpaudit."""
     tb = exc.__traceback__
     where = ""
     while tb is not None:
         name = tb.tb_frame.f_code.co_filename
-        if not name.endswith(("audit/dsl.py", "audit/prove/symbolic.py")):
-            where = f"{name}:{tb.tb_lineno}: "
+        if is_user_file(name):
+            text = linecache.getline(name, tb.tb_lineno).strip()
+            where = f"{name}:{tb.tb_lineno}" + (f" ({text})" if text else "") + ": "
         tb = tb.tb_next
     return where
 

@@ -200,11 +200,26 @@ class ProofVerdict:
     fixed: dict[str, Any] = field(default_factory=dict)  # int/bool parameters as run
     public: list[str] = field(default_factory=list)  # float parameters: every real value
     invariant: list[str] = field(default_factory=list)  # the all-n step's induction
+    #: n in 1..n_max the program could not be run at (its own IndexError), with the error
+    unchecked: dict[int, str] = field(default_factory=dict)
+
+    def sizes_text(self) -> str:
+        """The numbers of queries checked, exactly: ``every n <= 4`` only when every n in
+        1..4 was run, else ``n ∈ {1, 3, 4}`` followed by why each missing n was not."""
+        if not self.sizes:
+            return "no n"
+        top = max(self.sizes)
+        if sorted(self.sizes) == list(range(1, top + 1)) and not self.unchecked:
+            return f"every number of queries n <= {top}"
+        text = f"the numbers of queries n ∈ {{{', '.join(map(str, sorted(self.sizes)))}}}"
+        for n, why in sorted(self.unchecked.items()):
+            text += f" (n = {n} NOT checked: the program crashes there: {why})"
+        return text
 
     def scope_text(self) -> str:
         ns = ("every number of queries n >= 1 (induction over the loop's iterations: "
               f"Z3 for n <= {max(self.sizes)} and for one generic iteration)" if self.all_n else
-              f"every number of queries n <= {max(self.sizes)}" if self.sizes else "no n")
+              self.sizes_text())
         eps = ("every eps > 0 (all noise scales c/eps; cost normalised by eps)"
                if self.epsilon is None else f"epsilon = {self.epsilon}")
         s = self.solver
@@ -248,6 +263,8 @@ class ProofVerdict:
         if self.partial is not None:
             ev["partial_proof"] = self.partial
         ev["all_n"] = self.all_n
+        if self.unchecked:
+            ev["unchecked_n"] = {str(k): v for k, v in self.unchecked.items()}
         if self.invariant:
             ev["all_n_invariant"] = self.invariant
         if self.reason:

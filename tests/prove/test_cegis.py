@@ -256,7 +256,9 @@ def test_top1_with_gap_is_proved_for_two_queries_only():
     p = _bench("noisy_top1_with_gap")
     v = prove_mechanism(p.program, n_max=2, refute=False)
     assert v.status == "verified" and v.sizes == [2]
-    assert any("n = 1 skipped" in n for n in v.notes)
+    assert any(n.startswith("n = 1 not checked: at n = 1 the program raises IndexError")
+               for n in v.notes)
+    assert v.unchecked.keys() == {1} and "n ∈ {2} (n = 1 NOT checked" in v.scope_text()
 
 
 def test_textbook_svt_alignment_is_what_is_synthesised_for_lyu_algorithm_1():

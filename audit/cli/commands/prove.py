@@ -24,12 +24,13 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from audit.cli.argtypes import integer, real
+from audit.cli.argtypes import finite_float, integer, real
 from audit.cli.commands.claims import ClaimsCommand
 from audit.cli.folders import report_dir
 from audit.cli.run import finish, start_report
 from audit.dsl import RELATIONS, DSLError
 from audit.privacy.import_root import ensure_cwd_on_path
+from audit.prove.closed_world import DEFAULT_BUDGET, Budget
 from kernels.errors import InputError
 
 __all__ = ["COMMAND", "ProveCommand"]
@@ -62,12 +63,26 @@ class ProveCommand(ClaimsCommand):
                        help="neighbouring query vectors (default: the mechanism's)")
         p.add_argument("--max-rounds", type=integer(low=1), default=60,
                        help="synthesis/verification rounds at most (default 60)")
+        for act in p._actions:  # the claims' --budget (seconds) also takes work units
+            if "--budget" in act.option_strings:
+                act.type, act.default, act.metavar = _budget_arg, None, "SECONDS|KEY=N,..."
+                act.help = (f"{act.help}.  With MODULE:OBJECT: work units bounding the proof, "
+                            "KEY=N[,KEY=N...] with KEY steps (lines of the program per run, "
+                            "default 200000), draws / branches (per run, default 10000 / "
+                            "1000), paths (per n, default 100000), work (draws + branches over "
+                            "all runs per n, default 10000), rlimit (Z3 resource units per "
+                            "query); a run over it is refused (exit 2) naming the line")
         p.add_argument("--no-refute", action="store_true",
                        help="do not search for an exact counterexample when no alignment is "
                        "found")
 
     def run(self, a: argparse.Namespace) -> int:
         if a.mechanism is None:
+            if isinstance(a.budget, Budget):
+                raise InputError("--budget KEY=N (work units) is for MODULE:OBJECT; the paper "
+                                 "claims take --budget SECONDS")
+            if a.budget is None:
+                a.budget = 240.0
             return super().run(a)
         return self._run_mechanism(a)
 
@@ -89,18 +104,24 @@ class ProveCommand(ClaimsCommand):
                              "with @audit.dsl.mechanism; see audit/dsl.py)")
         started = datetime.now(UTC).isoformat(timespec="seconds")
         eps = None if a.epsilon is None else Fraction(a.epsilon)
+        budget = DEFAULT_BUDGET if a.budget is None else a.budget
+        if not isinstance(budget, Budget):
+            raise InputError(f"--budget {a.budget:g}: with MODULE:OBJECT the budget is work "
+                             "units KEY=N[,KEY=N...] (e.g. --budget steps=100000,draws=500), "
+                             "never seconds")
         t0 = time.perf_counter()
         try:
             v = prove_mechanism(obj, n_max=a.n_max, epsilon=eps, relation=a.relation,
                                 max_rounds=a.max_rounds, refute=not a.no_refute,
-                                ref=a.mechanism)
+                                ref=a.mechanism, budget=budget)
         except DSLError as exc:  # the user's program: bad input, nothing written
             raise InputError(f"{a.mechanism}: {exc}") from None
         wall = time.perf_counter() - t0
         subject = f"mechanism:{a.mechanism}"
         params = {"mechanism": a.mechanism, "n_max": a.n_max, "relation": v.relation,
                   "epsilon": "symbolic" if v.epsilon is None else str(v.epsilon),
-                  "max_rounds": a.max_rounds, "refute": not a.no_refute}
+                  "max_rounds": a.max_rounds, "refute": not a.no_refute,
+                  "budget": budget.text()}
         out_dir = start_report(a.out, run_id, "prove", subject, a.seed, params, started)
         finding = v.to_finding(subject)
         key = {"verified": "proved", "refuted": "refuted"}.get(v.status, "inconclusive")
@@ -139,6 +160,16 @@ class ProveCommand(ClaimsCommand):
         for note in v.notes:
             w(f"  note: {note}\n")
         w(f"  wall {wall:.1f} s; report: {out_dir / 'report.json'}\n")
+
+
+def _budget_arg(text: str) -> float | Budget:
+    """``--budget``: seconds (a number, the paper claims) or work units ``KEY=N,...``."""
+    if "=" in text:
+        try:
+            return Budget.parse(text)
+        except ValueError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+    return finite_float(text)
 
 
 COMMAND = ProveCommand()
