@@ -58,7 +58,7 @@ __all__ = ["DPS", "MAX_WORK", "LawPath", "Mass", "Unavailable", "conjunction_mas
            "event_alternatives", "event_mass", "output_law"]
 
 #: decimal digits of the quadrature and of every mpmath evaluation
-DPS = 20
+DPS = 15
 #: interval evaluations at most per probability (work units)
 MAX_WORK = 400_000
 #: geometric sums cover |k| <= M with a^(M+1) <= 10^-TAIL_DIGITS
@@ -264,6 +264,7 @@ class _Budget:
     def __init__(self) -> None:
         self.work = 0
         self.error = mpmath.mpf(0)
+        self.depth = 0  # nesting of Laplace integrals in progress
 
     def spend(self, k: int = 1) -> None:
         self.work += k
@@ -271,17 +272,40 @@ class _Budget:
             raise Unavailable(f"more than {MAX_WORK:,} interval evaluations")
 
 
-def _laplace_cdf(x: Any, b: Any) -> Any:
-    return mpmath.exp(x / b) / 2 if x < 0 else 1 - mpmath.exp(-x / b) / 2
+def _laplace_interval(lo: Any, hi: Any, b: Any) -> Any:
+    """P(lo <= X <= hi) for X ~ Laplace(0, b) (None: unbounded), written without the
+    cancellation of a difference of two CDF values near 1 (or near 0)."""
+    if lo is not None and hi is not None and hi <= lo:
+        return mpmath.mpf(0)
+    if lo is not None and lo >= 0:  # both on the right: (e^-lo - e^-hi) / 2
+        return (mpmath.exp(-lo / b) - (0 if hi is None else mpmath.exp(-hi / b))) / 2
+    if hi is not None and hi <= 0:  # both on the left
+        return (mpmath.exp(hi / b) - (0 if lo is None else mpmath.exp(lo / b))) / 2
+    return 1 - (0 if lo is None else mpmath.exp(lo / b) / 2) - (
+        0 if hi is None else mpmath.exp(-hi / b) / 2)
 
 
 def _geo_ratio(b: Fraction) -> Any:
+    """a = exp(-1/b), the ratio of the two-sided geometric of scale b."""
     return mpmath.exp(-mpmath.mpf(b.denominator) / b.numerator)
 
 
-def _geo_cdf(m: int, a: Any) -> Any:
-    """P(G <= m), G two-sided geometric with ratio a."""
-    return a ** (-m) / (1 + a) if m < 0 else 1 - a ** (m + 1) / (1 + a)
+def _geo_interval(k_lo: int | None, k_hi: int | None, a: Any) -> Any:
+    """P(k_lo <= G <= k_hi) for the two-sided geometric with ratio a (None: unbounded),
+    summed on each side of 0 without cancellation: sum_{k=m}^{M} a^k = (a^m - a^(M+1))/(1-a)."""
+    if k_lo is not None and k_hi is not None and k_hi < k_lo:
+        return mpmath.mpf(0)
+
+    def side(m: int, top: int | None) -> Any:  # sum_{k=m}^{top} a^k, 0 <= m
+        return (a ** m - (0 if top is None else a ** (top + 1))) / (1 - a)
+
+    total = mpmath.mpf(0)
+    if k_hi is None or k_hi >= 0:  # k >= 0
+        total += side(0 if k_lo is None else max(k_lo, 0), k_hi)
+    if k_lo is None or k_lo < 0:  # k < 0, as |k| = lo_abs .. hi_abs
+        total += side(1 if k_hi is None or k_hi >= 0 else -k_hi,
+                      None if k_lo is None else -k_lo)
+    return (1 - a) / (1 + a) * total
 
 
 def _single(x: str, cons: Sequence[Cons], law: tuple[str, Fraction]) -> Any:
@@ -306,20 +330,10 @@ def _single(x: str, cons: Sequence[Cons], law: tuple[str, Fraction]) -> Any:
         if not upper and (lo is None or root > lo or (root == lo and strict)):
             lo, lo_strict = root, strict
     if kind == "laplace":
-        bb = _mp(b)
-        top = mpmath.mpf(1) if hi is None else _laplace_cdf(_mp(hi), bb)
-        bot = mpmath.mpf(0) if lo is None else _laplace_cdf(_mp(lo), bb)
-        if lo is not None and hi is not None and hi <= lo:
-            return mpmath.mpf(0)
-        return max(top - bot, mpmath.mpf(0))
-    a = _geo_ratio(b)
-    k_lo = None if lo is None else _int_above(lo, lo_strict)
-    k_hi = None if hi is None else _int_below(hi, hi_strict)
-    if k_lo is not None and k_hi is not None and k_hi < k_lo:
-        return mpmath.mpf(0)
-    top = mpmath.mpf(1) if k_hi is None else _geo_cdf(k_hi, a)
-    bot = mpmath.mpf(0) if k_lo is None else _geo_cdf(k_lo - 1, a)
-    return top - bot
+        return _laplace_interval(None if lo is None else _mp(lo),
+                                 None if hi is None else _mp(hi), _mp(b))
+    return _geo_interval(None if lo is None else _int_above(lo, lo_strict),
+                         None if hi is None else _int_below(hi, hi_strict), _geo_ratio(b))
 
 
 def _int_above(v: Any, strict: bool) -> int:
@@ -548,23 +562,29 @@ def _integrate_laplace(pivot: str, b: Fraction, own: list[Cons], rest: list[Cons
         bud.spend()
         g = mpmath.exp(-abs(s) / bb) / (2 * bb)
         for scale, lows, ups in leaves:  # a draw only the pivot links: closed form
-            lo_x = max((al * s + be for al, be in lows), default=None)
-            up_x = min((al * s + be for al, be in ups), default=None)
-            if lo_x is not None and up_x is not None and up_x <= lo_x:
-                return mpmath.mpf(0)
-            g *= ((1 if up_x is None else _laplace_cdf(up_x, scale))
-                  - (0 if lo_x is None else _laplace_cdf(lo_x, scale)))
+            g *= _laplace_interval(max((al * s + be for al, be in lows), default=None),
+                                   min((al * s + be for al, be in ups), default=None), scale)
+            if not g:
+                return g
         if coupled and g:
             g *= _mass(_substitute(coupled, pivot, s), laws, bud)
         return g
 
     total = mpmath.mpf(0)
-    for a, c in itertools.pairwise(edges):
-        if a == c:
-            continue
-        val, err = mpmath.quad(f, [a, c], error=True)
-        total += val
-        bud.error += abs(err)
+    # a nested integral runs 5 digits finer than the one around it, so the outer
+    # quadrature's error estimate is not swamped by the inner one's rounding noise
+    bud.depth += 1
+    try:
+        with mpmath.workdps(DPS + 5 * (bud.depth - 1)):
+            for a, c in itertools.pairwise(edges):
+                if a == c:
+                    continue
+                val, err = mpmath.quad(f, [a, c], error=True)
+                total += val
+                if bud.depth == 1:
+                    bud.error += abs(err)
+    finally:
+        bud.depth -= 1
     return total
 
 

@@ -584,13 +584,14 @@ class Confirmation:
 
 
 def _close(exact: ExactProbability, other: mpmath.mpf, err: mpmath.mpf) -> bool:
-    """``other`` (error estimate ``err``) agrees with the exact enclosure to AGREEMENT
-    relative (both exactly 0 also agree)."""
+    """``other`` agrees with every point of the exact enclosure to AGREEMENT relative, and
+    its own error estimate ``err`` is below that tolerance too (a loose figure confirms
+    nothing); both exactly 0 also agree."""
     if exact.upper == 0 or other == 0:
         return bool(exact.upper == 0 and other == 0)
     scale = max(abs(exact.mid), abs(other))
     gap = max(abs(other - exact.lower), abs(other - exact.upper))
-    return bool(gap <= AGREEMENT * scale + err)
+    return bool(gap <= AGREEMENT * scale and err <= AGREEMENT * scale)
 
 
 def independent_probability(program: Any, q: Sequence[Any], eps: Fraction,
