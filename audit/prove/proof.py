@@ -32,6 +32,7 @@ from audit.dsl import DSLError, EpsilonUseError, Mechanism
 from audit.prove import cegis, induction
 from audit.prove import refute as refute_mod
 from audit.prove.alignment import NeedsNumericEpsilon, build_problem
+from audit.prove.certificate import build_certificate
 from audit.prove.verdict import ProofVerdict, proof_sketch
 
 __all__ = ["DEFAULT_N_MAX", "prove_mechanism", "solver_settings"]
@@ -122,6 +123,11 @@ def prove_mechanism(mech: Mechanism, *, n_max: int = DEFAULT_N_MAX,
             coefs.extend(["0"] * (k + 1 - len(coefs)))  # k = 2: the noise-dependent term
             coefs[k] = str(val)
         v.sketch = proof_sketch(prob, theta) + v.invariant
+        v.certificate = build_certificate(
+            ref or f"{mech.fn.__module__}:{mech.fn.__name__}", mech, prob, theta, v.all_n)
+        v.notes.append(f"proof certificate: {len(v.certificate['queries'])} SMT-LIB2 "
+                       "queries (UNSAT) and the alignment; `dpaudit replay` re-checks them "
+                       "with cvc5, a fresh Z3 and concrete runs")
         if ind.status == "failed" and refute:
             _refute_beyond(mech, prob, rel, n_max, v, ind.reason)
         v.seconds = time.perf_counter() - t0

@@ -200,6 +200,8 @@ class ProofVerdict:
     fixed: dict[str, Any] = field(default_factory=dict)  # int/bool parameters as run
     public: list[str] = field(default_factory=list)  # float parameters: every real value
     invariant: list[str] = field(default_factory=list)  # the all-n step's induction
+    #: the proof certificate (audit.prove.certificate) of a verified result
+    certificate: dict[str, Any] | None = None
 
     def scope_text(self) -> str:
         ns = ("every number of queries n >= 1 (induction over the loop's iterations: "

@@ -110,6 +110,10 @@ class ProveCommand(ClaimsCommand):
                                 {**params, "outcome": v.status}, started, True,
                                 total_duration_s=wall, outcome=oc)
 
+        if v.status == "verified" and v.certificate is not None:
+            from audit.cli.commands.prove_certificate import write_certificate
+
+            write_certificate(out_dir, v.certificate)
         _, code = finish(out_dir, final, key)
         self._summary(v, wall, out_dir)
         return code
