@@ -3,7 +3,8 @@
 <report>/certificate.json`` re-checks it (:func:`audit.prove.certificate.recheck`: the
 queries rebuilt from the program and the alignment, cvc5, a fresh Z3, concrete runs) and
 prints what agreed.  Exit 0 (PASS) only when every step agrees; a disagreement is exit 1
-(FAIL), never a pass.  Command-side module: it prints and writes.
+(FAIL), never a pass; without cvc5 installed the result is INCONCLUSIVE (exit 3).
+Command-side module: it prints and writes.
 """
 
 from __future__ import annotations
@@ -55,6 +56,8 @@ def replay_certificate(file: str, doc: dict[str, Any]) -> int:
         w(f"  note: {note}\n")
     for p in res.problems:
         w(f"  REJECTED: {p}\n")
-    o = outcome("pass" if res.ok else "fail")
+    if res.missing and not res.problems:
+        w(f"  NOT CONFIRMED: {res.missing}\n")
+    o = outcome("pass" if res.ok else "fail" if res.problems else "inconclusive")
     w(f"  => {o.word}\n")
     return o.code
