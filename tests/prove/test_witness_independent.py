@@ -23,7 +23,7 @@ import pytest
 
 from audit.prove import enumerate_law as law
 from audit.prove import refute as R
-from audit.prove.benchmark import lattice, noisy_max
+from audit.prove.benchmark import lattice, noisy_max, sparse_vector
 from audit.prove.exact_event import Constraint, DrawLaw, event_probability
 
 
@@ -175,3 +175,42 @@ def test_larger_n_max_keeps_the_refutation(prog) -> None:
         if res.verdict == "refuted":
             seen = res.witness.as_doc()
     assert seen is not None
+
+
+@pytest.mark.parametrize("prog", [sparse_vector.svt_lee_clifton, sparse_vector.svt_stoddard,
+                                  noisy_max.noisy_max_small_noise])
+def test_prove_never_loses_a_refutation_at_a_larger_n_max(prog) -> None:
+    # issue 36: a larger --n-max turned a REFUTED into INCONCLUSIVE; now the search runs
+    # up to n_max, size by size, so a refutation at n_max = k stays one at every k' > k
+    from audit.prove.proof import prove_mechanism
+
+    statuses = [prove_mechanism(prog, n_max=k).status for k in (1, 2, 3, 4)]
+    first = statuses.index("refuted")
+    assert all(s == "refuted" for s in statuses[first:]), statuses
+
+
+def test_search_below_the_proved_size_reaches_n_max() -> None:
+    # eps-DP for n <= 3, half the noise from n = 4: no alignment at --n-max 4, and the
+    # search (which stopped at n = 3 before issue 36) finds the witness at n = 4
+    from audit.prove.proof import prove_mechanism
+
+    v = prove_mechanism(lattice.half_noise_from_four_queries, n_max=4)
+    assert v.status == "refuted" and v.witness is not None and len(v.witness["q"]) == 4
+    assert float(v.witness["epsilon_witness_lower"]) > 1
+    assert prove_mechanism(lattice.half_noise_from_four_queries, n_max=3).status == "verified"
+    # the grid alone (no Z3 seeds) reaches n = 4 and finds the exact cost 2 eps there
+    res = R.refute(lattice.half_noise_from_four_queries, n_max=4, values=[0])
+    assert res.verdict == "refuted" and len(res.witness.q) == 4
+    assert abs(float(res.witness.eps_value) - 2) < 1e-9
+    assert R.refute(lattice.half_noise_from_four_queries, n_max=3,
+                    values=[0]).verdict == "not-refuted"
+
+
+def test_skipped_events_are_named_never_a_clean_scope() -> None:
+    # Noisy-Top-1-with-Gap at n = 3 tracks a runner-up: three draws compared pairwise, a
+    # cycle outside the exact class; those events are skipped and the note says so
+    res = R.refute(noisy_max.noisy_top1_with_gap, n_min=3, n_max=3, values=[0])
+    assert res.verdict == "not-refuted" and res.skipped_events > 0
+    note = R.search_note(res)
+    assert "skipped" in note and f"{res.skipped_events} event(s)" in note
+    assert "no violation over its scope" not in note

@@ -75,4 +75,6 @@ PROGRAMS: tuple[Program, ...] = (
             lattice.geometric_with_constant_path_small_noise, False),
     Program("two_noisy_copies", lattice.two_noisy_copies, True, {"n_max": 2}),
     Program("mirrored_noisy_copies", lattice.mirrored_noisy_copies, False, {"n_max": 2}),
+    Program("half_noise_from_four_queries", lattice.half_noise_from_four_queries, False,
+            {"n_min": 4, "n_max": 4, "values": [0]}),
 )

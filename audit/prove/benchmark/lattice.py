@@ -48,3 +48,13 @@ def mirrored_noisy_copies(q, eps):
     joint event (y_0 + y_1 >= t), never in an event on one output."""
     x = laplace(1 / eps)
     return [q[0] + x, q[0] - x]
+
+
+@mechanism(epsilon="eps", relation="onehot1", outputs="number")
+def half_noise_from_four_queries(q, eps):
+    """BROKEN.  The Laplace mechanism on q[0] (scale 1/eps, eps-DP) -- except that from
+    n = 4 queries on it draws half the noise.  What breaks: eps-DP for n <= 3 only (cost
+    2 eps at n = 4); a search that stops at n = 3 below --n-max 4 never sees it."""
+    if len(q) >= 4:
+        return q[0] + laplace(1 / (2 * eps))
+    return q[0] + laplace(1 / eps)
