@@ -126,16 +126,12 @@ class _Recorder:
 
 
 def _exact(v: Any) -> Fraction:
-    if isinstance(v, Fraction):
-        return v
-    if isinstance(v, bool):
-        return Fraction(int(v))
-    if isinstance(v, int):
-        return Fraction(v)
-    f = float(v)
-    if not math.isfinite(f):
-        raise Unavailable(f"value {v!r} is not finite")
-    return Fraction(f)
+    """An int, Fraction or finite float (or anything float() reads) as a Fraction."""
+    if not isinstance(v, (int, Fraction)):
+        v = float(v)
+        if not math.isfinite(v):
+            raise Unavailable(f"value {v!r} is not finite")
+    return Fraction(v)
 
 
 def output_law(fn: Any, q: Sequence[Fraction], kwargs: Mapping[str, Any]) -> list[LawPath]:

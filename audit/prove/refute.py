@@ -954,13 +954,19 @@ def refute_finding(result: RefuteResult, check_id: str = CHECK_REFUTE) -> Findin
 
 @replayer(CHECK_REFUTE)
 def replay_refutation(inputs: dict[str, Any]) -> tuple[bool, Any, Any, str]:
-    """Re-import the program, re-trace both query vectors and recompute the event's exact
-    probabilities: still fails when the certified lower bound exceeds the claim."""
+    """Re-import the program and recompute the event's probabilities with the independent
+    evaluator (:func:`audit.prove.replay.independent_log_ratio`): still fails when its
+    lower bound of ln(P / P') exceeds the claim; the exact figures are shown beside."""
+    from audit.prove.replay import independent_log_ratio
+
+    p_ind, pp_ind, lo = independent_log_ratio(inputs)
     w = replay_witness(inputs)
-    lo = "inf" if w.eps_lower == mpmath.inf else mpmath.nstr(w.eps_lower, 12)
-    return (w.refutes, f"ln(P/P') <= {w.epsilon}", lo,
+    shown = "inf" if lo == mpmath.inf else mpmath.nstr(lo, 12)
+    eps = mpmath.mpf(w.epsilon.numerator) / w.epsilon.denominator
+    return (bool(lo > eps), f"ln(P/P') <= {w.epsilon}", shown,
             f"{w.program} on q={[str(v) for v in w.q]}, q'={[str(v) for v in w.q_prime]}: "
-            f"{w.event.describe()}, P={mpmath.nstr(w.p.mid, 12)}, "
+            f"{w.event.describe()}, independent P={mpmath.nstr(p_ind, 12)}, "
+            f"P'={mpmath.nstr(pp_ind, 12)}; exact P={mpmath.nstr(w.p.mid, 12)}, "
             f"P'={mpmath.nstr(w.p_prime.mid, 12)}")
 
 

@@ -214,3 +214,24 @@ def test_skipped_events_are_named_never_a_clean_scope() -> None:
     note = R.search_note(res)
     assert "skipped" in note and f"{res.skipped_events} event(s)" in note
     assert "no violation over its scope" not in note
+
+
+def test_replay_of_the_issue_witness_uses_the_independent_evaluator() -> None:
+    # the witness the buggy evaluator printed for the eps-DP program of the issue ("exact"
+    # epsilon = inf on output 1): replayed now, the independent evaluator gives the true
+    # ratio e^1 (P(G = 0) / P(G = 1)), so the counterexample PASSES NOW
+    import audit.prove.replay  # noqa: F401  (registers the replayer, as `dpaudit replay` does)
+    from audit import registry
+    from audit.prove.verdict import FINDING_ID
+
+    doc = {"program": "audit.prove.benchmark.lattice:geometric_with_constant_path",
+           "q": ["1"], "q_prime": ["0"], "epsilon": "1", "params": {},
+           "event": {"pattern": [["c", "1"]], "index": None, "side": None, "t": None},
+           "epsilon_witness_lower": "inf", "digits": 40}
+    rep = registry.replay(FINDING_ID, {"witness": doc})
+    assert not rep.still_fails
+    assert "independent P = 0.46211715726001," in rep.detail  # (1-a)/(1+a), a = e^-1
+    bad = dict(doc, program="audit.prove.benchmark.lattice:"
+               "geometric_with_constant_path_small_noise")
+    again = registry.replay(FINDING_ID, {"witness": bad})
+    assert again.still_fails and again.actual.startswith("log-ratio >= 2.0")

@@ -14,7 +14,13 @@ def geometric_with_constant_path(q, eps):
     the program prints the constant 1 on a path of its own.  The output law is that of y,
     so the pmf ratio at shift 1 is exactly e^eps.  An evaluator that counts only the path
     printing the constant sees P(output = 1) = 0 on q[0] = 0 (epsilon_witness = infinity)."""
-    y = q[0] + geometric(1 / eps)
+    return _print_one_as_constant(q, geometric(1 / eps))
+
+
+def _print_one_as_constant(q, noise):
+    """q[0] + noise, printed as the constant 1 on a path of its own when q[0] >= 1 and the
+    value is exactly 1 (the same output law)."""
+    y = q[0] + noise
     if q[0] >= 1:
         if y >= 1:
             if y <= 1:
@@ -26,12 +32,7 @@ def geometric_with_constant_path(q, eps):
 def geometric_with_constant_path_small_noise(q, eps):
     """BROKEN.  :func:`geometric_with_constant_path` with geometric noise of scale
     1/(2 eps).  What breaks: half the noise (pmf ratio e^(2 eps) at shift 1)."""
-    y = q[0] + geometric(1 / (2 * eps))
-    if q[0] >= 1:
-        if y >= 1:
-            if y <= 1:
-                return 1
-    return y
+    return _print_one_as_constant(q, geometric(1 / (2 * eps)))
 
 
 @mechanism(epsilon="eps", relation="linf1", outputs="number-list")
