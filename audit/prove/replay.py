@@ -3,7 +3,8 @@ re-imports the program and recomputes both event probabilities of the witness wi
 **independent evaluator** (:mod:`audit.prove.enumerate_law`: its own path enumeration,
 event membership and integration, sharing no code with the evaluator that found the
 witness); the counterexample still fails when ln((P - err) / (P' + err)) exceeds the
-claimed epsilon, err being that evaluator's error estimate.  The exact evaluator's figures
+claimed epsilon, err being that evaluator's error estimate (plus a 1e-12 relative rounding
+slack).  The exact evaluator's figures
 are recomputed too and shown beside them.  Importing this module registers the replayer.
 Nothing here prints or writes files.
 """
@@ -18,7 +19,10 @@ import mpmath
 from audit.prove.verdict import FINDING_ID
 from audit.registry import replayer
 
-__all__ = ["independent_log_ratio", "replay_refutation"]
+__all__ = ["ROUNDING", "independent_log_ratio", "replay_refutation"]
+
+#: relative rounding slack on each independent probability (it carries ~15 digits)
+ROUNDING = 1e-12
 
 
 def independent_log_ratio(doc: dict[str, Any]) -> tuple[Any, Any, Any]:
@@ -37,8 +41,10 @@ def independent_log_ratio(doc: dict[str, Any]) -> tuple[Any, Any, Any]:
     eps = Fraction(doc["epsilon"])
     a = independent_probability(prog, [Fraction(v) for v in doc["q"]], eps, params, ev)
     b = independent_probability(prog, [Fraction(v) for v in doc["q_prime"]], eps, params, ev)
-    hi_b = b.value + b.error
-    lo_a = a.value - a.error
+    # the error estimate plus a relative rounding slack of ROUNDING (the evaluator works at
+    # enumerate_law.DPS = 15 digits): an exactly-eps ratio never reads as above eps
+    hi_b = b.value * (1 + ROUNDING) + b.error
+    lo_a = a.value * (1 - ROUNDING) - a.error
     if lo_a <= 0:
         return a.value, b.value, -mpmath.inf
     if hi_b <= 0:
