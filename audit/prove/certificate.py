@@ -9,9 +9,10 @@ SMT-LIB2 verification query whose UNSAT the proof rests on -- the queries of
 used -- each with its SHA-256.  Programs are code, not data: the certificate reveals
 nothing about any data set, so it is safe in a shareable report.
 
-Scope of a certificate: the "every n <= N" part of the proof.  The all-n induction step
-(:mod:`audit.prove.induction`) is not in it (its queries are not recorded); a certificate
-of an all-n proof says so.
+Scope of a certificate: the "every n <= N" part of the proof.  The queries of the all-n
+induction step (:mod:`audit.prove.induction`) are not recorded; for an all-n proof the
+re-check re-runs that step on the certificate's alignment with a fresh Z3 (not cvc5) and
+says so.
 
 Re-check (:func:`recheck`), each step independent of the prover's run:
 
@@ -127,8 +128,10 @@ def build_certificate(ref: str, mech: Any, prob: Any,
         "public": list(prob.public),
         "alignment": {_theta_key(*u): str(v) for u, v in sorted(theta.items())},
         "z3": z3.get_version_string(),
+        "all_n": bool(all_n),
         "scope": (f"every n in {list(prob.ns)} (the alignment conditions below); "
-                  + ("the all-n induction step is not part of this certificate"
+                  + ("every n >= 1 by the all-n induction step, whose queries are not "
+                     "stored: the re-check re-runs that step with a fresh Z3"
                      if all_n else "no all-n claim")),
         "queries": [{"label": lab, "smt2": text, "sha256": _sha(text)}
                     for lab, text in queries],
@@ -265,6 +268,16 @@ def recheck(doc: Mapping[str, Any], *, seed: int = 0, points: int = CONCRETE_POI
                 res.cvc5_unsat += 1
             else:
                 res.z3_unsat += 1
+    if doc.get("all_n") and not why:
+        from audit.prove import induction
+
+        ind = induction.prove_all_n(mech, prob, theta)
+        if ind.status != "proved" or (ind.theta is not None and ind.theta != theta):
+            res.problems.append(f"the all-n induction step re-run with a fresh Z3 does not "
+                                f"prove this alignment ({ind.status}: {ind.reason})")
+        else:
+            res.notes.append("all-n induction step re-run with a fresh Z3: proved (its "
+                             "queries are not re-checked by cvc5)")
     if doc.get("noise_dependent"):
         res.notes.append("concrete points skipped: the noise-dependent shift reads the run's "
                          "other draws")

@@ -130,3 +130,15 @@ def test_every_benchmark_proof_rechecks_with_cvc5(entry) -> None:
         return
     res = C.recheck(json.loads(json.dumps(v.certificate)))
     assert res.ok and res.cvc5_unsat == res.z3_unsat == res.queries > 0, res.problems
+
+
+def test_false_all_n_claim_is_rejected() -> None:
+    # SVT without threshold noise: an alignment proves n <= 4, but its cost grows with n
+    # (refuted at n = 5); a certificate edited to claim every n is rejected by the re-run
+    v = prove_mechanism(sparse_vector.svt_no_threshold_noise)
+    assert v.status == "refuted" and v.certificate is not None and not v.certificate["all_n"]
+    doc = json.loads(json.dumps(v.certificate))
+    assert C.recheck(doc, points=20).ok
+    doc["all_n"] = True
+    res = C.recheck(doc, points=20)
+    assert not res.ok and any("all-n induction step" in p for p in res.problems)
