@@ -368,8 +368,8 @@ def candidate_events(paths_a: Sequence[TracedPath], paths_b: Sequence[TracedPath
     * ``joint``: for each pair (i, j) of numeric entries that some path prints as one draw
       each (plus a constant), half-planes ``y_i - y_j`` and ``y_i + y_j`` >= / < t (t at the
       pair's noiseless difference / sum + :data:`JOINT_OFFSETS` / eps) and the four
-      quadrants of a box corner at the entries' noiseless values + JOINT_OFFSETS / eps: a
-      leak that shows only jointly in two outputs (issue 36)."""
+      quadrants of a box corner at the entries' noiseless values + o / eps (the same o in
+      JOINT_OFFSETS for both): a leak that shows only jointly in two outputs (issue 36)."""
     evs: dict[Event, None] = {}
     consts: dict[tuple[tuple[Any, ...], int], set[Fraction]] = {}
     printed: dict[int, set[Fraction]] = {}
@@ -407,8 +407,8 @@ def candidate_events(paths_a: Sequence[TracedPath], paths_b: Sequence[TracedPath
                     cut = (((i, Fraction(1)), (j, sign)), side, t)
                     evs[Event(pat, cuts=(cut,), exclude=ex)] = None
         for ci, cj in sorted(cc):
-            for oi, oj in itertools.product(JOINT_OFFSETS, repeat=2):
-                ti, tj = ci + oi * unit, cj + oj * unit
+            for o in JOINT_OFFSETS:  # corners on the diagonal of the two offsets
+                ti, tj = ci + o * unit, cj + o * unit
                 for si, sj in itertools.product((">=", "<"), repeat=2):
                     box = ((((i, Fraction(1)),), si, ti), (((j, Fraction(1)),), sj, tj))
                     evs[Event(pat, cuts=box, exclude=ex)] = None
@@ -769,8 +769,9 @@ def refute(program: Any, *, epsilon: Any = 1, params: Mapping[str, Any] | None =
              "seeds": len(seeds), "digits": digits,
              "events": "output patterns; numeric entries: half-lines at noiseless value "
                        "+ {-2,-1,0,1,2}/eps; pairs of single-draw numeric entries: "
-                       "half-planes on their sum and difference and box quadrants at "
-                       "noiseless values + {-1,0,1}/eps",
+                       "half-planes on their sum and difference at noiseless values + "
+                       "{-1,0,1}/eps, box quadrants at corners noiseless + (o, o)/eps, "
+                       "o in {-1,0,1}",
              "skipped_pairs": skipped_pairs}
     if skipped:
         notes.append(f"{skipped} event(s) outside the exact class were skipped (not "
