@@ -88,6 +88,7 @@ __all__ = [
     "blackbox_agreement",
     "candidate_pairs",
     "evaluate_pair",
+    "independent_log_ratio",
     "query_thresholds",
     "refute",
     "refute_finding",
@@ -953,13 +954,35 @@ def refute_finding(result: RefuteResult, check_id: str = CHECK_REFUTE) -> Findin
                    subject="mechanism")
 
 
+#: relative rounding slack on each independent probability (it carries ~15 digits)
+ROUNDING = 1e-12
+
+
+def independent_log_ratio(doc: dict[str, Any]) -> tuple[Any, Any, Any]:
+    """(P, P', certified-by-error-estimate lower bound of ln(P / P')) of a witness document
+    by the independent evaluator."""
+    prog = load_program(doc["program"])
+    params = {k: to_fraction(Fraction(v)) for k, v in doc.get("params", {}).items()}
+    ev = Event.from_doc(doc["event"])
+    eps = Fraction(doc["epsilon"])
+    a = independent_probability(prog, [Fraction(v) for v in doc["q"]], eps, params, ev)
+    b = independent_probability(prog, [Fraction(v) for v in doc["q_prime"]], eps, params, ev)
+    # the error estimate plus a relative rounding slack of ROUNDING (the evaluator works at
+    # enumerate_law.DPS = 15 digits): an exactly-eps ratio never reads as above eps
+    hi_b = b.value * (1 + ROUNDING) + b.error
+    lo_a = a.value * (1 - ROUNDING) - a.error
+    if lo_a <= 0:
+        return a.value, b.value, -mpmath.inf
+    if hi_b <= 0:
+        return a.value, b.value, mpmath.inf
+    return a.value, b.value, mpmath.log(lo_a / hi_b)
+
+
 @replayer(CHECK_REFUTE)
 def replay_refutation(inputs: dict[str, Any]) -> tuple[bool, Any, Any, str]:
     """Re-import the program and recompute the event's probabilities with the independent
     evaluator (:func:`audit.prove.replay.independent_log_ratio`): still fails when its
     lower bound of ln(P / P') exceeds the claim; the exact figures are shown beside."""
-    from audit.prove.replay import independent_log_ratio
-
     p_ind, pp_ind, lo = independent_log_ratio(inputs)
     w = replay_witness(inputs)
     shown = "inf" if lo == mpmath.inf else mpmath.nstr(lo, 12)

@@ -235,3 +235,14 @@ def test_replay_of_the_issue_witness_uses_the_independent_evaluator() -> None:
                "geometric_with_constant_path_small_noise")
     again = registry.replay(FINDING_ID, {"witness": bad})
     assert again.still_fails and again.actual.startswith("log-ratio >= 2.0")
+
+
+def test_prove_with_the_historic_bug_ends_inconclusive_with_both_figures(monkeypatch) -> None:
+    from audit.prove.proof import prove_mechanism
+
+    monkeypatch.setattr(R, "event_paths", _old_event_paths)
+    v = prove_mechanism(lattice.geometric_with_constant_path, n_max=2)
+    assert v.status == "inconclusive" and v.witness is None
+    text = " ".join(v.notes)
+    assert "not confirmed by the independent evaluator" in text
+    assert "exact P" in text and "independent P" in text
