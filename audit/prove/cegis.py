@@ -181,6 +181,13 @@ class _Loop:
         for u2, v in (theta2 or {}).items():  # a fixed choice of the noise-dependent terms
             self.ranges.append(self.theta2_vars[u2] == v)
         self.examples: list[Counterexample] = []
+        #: when a list: every UNSAT verification query is appended as (label, SMT-LIB2)
+        #: (the proof certificate, :mod:`audit.prove.certificate`)
+        self.record: list[tuple[str, str]] | None = None
+
+    def _keep(self, s: z3.Solver, r: Any, label: str) -> None:
+        if self.record is not None and r == z3.unsat:
+            self.record.append((label, s.to_smt2()))
 
     def _num(self, v: Fraction) -> Any:
         return z3.RealVal(v, self.ctx)
@@ -266,6 +273,7 @@ class _Loop:
             s.add(self._cost(g, eta) > self._num(self.prob.bound))
             self.calls += 1
             r = s.check()
+            self._keep(s, r, f"n={g.n} output {g.shape!r}: cost <= bound")
             if r == z3.unknown:
                 return None
             if r == z3.sat:
@@ -281,6 +289,7 @@ class _Loop:
                 s.add(z3.Not(aligned_ok(g, pi, self.prob, q, d, pub, x, eta, self.ctx)))
                 self.calls += 1
                 r = s.check()
+                self._keep(s, r, f"n={g.n} output {g.shape!r} path {pi}: same output")
                 if r == z3.unknown:
                     return None
                 if r == z3.sat:
@@ -303,6 +312,7 @@ class _Loop:
             s.add(f)
             self.calls += 1
             r = s.check()
+            self._keep(s, r, f"n={g.n} output {g.shape!r} paths {pair}: one-to-one")
             if r == z3.unknown:
                 return None
             if r == z3.sat:
@@ -324,6 +334,7 @@ class _Loop:
                                          self.ctx)))
             self.calls += 1
             r = s.check()
+            self._keep(s, r, f"n={g.n} output {g.shape!r} path {pi}: same output and cost")
             if r == z3.unknown:
                 return None
             if r == z3.sat:

@@ -33,6 +33,7 @@ from audit.dsl import DSLError, EpsilonUseError, Mechanism
 from audit.prove import cegis, induction
 from audit.prove import refute as refute_mod
 from audit.prove.alignment import NeedsNumericEpsilon, build_problem
+from audit.prove.certificate import build_certificate
 from audit.prove.closed_world import DEFAULT_BUDGET, Budget, ClosedWorld, z3_rlimit
 from audit.prove.concrete_check import cross_check
 from audit.prove.static_checks import check_program
@@ -153,6 +154,11 @@ def _prove(mech: Mechanism, n_max: int, epsilon: Fraction | None, relation: str 
             coefs.extend(["0"] * (k + 1 - len(coefs)))  # k = 2: the noise-dependent term
             coefs[k] = str(val)
         v.sketch = proof_sketch(prob, theta) + v.invariant
+        v.certificate = build_certificate(
+            ref or f"{mech.fn.__module__}:{mech.fn.__name__}", mech, prob, theta, v.all_n)
+        v.notes.append(f"proof certificate: {len(v.certificate['queries'])} SMT-LIB2 "
+                       "queries (UNSAT) and the alignment; `dpaudit replay` re-checks them "
+                       "with cvc5, a fresh Z3 and concrete runs")
         if ind.status == "failed" and refute:
             _refute_beyond(mech, prob, rel, n_max, v, ind.reason)
         v.seconds = time.perf_counter() - t0
@@ -170,15 +176,15 @@ def _prove(mech: Mechanism, n_max: int, epsilon: Fraction | None, relation: str 
             if pair not in seeds and len(seeds) < MAX_SEEDS:
                 seeds.append(pair)
         eps_r = prob.eps if prob.eps is not None else Fraction(mech.claimed_epsilon)
-        res, why = _refute(mech, eps_r, rel, min(n_max, 3), seeds)
+        res, why = _refute(mech, eps_r, rel, n_max, seeds)
         if res is not None and res.verdict == "refuted" and res.witness is not None:
             v.status = "refuted"
             v.witness = res.witness.as_doc()
             v.reason = (f"no alignment found ({syn.reason}); an exact witness violates "
                         f"epsilon = {eps_r}")
         elif res is not None:
-            v.notes.append(f"exact refutation search at epsilon = {eps_r} found no "
-                           f"violation over its scope {res.scope}")
+            v.notes.append(refute_mod.search_note(res))
+            v.notes += res.notes
         elif why:
             v.notes.append(why)
     if v.status == "inconclusive" and syn.status == "no-alignment" and len(ns) > 1:
@@ -196,12 +202,15 @@ def _refute_beyond(mech: Mechanism, prob: Any, rel: str, n_max: int, v: ProofVer
     eps_r = prob.eps if prob.eps is not None else Fraction(mech.claimed_epsilon)
     n_top = n_max + EXTRA_REFUTE_N
     res = None
-    checked = 0
+    checked = skipped = unconfirmed = 0
     for n in range(n_max + 1, n_top + 1):
         pairs = refute_mod.threshold_pairs(mech, n, eps_r, rel, max_pairs=BEYOND_PAIRS)
         res = refute_mod.refute(mech, epsilon=eps_r, relation=rel, n_min=1, n_max=0,
                                 seeds=pairs)
         checked += res.pairs_checked
+        skipped += res.skipped_events + int(res.scope.get("skipped_pairs", 0))
+        unconfirmed += len(res.unconfirmed)
+        v.notes += [x for x in res.notes if "not confirmed" in x]
         if res.verdict == "refuted" and res.witness is not None:
             break
     if res is not None and res.verdict == "refuted" and res.witness is not None:
@@ -217,8 +226,12 @@ def _refute_beyond(mech: Mechanism, prob: Any, rel: str, n_max: int, v: ProofVer
     v.notes.append(f"exact refutation search at epsilon = {eps_r} for n = {n_max + 1}.."
                    f"{n_top} ({checked} neighbouring pairs around the comparison "
                    f"thresholds, at most {BEYOND_PAIRS} per n; every output pattern and "
-                   "half-line event of each) found no violation: not-refuted there, "
-                   f"nothing is claimed beyond n = {n_max}")
+                   "half-line event of each) found no violation"
+                   + (f" among the events it computed ({skipped} event(s) or pair(s) "
+                      "skipped)" if skipped else "")
+                   + (f"; {unconfirmed} witness(es) not confirmed by the independent "
+                      "evaluator" if unconfirmed else "")
+                   + f": not-refuted there, nothing is claimed beyond n = {n_max}")
 
 
 def _largest_proved(mech: Mechanism, ns: list[int], eps: Fraction | None, rel: str,

@@ -202,6 +202,8 @@ class ProofVerdict:
     invariant: list[str] = field(default_factory=list)  # the all-n step's induction
     #: n in 1..n_max the program could not be run at (its own IndexError), with the error
     unchecked: dict[int, str] = field(default_factory=dict)
+    #: the proof certificate (audit.prove.certificate) of a verified result
+    certificate: dict[str, Any] | None = None
 
     def sizes_text(self) -> str:
         """The numbers of queries checked, exactly: ``every n <= 4`` only when every n in

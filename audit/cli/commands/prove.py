@@ -131,6 +131,10 @@ class ProveCommand(ClaimsCommand):
                                 {**params, "outcome": v.status}, started, True,
                                 total_duration_s=wall, outcome=oc)
 
+        if v.status == "verified" and v.certificate is not None:
+            from audit.cli.commands.prove_certificate import write_certificate
+
+            write_certificate(out_dir, v.certificate)
         _, code = finish(out_dir, final, key)
         self._summary(v, wall, out_dir)
         return code
@@ -157,6 +161,10 @@ class ProveCommand(ClaimsCommand):
                 wt = v.witness
                 w(f"  witness: q={wt.get('q')} q'={wt.get('q_prime')} epsilon_witness "
                   f">= {wt.get('epsilon_witness_lower')}\n")
+                ind = wt.get("independent")
+                if ind:
+                    w(f"  confirmed by the independent evaluator: P = {ind['P']}, P' = "
+                      f"{ind['P_prime']} (agree to {ind['tolerance']})\n")
         for note in v.notes:
             w(f"  note: {note}\n")
         w(f"  wall {wall:.1f} s; report: {out_dir / 'report.json'}\n")

@@ -45,6 +45,10 @@ def _run_replay(a: argparse.Namespace) -> int:
         raise InputError(f"cannot read counterexample {a.file!r}: {exc}") from exc
     if not isinstance(doc, dict):
         raise InputError(f"{a.file!r} is not a JSON object")
+    if doc.get("schema") == "dpaudit.proof-certificate/1":  # a PROVED result's certificate
+        from audit.cli.commands.prove_certificate import replay_certificate
+
+        return replay_certificate(a.file, doc)
     if doc.get("schema") != "dpaudit.counterexample/1":
         raise InputError(
             f"{a.file!r} is not a dpaudit counterexample (schema {doc.get('schema')!r})"

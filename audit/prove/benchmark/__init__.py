@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from audit.prove.benchmark import noisy_max, sparse_vector, sums
+from audit.prove.benchmark import lattice, noisy_max, sparse_vector, sums
 
 __all__ = ["PROGRAMS", "Program"]
 
@@ -70,4 +70,11 @@ PROGRAMS: tuple[Program, ...] = (
     Program("smart_sum", sums.smart_sum, True, {"n_max": 2}),
     Program("smart_sum_no_noise_at_block", sums.smart_sum_no_block_noise, False,
             {"n_max": 2}),
+    Program("geometric_with_constant_path", lattice.geometric_with_constant_path, True),
+    Program("geometric_with_constant_path_small_noise",
+            lattice.geometric_with_constant_path_small_noise, False),
+    Program("two_noisy_copies", lattice.two_noisy_copies, True, {"n_max": 2}),
+    Program("mirrored_noisy_copies", lattice.mirrored_noisy_copies, False, {"n_max": 2}),
+    Program("half_noise_from_four_queries", lattice.half_noise_from_four_queries, False,
+            {"n_min": 4, "n_max": 4, "values": [0]}),
 )
