@@ -66,7 +66,7 @@ from audit.privacy.blackbox import (
     log_ratio,
 )
 from audit.privacy.import_root import ensure_on_path, import_root
-from audit.privacy.neighbour_search import FAMILIES, SearchSpace
+from audit.privacy.neighbour_search import FAMILIES, SearchSpace, data_pairs
 from audit.privacy.neighbours import AddRemoveOne, ReplaceOne
 from audit.privacy.output_atoms import point_mass_sentence
 from audit.privacy.randomness_probe import probe_randomness
@@ -77,6 +77,7 @@ from audit.privacy.user_mechanism import (
     SEED_BITS,
     MechanismOutputError,
     UserMechanism,
+    library_facts,
     load_object,
     normalise_relation,
     wrap_mechanism,
@@ -229,8 +230,12 @@ def _dedupe(pairs: list[NeighbourPair], max_pairs: int) -> list[NeighbourPair]:
 
 
 def pairs_from_data(data: Any, lower: Any, upper: Any, relation: str,
-                    max_pairs: int = 12) -> list[NeighbourPair]:
-    """Neighbours of one data set whose records lie in the public [lower, upper]."""
+                    max_pairs: int = 12, space: SearchSpace | None = None
+                    ) -> list[NeighbourPair]:
+    """Neighbours of one data set whose records lie in the public [lower, upper]; with a
+    search ``space``, a quarter of them are the rounding-aware ``data-order`` pairs
+    (:func:`audit.privacy.neighbour_search.data_pairs`: the records sorted, extremes moved
+    to a bound, constant data at the data's size)."""
     lo, hi = _bounds(lower, upper)
     rel = normalise_relation(relation)
     xs = _as_record_array(data, "data")
@@ -242,7 +247,10 @@ def pairs_from_data(data: Any, lower: Any, upper: Any, relation: str,
             f"has {bad.size:,} record(s) outside [lower, upper] = [{lo:g}, {hi:g}]; widen "
             "the bounds (records are not clipped)", param="data")
     gen = ReplaceOne(lo, hi) if rel == REPLACE_ONE else AddRemoveOne(lo, hi)
-    return _dedupe(list(gen.pairs(xs)), max_pairs)
+    if space is None:
+        return _dedupe(list(gen.pairs(xs)), max_pairs)
+    rounding = _dedupe(list(data_pairs(xs, space)), max(1, max_pairs // 4))
+    return _dedupe(list(gen.pairs(xs)), max_pairs - len(rounding)) + rounding
 
 
 def generated_pairs(lower: Any, upper: Any, relation: str,
@@ -349,6 +357,8 @@ class AuditPlan:
     #: the data sets derive from the holder's data (``data`` / ``table``): values computed
     #: on them stay out of a finding's public text
     confidential: bool = False
+    #: the holder's records (``data``): the exact check also builds its families from them
+    data: Any = None
 
 
 def plan_audit(
@@ -356,7 +366,7 @@ def plan_audit(
     *,
     epsilon: float | None = None,
     delta: float = 0.0,
-    relation: str = "replace-one",
+    relation: str | None = None,
     pairs: Sequence[Any] | None = None,
     data: Any = None,
     lower: float | None = None,
@@ -384,6 +394,7 @@ def plan_audit(
     form: str = "array",
     new_rows: Sequence[Sequence[Any]] | None = None,
     stop_at_flag: bool = False,
+    size: int | None = None,
 ) -> AuditPlan:
     """Validate the arguments of :func:`test_mechanism` and build its plan (no mechanism
     call yet).
@@ -407,7 +418,14 @@ def plan_audit(
     ``stop_at_flag``: the sequential testers end at the first look that flags instead of
     spending the remaining looks on the flagged pair (the default, whose reported bound is
     the best over all looks; both keep the run's confidence: the looks' alpha split is fixed
-    before the first draw)."""
+    before the first draw).
+
+    ``relation`` (default: the object's ``relation`` attribute, else replace-one),
+    ``size`` (a sized domain: every data set has exactly this many records; default: the
+    object's ``size``) and ``lower`` / ``upper`` (default: the object's) follow the library
+    (:func:`audit.privacy.user_mechanism.library_facts`: a contradiction is an error)."""
+    facts = library_facts(mechanism, relation=relation, size=size, lower=lower, upper=upper)
+    relation, size, lower, upper = facts.relation, facts.size, facts.lower, facts.upper
     n = check_int(n, "n", low=1)
     if not isinstance(stop_at_flag, bool):
         raise InvalidParameterError(f"must be True or False, got {shorten(repr(stop_at_flag))}",
@@ -439,7 +457,11 @@ def plan_audit(
     if lower is not None and upper is not None and table is None:
         lo_b, hi_b = _bounds(lower, upper)
         if rel.is_dataset:
-            space = SearchSpace(lo_b, hi_b, mech.relation, n_max=n, ordered=ordered)
+            space = SearchSpace(lo_b, hi_b, mech.relation, n_max=n, ordered=ordered,
+                                size=size)
+    elif size is not None and table is None and pairs is None:
+        raise InvalidParameterError(f"--size {size} needs the record bounds --lower and "
+                                    "--upper (or an adapter that states them)")
     rejected: list[dict[str, Any]] = []
     if table is not None and codec is not None:
         from audit.privacy.table_mechanism import table_pairs
@@ -467,7 +489,7 @@ def plan_audit(
         if lower is None or upper is None:
             raise InvalidParameterError("data needs the public bounds lower and upper",
                                         param="data", name="")
-        plist = pairs_from_data(data, lower, upper, mech.relation, max_pairs)
+        plist = pairs_from_data(data, lower, upper, mech.relation, max_pairs, space)
         source = f"neighbours of the data set ({np.asarray(data).size} records)"
     elif rel.is_query:
         plist = query_pairs(rel, queries, lower, upper)[:max_pairs]
@@ -475,6 +497,12 @@ def plan_audit(
                  if lower is not None and upper is not None else "around 0")
         source = (f"StatDP-style pattern pairs of {queries} query answers {where}, moved "
                   f"under {rel.name}")
+    elif space is not None and size is not None:
+        # a sized domain: every pair of the search, padded to the library's size
+        plist = blackbox_pairs(space, max_pairs, max_records=size)
+        source = (f"neighbour search in [{space.lower:g}, {space.upper:g}] at the library's "
+                  f"size {size} (families: "
+                  f"{', '.join(sorted({str(p.change['family']) for p in plist}))})")
     elif space is not None:
         # half: small data sets at the bounds (largest real-number change); half: the
         # floating-point bug families of the neighbour search
@@ -537,10 +565,11 @@ def plan_audit(
             "re-draws fresh outputs and re-checks the bound statistically"),
         "testers": n_testers, "randomness_probe": None,
         "relation_meaning": rel.describe(), "pairs_rejected": len(rejected),
+        "size": size, "read_from_library": list(facts.from_library),
     }
     return AuditPlan(mech, plist, tester, params, ref, int(seed), n_testers == 2, space,
                      probe=randomness == "auto", rejected=rejected, bits_tester=bits_tester,
-                     confidential=data is not None or table is not None)
+                     confidential=data is not None or table is not None, data=data)
 
 
 def preflight(plan: AuditPlan, calls: int = 2) -> list[dict[str, Any]]:
@@ -737,7 +766,7 @@ def _sensitivity_findings(plan: AuditPlan) -> list[Finding]:
     if plan.space is None:
         return []
     sf = sensitivity_check_finding(plan.mech.target, plan.space, name=plan.mech.name,
-                                   ref=plan.ref, seed=plan.seed)
+                                   ref=plan.ref, seed=plan.seed, data=plan.data)
     if sf is None:
         return []
     plan.params["sensitivity_check"] = {"n_max": plan.space.n_max,

@@ -25,12 +25,14 @@ density.  Writes ``<out>/<run-id>/report.json|md|html`` and one counterexample J
 refuted finding; ``dpaudit replay FILE`` re-runs it.
 
 Exit codes: 0 not flagged (not refuted: a sampled test that found nothing, never a proof),
-1 flagged (epsilon violated at the stated confidence, or the mechanism crashed on a data
-set), 2 bad input (nothing written; also a mechanism that raises on every data set: a
-harness error, not a finding), 3 inconclusive (undecided, the time limit reached, or nothing
-measurable: all outputs NaN/inf or malformed), 130 interrupted (the report folder holds a
-complete report marked unfinished).  The report says the same word as the command (NOT
-REFUTED / FLAGGED / INCONCLUSIVE).
+1 flagged (epsilon violated on real-number events at the stated confidence, the exact
+check refuted the sensitivity, or the mechanism crashed on a data set), 5 flagged on float64
+bit-level events only (word FLAGGED (float64 only)), 2 bad input (nothing written; also a
+mechanism that raises on every data set: a harness error, not a finding), 3 inconclusive
+(undecided, the time limit reached, or nothing measurable: all outputs NaN/inf or
+malformed), 130 interrupted (the report folder holds a complete report marked
+unfinished).  The report says the same word as the command (NOT REFUTED / FLAGGED /
+FLAGGED (float64 only) / INCONCLUSIVE).
 """
 
 from __future__ import annotations
@@ -53,7 +55,7 @@ from audit.cli.argtypes import run_id as run_id_type
 from audit.cli.argtypes import seed as seed_type
 from audit.cli.command import Command
 from audit.cli.folders import report_dir
-from audit.cli.outcomes import EXIT_BAD_INPUT
+from audit.cli.outcomes import EXIT_BAD_INPUT, outcome
 from audit.cli.run import finish, start_report
 from audit.privacy.import_root import ensure_cwd_on_path
 from audit.privacy.user_mechanism import RANDOMNESS, SEED_BITS, STYLES
@@ -64,6 +66,15 @@ __all__ = ["COMMAND", "StageProgress", "TestCommand"]
 
 #: the black-box findings, one per verdict kind (real-number, float bits)
 KIND_IDS = ("user.blackbox", "user.float-bits")
+KIND_NAMES = {"user.blackbox": "real-number", "user.float-bits": "float-bits"}
+
+
+def _flag_kind(findings: list[Any]) -> str:
+    """``flagged-float`` when the float64 bit-level finding is the only refuted one (the
+    real-number events, the exact check and the crash checks found nothing), else
+    ``flagged``."""
+    refuted = {f.id for f in findings if f.verdict.value == "refuted"}
+    return "flagged-float" if refuted == {"user.float-bits"} else "flagged"
 
 
 class StageProgress:
@@ -218,8 +229,10 @@ class TestCommand(Command):
                        "or epsilon attribute")
         p.add_argument("--delta", default=0.0, type=real(low=0.0, high=1.0, high_open=True),
                        help="claimed delta in [0, 1) (default 0)")
-        p.add_argument("--relation", default="replace-one",
-                       help="neighbour relation: replace-one (default), add-remove, linf:K / "
+        p.add_argument("--relation", default=None,
+                       help="neighbour relation (default: the library's, read from the "
+                       "adapter's relation attribute, else replace-one; a flag that "
+                       "contradicts the library is an error): replace-one, add-remove, linf:K / "
                        "l1:K (query-answer vectors: every answer moves by <= K / the moves "
                        "sum to <= K), trusted (your --pairs, unchecked), or "
                        "custom:MODULE:OBJECT (a function f(D, D') -> bool); records are "
@@ -249,6 +262,10 @@ class TestCommand(Command):
         p.add_argument("--n", type=integer(low=1), default=1024,
                        help="largest data set the neighbour search builds for the exact "
                             "sensitivity check (default 1024; sampled pairs stay <= 16)")
+        p.add_argument("--size", type=integer(low=1), default=None,
+                       help="a sized domain: the library accepts data sets of exactly N "
+                       "records (default: the adapter's size attribute); every generated "
+                       "data set has N records")
         p.add_argument("--seed", type=seed_type, default=0, help="tester seed (default 0)")
         p.add_argument("--seed-bits", type=integer(low=1, high=64), default=SEED_BITS,
                        help="int seeds handed to a mechanism whose randomness is a seed are "
@@ -307,8 +324,6 @@ class TestCommand(Command):
         if tabular:
             table, data_id = _read_table(a)
         elif a.data is not None:
-            if a.lower is None:
-                raise InputError("--data needs the public record bounds --lower and --upper")
             data = datasets.load_csv_column(a.data, a.column)
             # the file, its digest and its size name the confidential data: kept in the
             # confidential report (keyed fingerprint, never a plain hash; see below)
@@ -318,9 +333,6 @@ class TestCommand(Command):
         elif a.pairs is not None:
             pairs = _read_pairs(a.pairs)
             data_id = {"pairs_file": a.pairs}
-        elif a.lower is None and not a.relation.startswith(("linf:", "l1:")):
-            raise InputError("give neighbouring data: --pairs FILE, --data FILE --column C "
-                             "--lower L --upper U, or --lower L --upper U")
 
         # the mechanism module is the user's code: import it from the working directory too
         ensure_cwd_on_path()
@@ -328,6 +340,13 @@ class TestCommand(Command):
         from audit.privacy.user_mechanism import load_object
 
         obj = load_object(a.mechanism)
+        if a.lower is None and getattr(obj, "lower", None) is None and pairs is None and (
+                table is None) and (
+                not (a.relation or "").startswith(("linf:", "l1:"))):  # bounds: flag or library
+            raise InputError("--data needs the public record bounds --lower and --upper"
+                              if data is not None else
+                              "give neighbouring data: --pairs FILE, --data FILE --column C "
+                              "--lower L --upper U, or --lower L --upper U")
         plan = plan_audit(
             obj, epsilon=a.epsilon, delta=a.delta, relation=a.relation, pairs=pairs,
             data=data, lower=a.lower, upper=a.upper, seed=a.seed, confidence=a.confidence,
@@ -336,7 +355,7 @@ class TestCommand(Command):
             exact=not a.no_exact, max_pairs=a.max_pairs, n=a.n, max_seconds=a.max_seconds,
             chunk_size=a.chunk_size, style=a.style, randomness=a.randomness,
             seed_bits=a.seed_bits, ref=a.mechanism, queries=a.queries,
-            stop_at_flag=a.stop_at_flag,
+            stop_at_flag=a.stop_at_flag, size=a.size,
             **({"table": table, "unit": a.unit, "form": a.form or "array"} if tabular else {}))
         return self._run(a, plan, run_id, data_id)
 
@@ -367,7 +386,7 @@ class TestCommand(Command):
                 eps = plan.mech.claimed_epsilon
                 print(f"dpaudit test: {a.mechanism}, epsilon {eps:g}"
                       f"{' (declared by the object)' if a.epsilon is None else ''}"
-                      f"{f', delta {a.delta:g}' if a.delta else ''}, {a.relation}, "
+                      f"{f', delta {a.delta:g}' if a.delta else ''}, {plan.params['relation']}, "
                       f"seed {a.seed}{', fixed sizes' if a.fixed else ', sequential'}",
                       file=sys.stderr, flush=True)
                 audit = run_plan(plan, bar, malformed)
@@ -388,8 +407,8 @@ class TestCommand(Command):
                                                               holder_key)
             for f in audit.findings:  # every figure of a run on the data is the holder's
                 f.confidential, f.evidence = {**f.evidence, **f.confidential}, {}
-        key = {"flagged": "flagged", "not-flagged": "not-refuted"}.get(audit.outcome,
-                                                                       "inconclusive")
+        key = {"flagged": _flag_kind(audit.findings),
+               "not-flagged": "not-refuted"}.get(audit.outcome, "inconclusive")
 
         def final(oc: dict | None) -> dict:
             return build_report("test", subject, a.seed, audit.findings, params, started,
@@ -402,11 +421,11 @@ class TestCommand(Command):
     @staticmethod
     def _summary(audit: Any, wall: float, out_dir: Path, relpath: Any) -> None:
         w = sys.stdout.write
-        word = {"flagged": "FLAGGED", "not-flagged": "NOT REFUTED",
-                "inconclusive": "INCONCLUSIVE"}[audit.outcome]
+        word = {"flagged": outcome(_flag_kind(audit.findings)).word,
+                "not-flagged": "NOT REFUTED", "inconclusive": "INCONCLUSIVE"}[audit.outcome]
         p = audit.parameters
         w(f"{word}: {p['mechanism']} claimed epsilon {p['epsilon']:g} under {p['relation']}\n")
-        kinds = [(f.evidence.get("kind"), f.verdict.value) for f in audit.findings
+        kinds = [(KIND_NAMES[f.id], f.verdict.value) for f in audit.findings
                  if f.id in KIND_IDS]
         if kinds:  # one verdict per kind: a float-bit flag never hides the real-number one
             w("  by kind: " + "; ".join(f"{k}: {v}" for k, v in kinds) + "\n")
@@ -416,7 +435,7 @@ class TestCommand(Command):
             if ev.get("reason"):  # an undecided run says why
                 line += f" {ev['reason']}"
             elif f.id in KIND_IDS and ev.get("epsilon_lower") is not None:
-                line += (f" [{ev.get('kind', 'real-number')}] epsilon_lower "
+                line += (f" [{KIND_NAMES[f.id]}] epsilon_lower "
                          f"{ev['epsilon_lower']:.4g} at {ev['confidence']:g}"
                          f" ({ev.get('samples_total'):,} outputs"
                          f"{', stopped: ' + str(ev['stopped']) if ev.get('stopped') else ''})")
