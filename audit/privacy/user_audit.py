@@ -253,6 +253,25 @@ def pairs_from_data(data: Any, lower: Any, upper: Any, relation: str,
     return _dedupe(list(gen.pairs(xs)), max_pairs - len(rounding)) + rounding
 
 
+def _table_in_bounds(table: Any, lower: Any, upper: Any, unit: str | None) -> None:
+    """Every numeric cell of ``table`` (the privacy-unit column aside) lies in the public
+    ``[lower, upper]``, as ``data``'s records must (never clipped): else an error counting
+    the cells outside and naming the first one's column."""
+    lo, hi = _bounds(lower, upper)
+    bad: list[tuple[str, float]] = []
+    for j, col in enumerate(table.columns):
+        if col == unit:
+            continue
+        for v in table.rows[:, j]:
+            if isinstance(v, float) and not lo <= v <= hi:
+                bad.append((col, v))
+    if bad:
+        raise InvalidParameterError(
+            f"has {len(bad):,} numeric cell(s) outside [--lower, --upper] = [{lo:g}, {hi:g}] "
+            f"(first: column {bad[0][0]!r}); widen the bounds (cells are not clipped)",
+            param="data")
+
+
 def generated_pairs(lower: Any, upper: Any, relation: str,
                     max_pairs: int = 12) -> list[NeighbourPair]:
     """Small data sets in [L, U] — (L), (U), (L, U), (L, L, L), (U, U, U), (L, (L+U)/2, U) —
@@ -442,6 +461,8 @@ def plan_audit(
         if pairs is not None or data is not None:
             raise InvalidParameterError("a table is its own data: give table alone, not "
                                         "with pairs or data", param="table")
+        if lower is not None and upper is not None:
+            _table_in_bounds(table, lower, upper, unit)
         if new_rows is None:
             new_rows = default_new_rows(table, lower, upper)
         codec = codec_for(table, new_rows)
@@ -466,7 +487,8 @@ def plan_audit(
     if table is not None and codec is not None:
         from audit.privacy.table_mechanism import table_pairs
 
-        plist = table_pairs(table, mech.relation, codec, unit=unit, new_rows=new_rows or ())
+        plist = _dedupe(table_pairs(table, mech.relation, codec, unit=unit,
+                                    new_rows=new_rows or ()), max_pairs)
         source = (f"row neighbours of a table ({len(table)} rows, columns "
                   f"{', '.join(table.columns)}; {form} form"
                   f"{f'; privacy unit {unit}' if unit else ''})")
@@ -960,9 +982,18 @@ def _blackbox_finding(res: Any, mech: UserMechanism, plist: list[NeighbourPair],
         id=fid, claim=claim, reference="the mechanism author's claim",
         method=Method.EMPIRICAL, verdict=verdict,
         scope=scope + ("; NOT REFUTED (a sampled test that found nothing is not a proof)"
-                       if not stopped_early else "; stopped early on the time budget"),
-        evidence={**evidence, "outcome": outcome}, seed=seed, duration_s=dur,
+                       if not stopped_early else f"; {_TIME_STOP}"),
+        evidence={**evidence, "outcome": outcome,
+                  **({"reason": f"{_TIME_STOP}; epsilon_lower "
+                      f"{evidence.get('epsilon_lower', 0.0):.4g} certified so far"}
+                     if stopped_early else {})}, seed=seed, duration_s=dur,
         subject=f"{_SUBJECT}:{ref or mech.name}")
+
+
+_TIME_STOP = ("stopped at a look boundary by the time limit (--max-seconds: the next look "
+              "would have ended past it); every look so far holds, so the bound certified "
+              "so far is a valid lower bound, but fewer outputs than planned were drawn: "
+              "INCONCLUSIVE, never a pass (the mechanism returned every call)")
 
 
 def _crash_findings(crashes: list[dict[str, Any]], mech: UserMechanism, ref: str | None,

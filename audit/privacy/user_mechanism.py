@@ -63,6 +63,7 @@ import inspect
 import math
 import numbers
 import random
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -263,6 +264,12 @@ class UserMechanism:
     seed_bits: int = SEED_BITS
     outputs_total: int = 0
     outputs_finite: int = 0
+    #: ``time.monotonic()`` when the call in progress began (None between calls): a time
+    #: limit that fires tells a mechanism that did not return from dpaudit's own work
+    call_started: float | None = None
+    #: seconds the last call had run when something from outside (``BaseException``: a
+    #: time limit, an interrupt) ended it; None when every call returned or raised itself
+    interrupted_after: float | None = None
 
     @property
     def reproducible(self) -> bool:
@@ -292,10 +299,17 @@ class UserMechanism:
         """``size`` outputs on ``dataset`` (checked: module docstring); a ``SystemExit`` from
         the mechanism is turned into an ordinary exception (a crash of the mechanism, not
         the end of dpaudit)."""
+        self.call_started = time.monotonic()
         try:
             y = self._call(dataset, size, rng)
         except SystemExit as exc:
             raise RuntimeError(f"the mechanism called sys.exit({exc.code!r})") from None
+        except BaseException:
+            # stopped from outside mid-call (a time limit, Ctrl-C): say for how long it ran
+            self.interrupted_after = time.monotonic() - self.call_started
+            raise
+        finally:
+            self.call_started = None
         y = self._checked(y, size)
         self.outputs_total += int(y.size)
         self.outputs_finite += int(np.count_nonzero(np.isfinite(y)))

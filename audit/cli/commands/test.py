@@ -466,9 +466,16 @@ def _timed_out(plan: Any, limit: float | None, wall: float) -> Any:
     from audit.privacy.user_audit import UserAudit
 
     mech = plan.mech
-    reason = (f"stopped by the time limit after {wall:.1f} s (--max-seconds "
-              f"{plan.params['max_seconds']:g} plus grace, {limit:g} s in all): the "
-              "mechanism did not return in time")
+    started = getattr(mech, "call_started", None)
+    ran = (time.monotonic() - started if started is not None else
+           getattr(mech, "interrupted_after", None))
+    who = (f"a call of the mechanism had been running for {ran:.1f} s without returning"
+           if ran is not None else
+           "the mechanism was not being called (every call had returned): dpaudit's own "
+           "work overran")
+    reason = (f"stopped by the time limit (the watchdog of --max-seconds "
+              f"{plan.params['max_seconds']:g}, plus grace: {limit:g} s in all) after "
+              f"{wall:.1f} s: {who}")
     f = Finding(
         id="user.blackbox", claim=f"{mech.name} is {mech.claimed_epsilon:g}-DP under "
         f"{mech.relation}", reference="the mechanism author's claim",
