@@ -118,7 +118,7 @@ def run_dp_audit(mechanism: Any, *, claim: float | None = None, relation: Any = 
     """The fixture's work (module docstring): run the audit, fail the current test on a
     flag in ``fail_on`` (``pytest.fail`` with the replay commands), warn on INCONCLUSIVE,
     return the :class:`~audit.privacy.user_audit.UserAudit`."""
-    from audit.privacy.user_audit import _ref_of, test_mechanism
+    from audit.privacy.user_audit import test_mechanism
 
     bud = dict(BUDGETS[budget]) if isinstance(budget, str) else dict(budget)
     kw: dict[str, Any] = {**bud, **_domain(domain), "relation": relation, "seed": seed,
@@ -156,7 +156,8 @@ def run_dp_audit(mechanism: Any, *, claim: float | None = None, relation: Any = 
             path.write_text(json.dumps(f.counterexample, indent=1, default=str),
                             encoding="utf-8")
             lines.append(f"    replay: dpaudit replay {path}")
-    lines.append(f"  rerun: {_cli_line(ref or _ref_of(mechanism, None), kw, audit)}")
+    shown = str(audit.parameters["mechanism"])  # MODULE:OBJECT when importable
+    lines.append(f"  rerun: {_cli_line(ref or (shown if ':' in shown else None), kw, audit)}")
     lines.append(f"  false-alarm rate: a mechanism that keeps its claim is flagged with "
                  f"probability <= {1 - confidence:.3g} (confidence {confidence:g}, both "
                  "verdict kinds together; the exact sensitivity check has none)")
