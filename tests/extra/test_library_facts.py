@@ -236,3 +236,25 @@ def test_opendp_040_sized_sum_exact_check_at_the_library_size():
     res = json.loads(out.stdout.strip().splitlines()[-1])
     assert res["verdict"] == "refuted" and res["n"] == 1024
     assert res["distance"] > res["claimed"] == 1.0
+
+
+def test_an_adapter_error_at_import_is_reported_as_itself(tmp_path):
+    """A user module whose adapter call raises dpaudit's own clear error while the module
+    is imported (e.g. an OpenDP release whose metric cannot be read) is reported with that
+    error, not as 'cannot import module'."""
+    from audit.privacy.user_mechanism import MechanismLoadError, load_object
+
+    (tmp_path / "adapter_err_q41.py").write_text(textwrap.dedent("""
+        from kernels.errors import InvalidParameterError
+        raise InvalidParameterError("this OpenDP release does not expose the input metric: "
+                                    "pass metric=")
+    """), encoding="utf-8")
+    sys.path.insert(0, str(tmp_path))
+    try:
+        with pytest.raises(MechanismLoadError) as info:
+            load_object("adapter_err_q41:m")
+    finally:
+        sys.path.remove(str(tmp_path))
+    msg = str(info.value)
+    assert "does not expose the input metric: pass metric=" in msg
+    assert "cannot import module" not in msg
