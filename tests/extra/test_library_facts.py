@@ -37,16 +37,9 @@ from audit.privacy.sensitivity_check import check_sensitivity
 from audit.privacy.user_mechanism import library_facts
 from audit.protocols import ADD_REMOVE_ONE, REPLACE_ONE
 from kernels.errors import InvalidParameterError
+from tests.common.neighbour_oracle import positional_neighbours
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def _positional(a, b, relation):
-    if relation == REPLACE_ONE:
-        return len(a) == len(b) and sum(x != y for x, y in zip(a, b, strict=True)) <= 1
-    big, small = (a, b) if len(a) > len(b) else (b, a)
-    return len(big) == len(small) + 1 and any(big[:i] + big[i + 1:] == small
-                                              for i in range(len(big)))
 
 
 def naive_sum(xs):
@@ -160,7 +153,7 @@ def test_constant_family_is_built_at_the_data_size_and_is_neighbours(rel):
     assert 100 in sizes
     for p in const:
         a, b = p.first.tolist(), p.second.tolist()
-        assert _positional(a, b, rel) and all(0.0 <= x <= 1.0 for x in a + b)
+        assert positional_neighbours(a, b, rel) and all(0.0 <= x <= 1.0 for x in a + b)
         assert len(set(a)) == 1  # all records of D at one value
 
 
@@ -182,7 +175,7 @@ def test_data_pairs_sort_the_records_and_keep_the_size():
     assert any(np.array_equal(p.first, np.sort(xs)) for p in ps)
     assert any(np.array_equal(p.first, np.sort(xs)[::-1]) for p in ps)
     for p in ps:
-        assert _positional(p.first.tolist(), p.second.tolist(), REPLACE_ONE)
+        assert positional_neighbours(p.first.tolist(), p.second.tolist(), REPLACE_ONE)
         assert p.change["from_data"] is True
     with pytest.raises(InvalidParameterError, match="exactly --size 64"):
         list(data_pairs(xs, SearchSpace(0.0, 1.0, REPLACE_ONE, size=64)))

@@ -23,6 +23,7 @@ from hypothesis import HealthCheck, Phase, find, given, settings
 
 from audit import strategies as dps
 from audit.privacy.neighbour_search import are_neighbours
+from tests.common.neighbour_oracle import positional_neighbours
 
 #: small budgets (work units): these are the plugin's own tests, not a library's CI
 FAST = {"n_select": 4000, "n_certify": 8000, "first_batch": 2000, "max_pairs": 4}
@@ -107,15 +108,6 @@ def test_diffprivlib_tool_flagged_by_the_exact_check(dp_audit):
 
 
 # ------------------------------------------------------------------ Hypothesis strategies
-def _oracle(a: list[float], b: list[float], relation: str) -> bool:
-    """Independent neighbour check: positions compared one by one."""
-    if relation == "replace-one":
-        return len(a) == len(b) and sum(x != y for x, y in zip(a, b, strict=True)) <= 1
-    big, small = (a, b) if len(a) > len(b) else (b, a)
-    return len(big) == len(small) + 1 and any(big[:i] + big[i + 1:] == small
-                                              for i in range(len(big)))
-
-
 @pytest.mark.parametrize("relation", ["replace-one", "add-remove"])
 @pytest.mark.parametrize("bounds", [(0.0, 1.0), (-3.0, 2.0**40)])
 def test_every_drawn_pair_is_a_neighbour_in_bounds(relation, bounds):
@@ -126,7 +118,7 @@ def test_every_drawn_pair_is_a_neighbour_in_bounds(relation, bounds):
     @given(dps.neighbours(lo, hi, relation=relation, max_size=32))
     def check(pair):
         a, b = pair.first.tolist(), pair.second.tolist()
-        assert _oracle(a, b, relation)
+        assert positional_neighbours(a, b, relation)
         assert are_neighbours(pair.first, pair.second, pair.relation)
         assert all(lo <= x <= hi for x in a + b)
         assert max(len(a), len(b)) <= 32 + (relation == "add-remove")
