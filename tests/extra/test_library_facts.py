@@ -251,3 +251,26 @@ def test_an_adapter_error_at_import_is_reported_as_itself(tmp_path):
     msg = str(info.value)
     assert "does not expose the input metric: pass metric=" in msg
     assert "cannot import module" not in msg
+
+
+def test_table_input_checked_against_bounds_and_max_pairs_caps_its_pairs(tmp_path):
+    from audit.privacy.tabular import read_table
+    from audit.privacy.user_audit import plan_audit
+
+    csv = tmp_path / "t.csv"
+    csv.write_text("uid,x\n" + "".join(f"{i},{i / 10}\n" for i in range(10)) + "10,7.5\n",
+                   encoding="utf-8")
+    table = read_table(str(csv), ["uid", "x"])
+
+    def mech(rows, size, rng):
+        return float(np.sum(np.asarray(rows)[:, 1])) + rng.laplace(0.0, 1.0, size)
+
+    with pytest.raises(InvalidParameterError, match=r"1 numeric cell\(s\) outside .* column "
+                       r"'x'"):
+        plan_audit(mech, epsilon=1.0, table=table, unit="uid", lower=0.0, upper=1.0)
+    ok = read_table(str(csv), ["uid", "x"]).with_rows(table.rows[:10])
+    full = plan_audit(mech, epsilon=1.0, table=ok, unit="uid", lower=0.0, upper=1.0,
+                      max_pairs=1000)
+    capped = plan_audit(mech, epsilon=1.0, table=ok, unit="uid", lower=0.0, upper=1.0,
+                        max_pairs=3)
+    assert len(full.pairs) > 3 and len(capped.pairs) == 3
