@@ -59,6 +59,7 @@ from audit.protocols import ADD_REMOVE_ONE, REPLACE_ONE, NeighbourPair
 from kernels.errors import InvalidParameterError
 
 __all__ = [
+    "DATA_FAMILY",
     "FAMILIES",
     "SearchSpace",
     "are_neighbours",
@@ -68,6 +69,8 @@ __all__ = [
     "size_ladder",
 ]
 
+#: the family built from the user's own records (:func:`data_pairs`)
+DATA_FAMILY = "data-order"
 FAMILIES = ("bounds", "empty", "large-magnitude", "dyadic-grid", "binade-straddle", "constant",
             "order", "clip")
 
@@ -404,14 +407,14 @@ def data_pairs(data: object, space: SearchSpace) -> Iterator[NeighbourPair]:
                 if arr[at] == new and sp.relation == REPLACE_ONE:
                     continue
                 d, d2 = _edit(arr, sp, new, at)
-                raw.append(_pair(d, d2, sp, "data-order", presentation=name, at=at,
+                raw.append(_pair(d, d2, sp, DATA_FAMILY, presentation=name, at=at,
                                  op=_op(sp), new=new))
         if sp.relation == ADD_REMOVE_ONE:
-            raw.append(_pair(arr, arr[1:], sp, "data-order", presentation=name,
+            raw.append(_pair(arr, arr[1:], sp, DATA_FAMILY, presentation=name,
                              op="remove", at=0))
     srt = np.sort(xs)
     vals = sorted({float(srt[0]), float(srt[n // 2]), float(srt[-1])})
-    raw.extend(_constant_at(sp, n, vals, "data-order", presentation="constant"))
+    raw.extend(_constant_at(sp, n, vals, DATA_FAMILY, presentation="constant"))
     seen: set[bytes] = set()
     for p in raw:
         if p is None:

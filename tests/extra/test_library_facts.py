@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 import subprocess
 import sys
 import textwrap
@@ -193,6 +194,9 @@ def test_exact_check_at_fixed_size_flags_the_float_sum_and_not_its_exact_twin():
     f = sensitivity_finding(bad, name="naive sized sum")
     assert f.evidence["domain"]["fixed_size"] == 1024
     assert "every data set of exactly 1024 records (the library's domain)" in f.scope
+    # the figures of the pairs built from the holder's records stay out of the scope
+    assert re.search(r"data-order: \d+ pairs \(figures in the evidence\)", f.scope)
+    assert "data-order" in f.evidence["by_family"]
     good = check_sensitivity(exact_sum, 1.0, sp, data=data)
     assert not good.refuted and good.evaluated == bad.evaluated
     assert "data-order" in good.by_family
