@@ -14,6 +14,7 @@ __all__ = [
     "EXIT_BAD_INPUT",
     "EXIT_CODES",
     "EXIT_FINDINGS",
+    "EXIT_FLOAT_ONLY",
     "EXIT_INCONCLUSIVE",
     "EXIT_INTERNAL",
     "EXIT_INTERRUPTED",
@@ -31,6 +32,7 @@ EXIT_NOT_CERTIFIED = 1
 EXIT_BAD_INPUT = 2
 EXIT_INCONCLUSIVE = 3
 EXIT_INTERNAL = 4  # an unexpected internal error (a bug in dpaudit), one line on stderr
+EXIT_FLOAT_ONLY = 5  # test: flagged on float64 bit-level events only (real-number: not)
 EXIT_INTERRUPTED = 130
 
 
@@ -75,8 +77,12 @@ OUTCOMES: dict[str, Outcome] = {o.key: o for o in (
     Outcome("not-refuted", "NOT REFUTED", EXIT_OK,
             "test: the sampled tests found no violation of the claimed epsilon (not a proof)"),
     Outcome("flagged", "FLAGGED", EXIT_FINDINGS,
-            "test: the claimed epsilon is violated at the stated confidence, or the "
+            "test: the claimed epsilon is violated on real-number events at the stated "
+            "confidence, or the exact check refuted the claimed sensitivity, or the "
             "mechanism crashed on a data set (a replayable counterexample is written)"),
+    Outcome("flagged-float", "FLAGGED (float64 only)", EXIT_FLOAT_ONLY,
+            "test: only the float64 bit-level events flag (the real-number events do not): "
+            "the float implementation leaks, the real-number mechanism may be fine"),
     Outcome("released", "RELEASED", EXIT_OK, "release: a DP value was computed and printed"),
     Outcome("listed", "LISTED", EXIT_OK, "subjects / --list: printed"),
     Outcome("subject-error", "SUBJECT ERROR", EXIT_FINDINGS,

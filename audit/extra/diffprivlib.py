@@ -114,7 +114,10 @@ def tool_claim(epsilon: float, delta: float = 0.0) -> Any:
 
 def tool_mechanism(tool: Callable[..., Any], *, epsilon: float, **kwargs: Any) -> Any:
     """A diffprivlib tool as a per-call mechanism ``f(data, seed)`` with ``epsilon`` and
-    ``relation = "replace-one"`` attributes (for :func:`audit.test_mechanism`)."""
+    ``relation = "replace-one"`` attributes (for :func:`audit.test_mechanism`); given
+    ``bounds=(L, U)`` also ``lower`` / ``upper`` (the tool's bounds: the records' domain)
+    and ``query`` / ``sensitivity`` (:func:`captured_query`: the exact check in
+    ``dpaudit test``)."""
     require("diffprivlib", "diffprivlib")
 
     def mech(data: np.ndarray, seed: int) -> Any:
@@ -127,4 +130,8 @@ def tool_mechanism(tool: Callable[..., Any], *, epsilon: float, **kwargs: Any) -
     mech.relation = "replace-one"  # type: ignore[attr-defined]
     mech.claim = tool_claim(epsilon, kwargs.get("delta", 0.0))  # type: ignore[attr-defined]
     mech.__qualname__ = f"diffprivlib.{tool.__qualname__}"
+    bounds = kwargs.get("bounds")
+    if bounds is not None:  # the tool's own bounds: the records' domain, and the exact check
+        mech.lower, mech.upper = float(bounds[0]), float(bounds[1])  # type: ignore[attr-defined]
+        mech.query, mech.sensitivity = captured_query(tool, **kwargs)  # type: ignore[attr-defined]
     return mech

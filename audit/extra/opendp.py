@@ -23,6 +23,7 @@ Nothing here prints or writes files.
 
 from __future__ import annotations
 
+import contextlib
 import re
 import struct
 from dataclasses import dataclass
@@ -72,8 +73,12 @@ def metric_info(t: Any, metric: str | None = None, size: int | None = None) -> M
             "('SymmetricDistance', 'InsertDeleteDistance', 'ChangeOneDistance' or "
             "'HammingDistance')")
     dom = _text(t, "input_domain") or ""
+    m = re.search(r"size=(\d+)", dom)
+    if m and size is not None and int(m.group(1)) != int(size):
+        raise InvalidParameterError(
+            f"--size {size} contradicts the library: the input domain holds data sets of "
+            f"exactly {m.group(1)} records ({dom})")
     if size is None:
-        m = re.search(r"size=(\d+)", dom)
         size = int(m.group(1)) if m else None
     if "SymmetricDistance" in name or "InsertDeleteDistance" in name:
         ordered = "InsertDelete" in name
@@ -113,10 +118,16 @@ def claim_from(t: Any, d_in: int) -> float:
 
 
 def _bounds(t: Any, lower: float | None, upper: float | None) -> tuple[float, float]:
-    if lower is not None and upper is not None:
-        return float(lower), float(upper)
     dom = _text(t, "input_domain") or ""
     m = re.search(r"bounds=\[([^,\]]+),\s*([^\]]+)\]", dom)
+    if m:
+        for flag, given, lib in (("lower", lower, m.group(1)), ("upper", upper, m.group(2))):
+            if given is not None and float(given) != float(lib):
+                raise InvalidParameterError(
+                    f"--{flag} {float(given):g} contradicts the library: the input domain's "
+                    f"bounds are [{m.group(1)}, {m.group(2)}] ({dom})")
+    if lower is not None and upper is not None:
+        return float(lower), float(upper)
     if not m:
         raise InvalidParameterError(
             "the record bounds are not readable from this transformation's input domain: "
@@ -147,29 +158,59 @@ def audit_transformation(t: Any, *, lower: float | None = None, upper: float | N
 
 
 class _Measurement:
+    """A measurement as a per-call mechanism with the library's facts as attributes:
+    ``epsilon`` (a pure claim), ``claim`` (the trade-off claim), ``relation``, ``size``,
+    ``lower`` / ``upper`` and, given the transformation it noises, ``query`` and
+    ``sensitivity`` (the exact check's)."""
+
     def __init__(self, m: Any, epsilon: float | None, name: str, relation: str,
                  ordered: bool, claim: Any = None) -> None:
         self.m, self.epsilon, self.name = m, epsilon, name
         self.relation, self.ordered = relation, ordered
         #: OpenDP's own claim as a trade-off claim (:func:`measurement_claim`)
         self.claim = claim
+        self.size: int | None = None
+        self.lower: float | None = None
+        self.upper: float | None = None
 
     def __call__(self, data: np.ndarray) -> Any:
-        return self.m(data.tolist())
+        return self.m(np.asarray(data).tolist())
 
 
 def measurement_mechanism(m: Any, d_in: int | None = None, metric: str | None = None,
-                          name: str | None = None) -> Any:
-    """A pure-DP OpenDP measurement as a per-call mechanism ``f(data)`` with ``epsilon``
-    (``m.map(d_in)``, ``d_in`` from the input metric) and ``relation`` attributes."""
+                          name: str | None = None, *, query: Any = None,
+                          size: int | None = None, lower: float | None = None,
+                          upper: float | None = None) -> Any:
+    """A pure-DP OpenDP measurement as a per-call mechanism ``f(data)`` whose attributes
+    are OpenDP's own facts (:class:`_Measurement`): ``epsilon`` = ``m.map(d_in)`` (releases
+    without ``map``, before 0.5: the smallest float ``check`` accepts, by bisection),
+    ``relation`` and ``d_in`` from the input metric, ``size`` from a sized input domain,
+    ``lower`` / ``upper`` from its bounds.  ``query``: the transformation the measurement
+    noises (e.g. the sum of ``sum >> laplace``): then ``query`` / ``sensitivity`` attributes
+    give ``dpaudit test`` the exact sensitivity check at the library's size.  Releases that
+    do not expose the metric or domain (0.4) take ``metric=``, ``size=``, ``lower=``,
+    ``upper=``; a value given that contradicts the library is an error."""
     require("opendp", "opendp")
-    info = metric_info(m, metric)
+    info = metric_info(m, metric, size)
     d = info.d_in if d_in is None else int(d_in)
-    claim = measurement_claim(m, d)
+    if hasattr(m, "map"):
+        claim = measurement_claim(m, d)
+    else:  # releases without map (0.4): the pure claim by bisection on check
+        from audit.privacy.claims import PureDP
+
+        claim = PureDP(claim_from(m, d))
     # epsilon only for a pure claim (a zCDP / approximate claim is tested by its claim)
     eps = claim.eps if claim.family == "pure" else None
     relation = "add-remove" if info.relation == ADD_REMOVE_ONE else "replace-one"
-    return _Measurement(m, eps, name or "OpenDP measurement", relation, info.ordered, claim)
+    mech = _Measurement(m, eps, name or "OpenDP measurement", relation, info.ordered, claim)
+    mech.size = info.size
+    with contextlib.suppress(InvalidParameterError):  # bounds not readable: None
+        mech.lower, mech.upper = _bounds(m if query is None else query, lower, upper)
+    if query is not None:
+        t = query
+        mech.query = lambda x: t(np.asarray(x).tolist())  # type: ignore[attr-defined]
+        mech.sensitivity = claim_from(t, d)  # type: ignore[attr-defined]
+    return mech
 
 
 def measurement_claim(m: Any, d_in: Any) -> Any:

@@ -24,7 +24,9 @@ __all__ = ["algorithm_mechanism"]
 
 def algorithm_mechanism(name: str, *, epsilon: float, **params: Any) -> Any:
     """``name`` of a class in ``pydp.algorithms.laplacian`` (e.g. ``"BoundedSum"``) with its
-    parameters (``lower_bound``, ``upper_bound``, ``dtype``...) as a per-call mechanism."""
+    parameters (``lower_bound``, ``upper_bound``, ``dtype``...) as a per-call mechanism with
+    ``epsilon``, ``relation = "add-remove"`` and (given both bounds) ``lower`` / ``upper``
+    attributes."""
     mod = require("pydp.algorithms.laplacian", "pydp")
     cls = getattr(mod, name, None)
     if cls is None:
@@ -38,4 +40,7 @@ def algorithm_mechanism(name: str, *, epsilon: float, **params: Any) -> Any:
     mech.epsilon = float(epsilon)  # type: ignore[attr-defined]
     mech.relation = "add-remove"  # type: ignore[attr-defined]
     mech.__qualname__ = f"pydp.{name}"
+    if "lower_bound" in params and "upper_bound" in params:  # the algorithm's clamping bounds
+        mech.lower = float(params["lower_bound"])  # type: ignore[attr-defined]
+        mech.upper = float(params["upper_bound"])  # type: ignore[attr-defined]
     return mech

@@ -54,6 +54,7 @@ def noise_mechanism(kind: str = "laplace", *, epsilon: float, lower: float, uppe
     mech.delta = float(getattr(m, "delta", 0.0) or 0.0) if kind != "laplace" else 0.0  # type: ignore[attr-defined]
     mech.relation = "add-remove"  # type: ignore[attr-defined]
     mech.scale = float(m.scale)  # type: ignore[attr-defined]
+    mech.lower, mech.upper = float(lower), float(upper)  # type: ignore[attr-defined]
     mech.__qualname__ = f"snsql.{cls.__name__}"
     return mech
 

@@ -23,6 +23,17 @@ families here are built to (each pair's ``change["family"]`` names its family):
   lower binade, so the outputs differ by ``(U - L) + (n - m) ulp / 2`` (the "many equal
   records with one changed" family; it needs ``n`` of order ``2^26`` to exceed ``U - L`` by
   a visible margin, which only a sample-free check reaches);
+* ``constant`` — the "all records equal, one moved to a bound" family at the sizes that
+  matter (the fixed ``size``, the data's own ``n`` given as ``at_sizes``, and the size
+  ladder): ``n`` copies of one value ``v`` with the first or the last record replaced by L
+  or U (added / removed under add/remove).  The values: the bounds and midpoint, and
+  rounding-prone values whose low bits sit just above half an ulp of the running sum
+  ``n v`` (every addition then rounds the same way, so the error accumulates ``n`` times)
+  and large powers of two with an offset in their last bits;
+* ``data-order`` — only with the user's records (:func:`data_pairs`): the data's own
+  records sorted ascending and descending (a running sum of sorted records accumulates the
+  most rounding in one direction), their largest and smallest record moved to the other
+  bound, and the ``constant`` family at the data's size for the data's median and extremes;
 * ``order`` — only for an *unordered* relation (the data set is a multiset but the library
   sees a list): D and D' of the other families presented in the orders that change the
   rounding (large records first vs small records first);
@@ -48,15 +59,20 @@ from audit.protocols import ADD_REMOVE_ONE, REPLACE_ONE, NeighbourPair
 from kernels.errors import InvalidParameterError
 
 __all__ = [
+    "DATA_FAMILY",
     "FAMILIES",
     "SearchSpace",
     "are_neighbours",
+    "data_pairs",
     "neighbour_search",
+    "rounding_values",
     "size_ladder",
 ]
 
-FAMILIES = ("bounds", "empty", "large-magnitude", "dyadic-grid", "binade-straddle", "order",
-            "clip")
+#: the family built from the user's own records (:func:`data_pairs`)
+DATA_FAMILY = "data-order"
+FAMILIES = ("bounds", "empty", "large-magnitude", "dyadic-grid", "binade-straddle", "constant",
+            "order", "clip")
 
 
 def _ordered_neighbours(a: np.ndarray, b: np.ndarray, relation: str) -> bool:
@@ -137,7 +153,8 @@ class SearchSpace:
     any order of D and D' is a legal presentation), whether the mechanism ``clamps``
     its input (then records outside the bounds are in its domain), and an optional fixed
     ``size`` (a sized domain: every data set is padded to it with :attr:`pad` records at the
-    end; replace-one only)."""
+    end; replace-one only); ``at_sizes``: further sizes the ``constant`` and
+    ``binade-straddle`` families are built at (e.g. the user's data set's ``n``)."""
 
     lower: float
     upper: float
@@ -146,6 +163,7 @@ class SearchSpace:
     ordered: bool = True
     clamps: bool = False
     size: int | None = None
+    at_sizes: tuple[int, ...] = ()
 
     def __post_init__(self) -> None:
         lo, hi = float(self.lower), float(self.upper)
@@ -303,10 +321,108 @@ def straddle_pair(sp: SearchSpace, n: int) -> NeighbourPair | None:
                  expected_gap=width + k * u / 2)
 
 
+def _sizes(sp: SearchSpace) -> list[int]:
+    """The sizes the size-dependent families are built at: the fixed size alone, else the
+    ``at_sizes`` (the data's n) first, then the ladder up to ``n_max``."""
+    if sp.size is not None:
+        return [sp.size]
+    extra = [int(n) for n in sp.at_sizes if 1 <= int(n) <= sp.n_max]
+    return list(dict.fromkeys(extra + size_ladder(sp.n_max)))
+
+
 def _straddle_family(sp: SearchSpace) -> Iterator[NeighbourPair | None]:
-    for n in ([sp.size] if sp.size is not None else size_ladder(sp.n_max)):
+    for n in _sizes(sp):
         if n >= 3:
             yield straddle_pair(sp, n)
+
+
+def rounding_values(lower: float, upper: float, n: int) -> list[float]:
+    """Record values in ``[lower, upper]`` whose running sum over ``n`` copies rounds at
+    (nearly) every addition: for a target magnitude ``t`` (U, |L|, the midpoint, a large
+    power of two in range) the value ``t`` moved to the nearest float whose remainder modulo
+    ``ulp(n t)`` is just above half of it (each addition then rounds up by almost half an
+    ulp), plus ``t`` itself.  Deterministic; finite; sorted; no duplicates."""
+    lo, hi = float(lower), float(upper)
+    targets = {hi, lo, lo + (hi - lo) / 2}
+    big = max(abs(lo), abs(hi))
+    if big > 0:
+        p2 = 2.0 ** (math.frexp(big)[1] - 1)
+        targets |= {p2, -p2, p2 * (1 + 2.0 ** -26), -p2 * (1 + 2.0 ** -26)}
+    out: set[float] = set()
+    for t in targets:
+        if not (lo <= t <= hi) or t == 0.0:
+            continue
+        out.add(t)
+        u = math.ulp(abs(t) * max(n, 1))
+        if u <= math.ulp(t):  # no room below the sum's ulp: nothing rounds
+            continue
+        base = math.floor(abs(t) / u) * u
+        for frac in (0.5 + 2.0 ** -20, 0.75, 0.5 + 2.0 ** -10):
+            v = base - u + u * frac if base - u + u * frac > 0 else base + u * frac
+            v = math.copysign(v, t)
+            if lo <= v <= hi and math.isfinite(v):
+                out.add(float(v))
+    return sorted(out)
+
+
+def _constant_at(sp: SearchSpace, n: int, values: list[float], family: str,
+                 **info: object) -> Iterator[NeighbourPair | None]:
+    for v in values:
+        xs = np.full(n, v, dtype=np.float64)
+        for new in (sp.lower, sp.upper):
+            if new == v and sp.relation == REPLACE_ONE:
+                continue
+            for at in ((0, n - 1) if n > 1 else (0,)):
+                d, d2 = _edit(xs, sp, new, at)
+                yield _pair(d, d2, sp, family, value=v, at=at, op=_op(sp), new=new, **info)
+        if sp.relation == ADD_REMOVE_ONE and n > 1:
+            yield _pair(xs, xs[1:], sp, family, value=v, op="remove", **info)
+
+
+def _constant_family(sp: SearchSpace) -> Iterator[NeighbourPair | None]:
+    for n in _sizes(sp):
+        if n >= 2:
+            yield from _constant_at(sp, n, rounding_values(sp.lower, sp.upper, n), "constant")
+
+
+def data_pairs(data: object, space: SearchSpace) -> Iterator[NeighbourPair]:
+    """The ``data-order`` family (module docstring) from the user's records (1-D, in
+    ``[L, U]``; records outside are the caller's error to report, never clipped here).
+    Every pair is a neighbour under the space's relation in the order given, at the data's
+    own size (or the fixed ``size``, which the data must then have)."""
+    xs = np.asarray(data, dtype=np.float64).ravel()
+    n = int(xs.size)
+    if n == 0:
+        return
+    if space.size is not None and n != space.size:
+        raise InvalidParameterError(
+            f"the data has {n} records but the library's domain holds data sets of exactly "
+            f"--size {space.size} records")
+    sp = SearchSpace(space.lower, space.upper, space.relation, n_max=max(space.n_max, n),
+                     ordered=space.ordered, clamps=space.clamps, size=space.size)
+    raw: list[NeighbourPair | None] = []
+    for name, arr in (("ascending", np.sort(xs)), ("descending", np.sort(xs)[::-1].copy())):
+        for at in (0, n - 1):
+            for new in (sp.lower, sp.upper):
+                if arr[at] == new and sp.relation == REPLACE_ONE:
+                    continue
+                d, d2 = _edit(arr, sp, new, at)
+                raw.append(_pair(d, d2, sp, DATA_FAMILY, presentation=name, at=at,
+                                 op=_op(sp), new=new))
+        if sp.relation == ADD_REMOVE_ONE:
+            raw.append(_pair(arr, arr[1:], sp, DATA_FAMILY, presentation=name,
+                             op="remove", at=0))
+    srt = np.sort(xs)
+    vals = sorted({float(srt[0]), float(srt[n // 2]), float(srt[-1])})
+    raw.extend(_constant_at(sp, n, vals, DATA_FAMILY, presentation="constant"))
+    seen: set[bytes] = set()
+    for p in raw:
+        if p is None:
+            continue
+        key = p.first.tobytes() + b"|" + p.second.tobytes()
+        if key not in seen:
+            seen.add(key)
+            yield NeighbourPair(p.first, p.second, p.relation, {**p.change, "from_data": True})
 
 
 def _order_family(sp: SearchSpace, base: Iterator[NeighbourPair | None]
@@ -353,7 +469,7 @@ def neighbour_search(space: SearchSpace, families: tuple[str, ...] = FAMILIES
                                     f"known: {', '.join(FAMILIES)}")
     makers = {"bounds": _bounds_family, "empty": _empty_family, "large-magnitude": _large_family,
               "dyadic-grid": _grid_family, "binade-straddle": _straddle_family,
-              "clip": _clip_family}
+              "constant": _constant_family, "clip": _clip_family}
     seen: set[tuple[int, bytes, bytes]] = set()
     for fam in families:
         if fam == "order":

@@ -68,12 +68,13 @@ def declared_sensitivity(obj: Any) -> tuple[Callable[[Any], Any], Any, str] | No
 
 
 def sensitivity_check_finding(obj: Any, space: SearchSpace, *, name: str,
-                              ref: str | None = None, seed: int | None = None
-                              ) -> Finding | None:
-    """The ``user.sensitivity`` Finding, or None when ``obj`` declares no aggregate."""
+                              ref: str | None = None, seed: int | None = None,
+                              data: Any = None) -> Finding | None:
+    """The ``user.sensitivity`` Finding, or None when ``obj`` declares no aggregate;
+    ``data``: the user's records (the search also runs at their size and order)."""
     decl = declared_sensitivity(obj)
     if decl is None:
         return None
     query, sens, norm = decl
-    res = check_sensitivity(query, sens, space, norm=norm)
+    res = check_sensitivity(query, sens, space, norm=norm, data=data)
     return sensitivity_finding(res, name=name, ref=ref, seed=seed)

@@ -27,6 +27,8 @@ Nothing here prints or writes files.
 
 from __future__ import annotations
 
+import dataclasses
+import itertools
 import math
 import numbers
 import time
@@ -40,9 +42,11 @@ import numpy as np
 from audit.findings import Finding, Method, Verdict, counterexample_document
 from audit.privacy.import_root import ensure_on_path, import_root
 from audit.privacy.neighbour_search import (
+    DATA_FAMILY,
     FAMILIES,
     SearchSpace,
     are_neighbours,
+    data_pairs,
     neighbour_search,
 )
 from audit.protocols import REPLACE_ONE, NeighbourPair
@@ -146,6 +150,7 @@ def check_sensitivity(
     to_input: Callable[[np.ndarray], Any] | None = None,
     max_evaluations: int | None = None,
     stop_at_first: bool = False,
+    data: Any = None,
 ) -> SensitivityResult:
     """Maximise ``||query(D) - query(D')||`` over neighbouring pairs (module docstring).
 
@@ -156,13 +161,22 @@ def check_sensitivity(
     ``to_input``: converts the float64 record array into what the library takes (default:
     the array itself).  ``max_evaluations`` caps the number of pairs (work units, never
     seconds).  A pair whose evaluation raises is skipped and listed (a crash is not a
-    sensitivity witness)."""
+    sensitivity witness).  ``data``: the user's records (with ``space``): the search also
+    builds its size-dependent families at the data's ``n`` and, after them, the
+    ``data-order`` pairs of :func:`audit.privacy.neighbour_search.data_pairs`."""
     if norm not in NORMS:
         raise InvalidParameterError(f"norm must be one of {NORMS}, got {norm!r}")
     if pairs is None:
         if space is None:
             raise InvalidParameterError("give a search space (bounds, relation, n) or pairs")
-        source: Iterable[NeighbourPair] = neighbour_search(space, families)
+        if data is not None:
+            n_data = int(np.asarray(data).size)
+            space = dataclasses.replace(space, n_max=max(space.n_max, n_data),
+                                        at_sizes=(*space.at_sizes, n_data))
+            source: Iterable[NeighbourPair] = itertools.chain(
+                neighbour_search(space, families), data_pairs(data, space))
+        else:
+            source = neighbour_search(space, families)
         relation = space.relation
         ordered = space.ordered
     else:
@@ -229,7 +243,8 @@ def check_sensitivity(
         space=None if space is None else {
             "lower": space.lower, "upper": space.upper, "relation": space.relation,
             "n_max": space.n_max, "ordered": space.ordered, "clamps": space.clamps,
-            "size": space.size, "families": list(families)},
+            "size": space.size, "families": list(families),
+            "at_sizes": list(space.at_sizes)},
         witness_pair=worst_pair, duration_s=time.perf_counter() - t0)
 
 
@@ -244,7 +259,8 @@ def _short(y: Any) -> Any:
 
 def _pair_inputs(p: NeighbourPair, res: SensitivityResult) -> dict[str, Any]:
     first, second = np.asarray(p.first), np.asarray(p.second)
-    if max(first.shape[0], second.shape[0]) <= _STORE_LIMIT or res.space is None:
+    if (max(first.shape[0], second.shape[0]) <= _STORE_LIMIT or res.space is None
+            or p.change.get("from_data")):  # the data's pairs cannot be rebuilt
         return {"pair": {"first": first.tolist(), "second": second.tolist(),
                          "change": dict(p.change)}}
     # too big to store: the recipe that rebuilds it (deterministic generator)
@@ -263,17 +279,24 @@ def sensitivity_finding(res: SensitivityResult, *, name: str, ref: str | None = 
     claim_s = (f"{res.sensitivity:g}" if math.isfinite(res.sensitivity)
                else "the declared function of n")
     claim = f"{name}'s un-noised aggregate has {res.norm} sensitivity <= {claim_s} under {rel}"
-    fams = ", ".join(f"{k}: {v['pairs']} pairs, max ratio {v['max_ratio']:.6g}"
-                     for k, v in res.by_family.items())
+    # the data-order family is built from the holder's records: its figures stay out of
+    # the (public) scope and live in the evidence, which a run on data keeps confidential
+    fams = ", ".join(f"{k}: {v['pairs']} pairs" + (
+        f", max ratio {v['max_ratio']:.6g}" if k != DATA_FAMILY else
+        " (figures in the evidence)") for k, v in res.by_family.items())
     nmax = int(res.space["n_max"]) if res.space else None
     order = ("in the order the mechanism sees them" if (res.space or {}).get("ordered", True)
              else "as multisets, any order")
-    sizes = f"; sizes up to n = {nmax}" if nmax else ""
+    fixed = (res.space or {}).get("size")
+    sizes = (f"; every data set of exactly {fixed} records (the library's domain), records "
+             f"in [{res.space['lower']:g}, {res.space['upper']:g}]" if fixed and res.space
+             else f"; sizes up to n = {nmax}" if nmax else "")
     scope = (f"{res.evaluated} neighbouring pairs ({rel}; {order}{sizes}); families "
              f"{fams or 'none'}; one evaluation of the library's own un-noised aggregate per "
              "data set; distances computed exactly (rationals): a refutation has no false "
              "alarm by construction")
     ev: dict[str, Any] = {"worst": res.worst, "by_family": res.by_family,
+                          "domain": _domain(res.space),
                           "skipped": res.skipped, "evaluated": res.evaluated,
                           "norm": res.norm, "sensitivity": res.sensitivity,
                           "no_false_alarms": ("the pair is checked to be neighbours with "
@@ -311,6 +334,15 @@ def sensitivity_finding(res: SensitivityResult, *, name: str, ref: str | None = 
                    duration_s=res.duration_s, subject=subject)
 
 
+def _domain(space: dict[str, Any] | None) -> dict[str, Any] | None:
+    """The domain the check respected: record bounds, data-set size (fixed or largest)."""
+    if space is None:
+        return None
+    return {"lower": space["lower"], "upper": space["upper"],
+            "fixed_size": space.get("size"), "largest_n": space["n_max"],
+            "clamps": space["clamps"]}
+
+
 def _rebuild(inputs: dict[str, Any]) -> NeighbourPair:
     if "pair" in inputs:
         p = inputs["pair"]
@@ -320,7 +352,8 @@ def _rebuild(inputs: dict[str, Any]) -> NeighbourPair:
     r = inputs["recipe"]
     sp = r["space"]
     space = SearchSpace(sp["lower"], sp["upper"], sp["relation"], int(sp["n_max"]),
-                        bool(sp["ordered"]), bool(sp["clamps"]), sp.get("size"))
+                        bool(sp["ordered"]), bool(sp["clamps"]), sp.get("size"),
+                        tuple(sp.get("at_sizes") or ()))
     for i, p in enumerate(neighbour_search(space, tuple(sp["families"]))):
         if i == r["ordinal"]:
             return p

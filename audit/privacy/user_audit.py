@@ -66,7 +66,7 @@ from audit.privacy.blackbox import (
     log_ratio,
 )
 from audit.privacy.import_root import ensure_on_path, import_root
-from audit.privacy.neighbour_search import FAMILIES, SearchSpace
+from audit.privacy.neighbour_search import FAMILIES, SearchSpace, data_pairs
 from audit.privacy.neighbours import AddRemoveOne, ReplaceOne
 from audit.privacy.output_atoms import point_mass_sentence
 from audit.privacy.randomness_probe import probe_randomness
@@ -77,6 +77,7 @@ from audit.privacy.user_mechanism import (
     SEED_BITS,
     MechanismOutputError,
     UserMechanism,
+    library_facts,
     load_object,
     normalise_relation,
     wrap_mechanism,
@@ -230,8 +231,12 @@ def _dedupe(pairs: list[NeighbourPair], max_pairs: int) -> list[NeighbourPair]:
 
 
 def pairs_from_data(data: Any, lower: Any, upper: Any, relation: str,
-                    max_pairs: int = 12) -> list[NeighbourPair]:
-    """Neighbours of one data set whose records lie in the public [lower, upper]."""
+                    max_pairs: int = 12, space: SearchSpace | None = None
+                    ) -> list[NeighbourPair]:
+    """Neighbours of one data set whose records lie in the public [lower, upper]; with a
+    search ``space``, a quarter of them are the rounding-aware ``data-order`` pairs
+    (:func:`audit.privacy.neighbour_search.data_pairs`: the records sorted, extremes moved
+    to a bound, constant data at the data's size)."""
     lo, hi = _bounds(lower, upper)
     rel = normalise_relation(relation)
     xs = _as_record_array(data, "data")
@@ -243,7 +248,29 @@ def pairs_from_data(data: Any, lower: Any, upper: Any, relation: str,
         raise InvalidParameterError(f"{bad}; widen the bounds (records are not clipped)",
                                     param="data", name="")
     gen = ReplaceOne(lo, hi) if rel == REPLACE_ONE else AddRemoveOne(lo, hi)
-    return _dedupe(list(gen.pairs(xs)), max_pairs)
+    if space is None:
+        return _dedupe(list(gen.pairs(xs)), max_pairs)
+    rounding = _dedupe(list(data_pairs(xs, space)), max(1, max_pairs // 4))
+    return _dedupe(list(gen.pairs(xs)), max_pairs - len(rounding)) + rounding
+
+
+def _table_in_bounds(table: Any, lower: Any, upper: Any, unit: str | None) -> None:
+    """Every numeric cell of ``table`` (the privacy-unit column aside) lies in the public
+    ``[lower, upper]``, as ``data``'s records must (never clipped): else an error counting
+    the cells outside and naming the first one's column."""
+    lo, hi = _bounds(lower, upper)
+    bad: list[tuple[str, float]] = []
+    for j, col in enumerate(table.columns):
+        if col == unit:
+            continue
+        for v in table.rows[:, j]:
+            if isinstance(v, float) and not lo <= v <= hi:
+                bad.append((col, v))
+    if bad:
+        raise InvalidParameterError(
+            f"has {len(bad):,} numeric cell(s) outside [--lower, --upper] = [{lo:g}, {hi:g}] "
+            f"(first: column {bad[0][0]!r}); widen the bounds (cells are not clipped)",
+            param="data")
 
 
 def generated_pairs(lower: Any, upper: Any, relation: str,
@@ -350,6 +377,8 @@ class AuditPlan:
     #: the data sets derive from the holder's data (``data`` / ``table``): values computed
     #: on them stay out of a finding's public text
     confidential: bool = False
+    #: the holder's records (``data``): the exact check also builds its families from them
+    data: Any = None
 
 
 def plan_audit(
@@ -357,7 +386,7 @@ def plan_audit(
     *,
     epsilon: float | None = None,
     delta: float = 0.0,
-    relation: str = "replace-one",
+    relation: str | None = None,
     pairs: Sequence[Any] | None = None,
     data: Any = None,
     lower: float | None = None,
@@ -385,6 +414,7 @@ def plan_audit(
     form: str = "array",
     new_rows: Sequence[Sequence[Any]] | None = None,
     stop_at_flag: bool = False,
+    size: int | None = None,
 ) -> AuditPlan:
     """Validate the arguments of :func:`test_mechanism` and build its plan (no mechanism
     call yet).
@@ -408,7 +438,14 @@ def plan_audit(
     ``stop_at_flag``: the sequential testers end at the first look that flags instead of
     spending the remaining looks on the flagged pair (the default, whose reported bound is
     the best over all looks; both keep the run's confidence: the looks' alpha split is fixed
-    before the first draw)."""
+    before the first draw).
+
+    ``relation`` (default: the object's ``relation`` attribute, else replace-one),
+    ``size`` (a sized domain: every data set has exactly this many records; default: the
+    object's ``size``) and ``lower`` / ``upper`` (default: the object's) follow the library
+    (:func:`audit.privacy.user_mechanism.library_facts`: a contradiction is an error)."""
+    facts = library_facts(mechanism, relation=relation, size=size, lower=lower, upper=upper)
+    relation, size, lower, upper = facts.relation, facts.size, facts.lower, facts.upper
     n = check_int(n, "n", low=1)
     if not isinstance(stop_at_flag, bool):
         raise InvalidParameterError(f"must be True or False, got {shorten(repr(stop_at_flag))}",
@@ -425,6 +462,8 @@ def plan_audit(
         if pairs is not None or data is not None:
             raise InvalidParameterError("a table is its own data: give table alone, not "
                                         "with pairs or data", param="table")
+        if lower is not None and upper is not None:
+            _table_in_bounds(table, lower, upper, unit)
         if new_rows is None:
             new_rows = default_new_rows(table, lower, upper)
         codec = codec_for(table, new_rows)
@@ -440,12 +479,17 @@ def plan_audit(
     if lower is not None and upper is not None and table is None:
         lo_b, hi_b = _bounds(lower, upper)
         if rel.is_dataset:
-            space = SearchSpace(lo_b, hi_b, mech.relation, n_max=n, ordered=ordered)
+            space = SearchSpace(lo_b, hi_b, mech.relation, n_max=n, ordered=ordered,
+                                size=size)
+    elif size is not None and table is None and pairs is None:
+        raise InvalidParameterError(f"--size {size} needs the record bounds --lower and "
+                                    "--upper (or an adapter that states them)")
     rejected: list[dict[str, Any]] = []
     if table is not None and codec is not None:
         from audit.privacy.table_mechanism import table_pairs
 
-        plist = table_pairs(table, mech.relation, codec, unit=unit, new_rows=new_rows or ())
+        plist = _dedupe(table_pairs(table, mech.relation, codec, unit=unit,
+                                    new_rows=new_rows or ()), max_pairs)
         source = (f"row neighbours of a table ({len(table)} rows, columns "
                   f"{', '.join(table.columns)}; {form} form"
                   f"{f'; privacy unit {unit}' if unit else ''})")
@@ -468,7 +512,7 @@ def plan_audit(
         if lower is None or upper is None:
             raise InvalidParameterError("data needs the public bounds lower and upper",
                                         param="data", name="")
-        plist = pairs_from_data(data, lower, upper, mech.relation, max_pairs)
+        plist = pairs_from_data(data, lower, upper, mech.relation, max_pairs, space)
         source = f"neighbours of the data set ({np.asarray(data).size} records)"
     elif rel.is_query:
         plist = query_pairs(rel, queries, lower, upper)[:max_pairs]
@@ -476,6 +520,12 @@ def plan_audit(
                  if lower is not None and upper is not None else "around 0")
         source = (f"StatDP-style pattern pairs of {queries} query answers {where}, moved "
                   f"under {rel.name}")
+    elif space is not None and size is not None:
+        # a sized domain: every pair of the search, padded to the library's size
+        plist = blackbox_pairs(space, max_pairs, max_records=size)
+        source = (f"neighbour search in [{space.lower:g}, {space.upper:g}] at the library's "
+                  f"size {size} (families: "
+                  f"{', '.join(sorted({str(p.change['family']) for p in plist}))})")
     elif space is not None:
         # half: small data sets at the bounds (largest real-number change); half: the
         # floating-point bug families of the neighbour search
@@ -538,10 +588,11 @@ def plan_audit(
             "re-draws fresh outputs and re-checks the bound statistically"),
         "testers": n_testers, "randomness_probe": None,
         "relation_meaning": rel.describe(), "pairs_rejected": len(rejected),
+        "size": size, "read_from_library": list(facts.from_library),
     }
     return AuditPlan(mech, plist, tester, params, ref, int(seed), n_testers == 2, space,
                      probe=randomness == "auto", rejected=rejected, bits_tester=bits_tester,
-                     confidential=data is not None or table is not None)
+                     confidential=data is not None or table is not None, data=data)
 
 
 def preflight(plan: AuditPlan, calls: int = 2) -> list[dict[str, Any]]:
@@ -738,7 +789,7 @@ def _sensitivity_findings(plan: AuditPlan) -> list[Finding]:
     if plan.space is None:
         return []
     sf = sensitivity_check_finding(plan.mech.target, plan.space, name=plan.mech.name,
-                                   ref=plan.ref, seed=plan.seed)
+                                   ref=plan.ref, seed=plan.seed, data=plan.data)
     if sf is None:
         return []
     plan.params["sensitivity_check"] = {"n_max": plan.space.n_max,
@@ -932,9 +983,18 @@ def _blackbox_finding(res: Any, mech: UserMechanism, plist: list[NeighbourPair],
         id=fid, claim=claim, reference="the mechanism author's claim",
         method=Method.EMPIRICAL, verdict=verdict,
         scope=scope + ("; NOT REFUTED (a sampled test that found nothing is not a proof)"
-                       if not stopped_early else "; stopped early on the time budget"),
-        evidence={**evidence, "outcome": outcome}, seed=seed, duration_s=dur,
+                       if not stopped_early else f"; {_TIME_STOP}"),
+        evidence={**evidence, "outcome": outcome,
+                  **({"reason": f"{_TIME_STOP}; epsilon_lower "
+                      f"{evidence.get('epsilon_lower', 0.0):.4g} certified so far"}
+                     if stopped_early else {})}, seed=seed, duration_s=dur,
         subject=f"{_SUBJECT}:{ref or mech.name}")
+
+
+_TIME_STOP = ("stopped at a look boundary by the time limit (--max-seconds: the next look "
+              "would have ended past it); every look so far holds, so the bound certified "
+              "so far is a valid lower bound, but fewer outputs than planned were drawn: "
+              "INCONCLUSIVE, never a pass (the mechanism returned every call)")
 
 
 def _crash_findings(crashes: list[dict[str, Any]], mech: UserMechanism, ref: str | None,

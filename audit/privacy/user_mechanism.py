@@ -45,6 +45,14 @@ privacy finding).  The wrapper counts the outputs it returned and how many were 
 (``outputs_total`` / ``outputs_finite``): a run whose outputs were all NaN or infinite
 measured nothing.
 
+**The library's own facts** (:func:`library_facts`): an adapter (``audit.extra.*``) or a
+user's object may state what the library itself says about its input: ``relation`` (e.g.
+PyDP: add/remove; an OpenDP metric), ``size`` (a sized domain: the library accepts data
+sets of exactly that many records) and ``lower`` / ``upper`` (the record bounds the library
+was built with).  They are used when the user gives no flag, and a user's flag that
+contradicts one of them is an error naming both (the run would otherwise test the library
+against neighbours or data sets it does not claim anything about).
+
 Nothing here prints or writes files.
 """
 
@@ -55,6 +63,7 @@ import inspect
 import math
 import numbers
 import random
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -71,7 +80,9 @@ __all__ = [
     "STYLES",
     "MechanismLoadError",
     "MechanismOutputError",
+    "LibraryFacts",
     "UserMechanism",
+    "library_facts",
     "load_object",
     "normalise_relation",
     "wrap_mechanism",
@@ -81,6 +92,8 @@ STYLES = ("auto", "vectorised", "per-call")
 RANDOMNESS = ("auto", "generator", "seed", "global", "none")
 _SIZE_NAMES = {"size", "n", "count", "num", "n_samples", "samples", "k"}
 _DENSITY = ("location_scale", "noise_logpdf", "noise_logpdf_mp")
+_RETURNED_NONE = ("{name} returned None instead of an output (a number, or a short vector "
+                  "of numbers): does it forget to return its result?")
 #: default width of the int seeds handed to a ``randomness="seed"`` mechanism: [0, 2^32)
 SEED_BITS = 32
 
@@ -116,6 +129,9 @@ def load_object(ref: str) -> Any:
         raise MechanismLoadError(
             f"cannot import module {shorten(repr(mod_name))} of {shorten(repr(ref))}: it "
             f"called sys.exit({shorten(repr(exc.code))}) while being imported") from None
+    except InputError as exc:  # an adapter's own clear error, raised at the module's import
+        raise MechanismLoadError(
+            f"{shorten(repr(ref))}: while importing {shorten(repr(mod_name))}: {exc}") from exc
     except Exception as exc:
         raise MechanismLoadError(
             f"cannot import module {shorten(repr(mod_name))} of {shorten(repr(ref))} "
@@ -126,6 +142,73 @@ def load_object(ref: str) -> Any:
             raise MechanismLoadError(f"module {mod_name!r} has no attribute {attr!r} ({ref})")
         obj = getattr(obj, part)
     return obj
+
+
+@dataclass(frozen=True)
+class LibraryFacts:
+    """The relation, fixed size and record bounds in force for a run (see the module
+    docstring), and which of them were read from the library (``from_library``)."""
+
+    relation: str
+    size: int | None
+    lower: float | None
+    upper: float | None
+    from_library: tuple[str, ...] = ()
+
+
+def _fact(obj: Any, name: str) -> Any:
+    """A plain value the object states (a string or a number), else None."""
+    v = getattr(obj, name, None)
+    if isinstance(v, bool) or not isinstance(v, (str, numbers.Real, np.number)):
+        return None
+    return v
+
+
+def library_facts(obj: Any, *, relation: Any = None, size: int | None = None,
+                  lower: float | None = None, upper: float | None = None) -> LibraryFacts:
+    """Reconcile the user's flags with what ``obj`` states (module docstring): a flag left
+    out (None) takes the library's value (the relation defaults to replace-one when neither
+    says); a flag that contradicts it raises :class:`InvalidParameterError` naming both."""
+    got: list[str] = []
+    name = getattr(obj, "__qualname__", None) or type(obj).__name__
+    lib_rel = _fact(obj, "relation")
+    if lib_rel is not None:
+        lib_norm = normalise_relation(lib_rel)
+        if relation is not None and normalise_relation(relation) != lib_norm:
+            raise InvalidParameterError(
+                f"--relation {relation} contradicts the library: {name} states its guarantee "
+                f"under {lib_rel} (its relation attribute); drop --relation or fix the "
+                "adapter")
+        if relation is None:
+            got.append("relation")
+        relation = lib_rel
+    lib_size = _fact(obj, "size")
+    if lib_size is not None:
+        lib_size = check_int(lib_size, "size", low=1)
+        if size is not None and int(size) != lib_size:
+            raise InvalidParameterError(
+                f"--size {size} contradicts the library: {name}'s input domain holds data "
+                f"sets of exactly {lib_size} records")
+        if size is None:
+            got.append("size")
+        size = lib_size
+    bounds = []
+    for flag, given in (("lower", lower), ("upper", upper)):
+        lib_v = _fact(obj, flag)
+        if lib_v is not None:
+            lib_f = float(lib_v)
+            if given is not None and float(given) != lib_f:
+                raise InvalidParameterError(
+                    f"--{flag} {float(given):g} contradicts the library: {name} was built "
+                    f"with {flag} bound {lib_f:g}")
+            if given is None:
+                got.append(flag)
+            given = lib_f
+        bounds.append(given)
+    return LibraryFacts(normalise_relation(relation if relation is not None else
+                                           "replace-one"),
+                        None if size is None else check_int(size, "size", low=1),
+                        bounds[0], bounds[1], tuple(got))
 
 
 def _positional(fn: Callable[..., Any]) -> list[inspect.Parameter]:
@@ -181,6 +264,12 @@ class UserMechanism:
     seed_bits: int = SEED_BITS
     outputs_total: int = 0
     outputs_finite: int = 0
+    #: ``time.monotonic()`` when the call in progress began (None between calls): a time
+    #: limit that fires tells a mechanism that did not return from dpaudit's own work
+    call_started: float | None = None
+    #: seconds the last call had run when something from outside (``BaseException``: a
+    #: time limit, an interrupt) ended it; None when every call returned or raised itself
+    interrupted_after: float | None = None
 
     @property
     def reproducible(self) -> bool:
@@ -210,10 +299,17 @@ class UserMechanism:
         """``size`` outputs on ``dataset`` (checked: module docstring); a ``SystemExit`` from
         the mechanism is turned into an ordinary exception (a crash of the mechanism, not
         the end of dpaudit)."""
+        self.call_started = time.monotonic()
         try:
             y = self._call(dataset, size, rng)
         except SystemExit as exc:
             raise RuntimeError(f"the mechanism called sys.exit({exc.code!r})") from None
+        except BaseException:
+            # stopped from outside mid-call (a time limit, Ctrl-C): say for how long it ran
+            self.interrupted_after = time.monotonic() - self.call_started
+            raise
+        finally:
+            self.call_started = None
         y = self._checked(y, size)
         self.outputs_total += int(y.size)
         self.outputs_finite += int(np.count_nonzero(np.isfinite(y)))
@@ -242,6 +338,8 @@ class UserMechanism:
             out = [self.call(data, int(s)) for s in self._seeds(rng, size)]
         else:
             out = [self.call(data) for _ in range(size)]
+        if any(o is None for o in out):  # numpy would silently read None as NaN
+            raise MechanismOutputError(_RETURNED_NONE.format(name=self.name))
         try:
             return np.asarray(out, dtype=np.float64)
         except (TypeError, ValueError) as exc:
@@ -251,6 +349,8 @@ class UserMechanism:
                 f"(shapes {shorten(str(shapes))}: {shorten(str(exc))})") from None
 
     def _checked(self, y: Any, size: int) -> np.ndarray:
+        if y is None:
+            raise MechanismOutputError(_RETURNED_NONE.format(name=self.name))
         try:
             arr = np.asarray(y)
         except Exception as exc:  # noqa: BLE001 - any object the mechanism returned

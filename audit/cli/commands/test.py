@@ -25,12 +25,14 @@ density.  Writes ``<out>/<run-id>/report.json|md|html`` and one counterexample J
 refuted finding; ``dpaudit replay FILE`` re-runs it.
 
 Exit codes: 0 not flagged (not refuted: a sampled test that found nothing, never a proof),
-1 flagged (epsilon violated at the stated confidence, or the mechanism crashed on a data
-set), 2 bad input (nothing written; also a mechanism that raises on every data set: a
-harness error, not a finding), 3 inconclusive (undecided, the time limit reached, or nothing
-measurable: all outputs NaN/inf or malformed), 130 interrupted (the report folder holds a
-complete report marked unfinished).  The report says the same word as the command (NOT
-REFUTED / FLAGGED / INCONCLUSIVE).
+1 flagged (epsilon violated on real-number events at the stated confidence, the exact
+check refuted the sensitivity, or the mechanism crashed on a data set), 5 flagged on float64
+bit-level events only (word FLAGGED (float64 only)), 2 bad input (nothing written; also a
+mechanism that raises on every data set: a harness error, not a finding), 3 inconclusive
+(undecided, the time limit reached, or nothing measurable: all outputs NaN/inf or
+malformed), 130 interrupted (the report folder holds a complete report marked
+unfinished).  The report says the same word as the command (NOT REFUTED / FLAGGED /
+FLAGGED (float64 only) / INCONCLUSIVE).
 """
 
 from __future__ import annotations
@@ -53,7 +55,7 @@ from audit.cli.argtypes import run_id as run_id_type
 from audit.cli.argtypes import seed as seed_type
 from audit.cli.command import Command
 from audit.cli.folders import report_dir
-from audit.cli.outcomes import EXIT_BAD_INPUT
+from audit.cli.outcomes import EXIT_BAD_INPUT, outcome
 from audit.cli.run import finish, start_report
 from audit.privacy.import_root import ensure_cwd_on_path
 from audit.privacy.user_mechanism import RANDOMNESS, SEED_BITS, STYLES
@@ -65,6 +67,14 @@ __all__ = ["COMMAND", "StageProgress", "TestCommand"]
 #: the black-box findings, one per verdict kind (real-number, float bits)
 KIND_IDS = ("user.blackbox", "user.float-bits")
 KIND_NAMES = {"user.blackbox": "real-number", "user.float-bits": "float-bits"}
+
+
+def _flag_kind(findings: list[Any]) -> str:
+    """``flagged-float`` when the float64 bit-level finding is the only refuted one (the
+    real-number events, the exact check and the crash checks found nothing), else
+    ``flagged``."""
+    refuted = {f.id for f in findings if f.verdict.value == "refuted"}
+    return "flagged-float" if refuted == {"user.float-bits"} else "flagged"
 
 
 class StageProgress:
@@ -231,8 +241,10 @@ class TestCommand(Command):
                        help="the claim as a trade-off function instead of --epsilon/--delta: "
                        "gdp:mu=M, zcdp:rho=R, rdp:alpha=A:eps=E[,alpha=...], fdp:x:y,..., "
                        "pure:eps=E, approx:eps=E,delta=D (the last two are --epsilon/--delta)")
-        p.add_argument("--relation", default="replace-one",
-                       help="neighbour relation: replace-one (default), add-remove, linf:K / "
+        p.add_argument("--relation", default=None,
+                       help="neighbour relation (default: the library's, read from the "
+                       "adapter's relation attribute, else replace-one; a flag that "
+                       "contradicts the library is an error): replace-one, add-remove, linf:K / "
                        "l1:K (query-answer vectors: every answer moves by <= K / the moves "
                        "sum to <= K), trusted (your --pairs, unchecked), or "
                        "custom:MODULE:OBJECT (a function f(D, D') -> bool); records are "
@@ -262,6 +274,10 @@ class TestCommand(Command):
         p.add_argument("--n", type=integer(low=1), default=1024,
                        help="largest data set the neighbour search builds for the exact "
                             "sensitivity check (default 1024; sampled pairs stay <= 16)")
+        p.add_argument("--size", type=integer(low=1), default=None,
+                       help="a sized domain: the library accepts data sets of exactly N "
+                       "records (default: the adapter's size attribute); every generated "
+                       "data set has N records")
         p.add_argument("--seed", type=seed_type, default=0, help="tester seed (default 0)")
         p.add_argument("--seed-bits", type=integer(low=1, high=64), default=SEED_BITS,
                        help="int seeds handed to a mechanism whose randomness is a seed are "
@@ -327,8 +343,6 @@ class TestCommand(Command):
         if tabular:
             table, data_id = _read_table(a)
         elif a.data is not None:
-            if a.lower is None:
-                raise InputError("--data needs the public record bounds --lower and --upper")
             data = datasets.load_csv_column(a.data, a.column)
             # the file, its digest and its size name the confidential data: kept in the
             # confidential report (keyed fingerprint, never a plain hash; see below)
@@ -338,9 +352,6 @@ class TestCommand(Command):
         elif a.pairs is not None:
             pairs = _read_pairs(a.pairs)
             data_id = {"pairs_file": a.pairs}
-        elif a.lower is None and not a.relation.startswith(("linf:", "l1:")):
-            raise InputError("give neighbouring data: --pairs FILE, --data FILE --column C "
-                             "--lower L --upper U, or --lower L --upper U")
 
         # the mechanism module is the user's code: import it from the working directory too
         ensure_cwd_on_path()
@@ -351,6 +362,13 @@ class TestCommand(Command):
         obj = load_object(a.mechanism)
         claim, a.epsilon, a.delta = claim_option(a.claim, a.epsilon, a.delta,
                                                  getattr(obj, "claim", None))
+        if a.lower is None and getattr(obj, "lower", None) is None and pairs is None and (
+                table is None) and (
+                not (a.relation or "").startswith(("linf:", "l1:"))):  # bounds: flag or library
+            raise InputError("--data needs the public record bounds --lower and --upper"
+                              if data is not None else
+                              "give neighbouring data: --pairs FILE, --data FILE --column C "
+                              "--lower L --upper U, or --lower L --upper U")
         plan = plan_audit(  # a gdp/zcdp/rdp/fdp claim: epsilon 1 is nominal, never tested
             obj, epsilon=1.0 if claim is not None else a.epsilon, delta=a.delta,
             relation=a.relation, pairs=pairs,
@@ -360,7 +378,7 @@ class TestCommand(Command):
             exact=not a.no_exact, max_pairs=a.max_pairs, n=a.n, max_seconds=a.max_seconds,
             chunk_size=a.chunk_size, style=a.style, randomness=a.randomness,
             seed_bits=a.seed_bits, ref=a.mechanism, queries=a.queries,
-            stop_at_flag=a.stop_at_flag,
+            stop_at_flag=a.stop_at_flag, size=a.size,
             **({"table": table, "unit": a.unit, "form": a.form or "array"} if tabular else {}))
         return self._run(a, plan, run_id, data_id, claim)
 
@@ -399,7 +417,7 @@ class TestCommand(Command):
                       + (f"claim {claim.spec()}" if claim is not None else f"epsilon {eps:g}"
                          f"{' (declared by the object)' if a.epsilon is None else ''}")
                       +
-                      f"{f', delta {a.delta:g}' if a.delta else ''}, {a.relation}, "
+                      f"{f', delta {a.delta:g}' if a.delta else ''}, {plan.params['relation']}, "
                       f"seed {a.seed}"
                       f"{', fixed sizes' if a.fixed or claim is not None else ', sequential'}",
                       file=sys.stderr, flush=True)
@@ -429,8 +447,10 @@ class TestCommand(Command):
             holder_key, _ = fingerprint.holder_key(None, out_dir)
             params["confidential"] = fingerprint.keyed_source(params["confidential"],
                                                               holder_key)
-        key = {"flagged": "flagged", "not-flagged": "not-refuted"}.get(audit.outcome,
-                                                                       "inconclusive")
+            for f in audit.findings:  # every figure of a run on the data is the holder's
+                f.confidential, f.evidence = {**f.evidence, **f.confidential}, {}
+        key = {"flagged": _flag_kind(audit.findings),
+               "not-flagged": "not-refuted"}.get(audit.outcome, "inconclusive")
 
         def final(oc: dict | None) -> dict:
             return build_report("test", subject, a.seed, audit.findings, params, started,
@@ -448,8 +468,8 @@ class TestCommand(Command):
     def _summary(audit: Any, wall: float | None, out_dir: Path, relpath: Any,
                  verdict_only: bool = False) -> None:
         w = sys.stdout.write
-        word = {"flagged": "FLAGGED", "not-flagged": "NOT REFUTED",
-                "inconclusive": "INCONCLUSIVE"}[audit.outcome]
+        word = {"flagged": outcome(_flag_kind(audit.findings)).word,
+                "not-flagged": "NOT REFUTED", "inconclusive": "INCONCLUSIVE"}[audit.outcome]
         p = audit.parameters
         w(f"{word}: {p['mechanism']} claimed "
           + (p["claim_words"] if p.get("claim") else f"epsilon {p['epsilon']:g}")
@@ -470,7 +490,7 @@ class TestCommand(Command):
             if ev.get("reason"):  # an undecided run says why
                 line += f" {ev['reason']}"
             elif f.id in KIND_IDS and ev.get("epsilon_lower") is not None:
-                line += (f" [{ev.get('kind', 'real-number')}] epsilon_lower "
+                line += (f" [{KIND_NAMES[f.id]}] epsilon_lower "
                          f"{ev['epsilon_lower']:.4g} at {ev['confidence']:g}"
                          f" ({ev.get('samples_total'):,} outputs"
                          f"{', stopped: ' + str(ev['stopped']) if ev.get('stopped') else ''})")
@@ -511,9 +531,16 @@ def _timed_out(plan: Any, limit: float | None, wall: float) -> Any:
     from audit.privacy.user_audit import UserAudit
 
     mech = plan.mech
-    reason = (f"stopped by the time limit after {wall:.1f} s (--max-seconds "
-              f"{plan.params['max_seconds']:g} plus grace, {limit:g} s in all): the "
-              "mechanism did not return in time")
+    started = getattr(mech, "call_started", None)
+    ran = (time.monotonic() - started if started is not None else
+           getattr(mech, "interrupted_after", None))
+    who = (f"a call of the mechanism had been running for {ran:.1f} s without returning"
+           if ran is not None else
+           "the mechanism was not being called (every call had returned): dpaudit's own "
+           "work overran")
+    reason = (f"stopped by the time limit (the watchdog of --max-seconds "
+              f"{plan.params['max_seconds']:g}, plus grace: {limit:g} s in all) after "
+              f"{wall:.1f} s: {who}")
     f = Finding(
         id="user.blackbox", claim=f"{mech.name} is {mech.claimed_epsilon:g}-DP under "
         f"{mech.relation}", reference="the mechanism author's claim",

@@ -179,6 +179,7 @@ def run_sequential(t: TesterSettings, mechanism: Mechanism, pairs: list[Neighbou
 
     for r, b in enumerate(plan.batches):
         rounds_run = r
+        t_round = time.perf_counter()
         order = active if pick is None else [pick.pair] + [i for i in active if i != pick.pair]
         new: dict[int, tuple[np.ndarray, np.ndarray, Mapping[str, Any]]] = {}
         for idx in order:
@@ -229,8 +230,12 @@ def run_sequential(t: TesterSettings, mechanism: Mechanism, pairs: list[Neighbou
             break
         if r == len(plan.batches) - 1:
             break
-        if t.max_seconds is not None and looks and time.perf_counter() - t0 > float(
-                t.max_seconds):
+        now = time.perf_counter()
+        # end at this look boundary, with the bound certified so far, when the limit has
+        # passed or the next round (its batch / this one's, times this round's time) would
+        # end past it: a watchdog mid-round would lose every look of the run
+        if t.max_seconds is not None and looks and (now - t0 + (now - t_round) * (
+                plan.batches[r + 1] / b) > float(t.max_seconds)):
             stopped = "flagged" if first_flag is not None else "time-budget"
             break
         # pool the round's outputs (selection may use everything drawn so far)

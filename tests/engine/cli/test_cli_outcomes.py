@@ -37,7 +37,8 @@ def test_outcome_table_is_consistent() -> None:
     assert OUTCOMES["certified"].code == 0 and OUTCOMES["not-certified"].code == 1
     assert OUTCOMES["inconclusive"].code == 3 and OUTCOMES["interrupted"].code == 130
     assert OUTCOMES["bad-input"].code == 2 and OUTCOMES["pass"].code == 0
-    assert EXIT_CODES == {0, 1, 2, 3, 4, 130}
+    assert EXIT_CODES == {0, 1, 2, 3, 4, 5, 130}
+    assert OUTCOMES["flagged-float"].code == 5 != OUTCOMES["flagged"].code
 
 
 #: (argv with {csv} / {out} / {file} placeholders, exit code, piece of the one stderr line)

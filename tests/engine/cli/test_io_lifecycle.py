@@ -393,6 +393,8 @@ def test_max_seconds_stops_a_mechanism_that_never_returns(usermod, tmp_path: Pat
     rep = json.loads((tmp_path / "t" / "report.json").read_text(encoding="utf-8"))
     assert rep["finished"] is True and rep["outcome"]["word"] == "INCONCLUSIVE"
     assert "time limit" in p.stdout
+    # the mechanism is blamed only because a call of it was still running
+    assert "a call of the mechanism had been running for" in p.stdout
 
 
 @pytest.mark.skipif(os.name != "posix", reason="flock")

@@ -101,10 +101,12 @@ def test_cli_prints_both_kinds_and_the_report_holds_both(tmp_path, capsys):
                  "--epsilon", "1", "--relation", "add-remove", "--lower", "0", "--upper", "1",
                  "--out", str(out), "--max-samples", "4000", "--n-select", "4000",
                  "--first-batch", "2000", "--no-progress"])
-    assert code == 1
+    assert code == 5  # float64-only flag: its own word and exit code (real-number: 1)
     text = capsys.readouterr().out
+    assert text.startswith("FLAGGED (float64 only): ")
     assert "by kind: real-number: not-refuted; float-bits: refuted" in text
     rep = json.loads(next(out.rglob("report.json")).read_text())
+    assert rep["outcome"] == {"word": "FLAGGED (float64 only)", "exit_code": 5}
     ids = {f["id"]: f["verdict"] for f in rep["findings"]}
     assert ids["user.blackbox"] == "not-refuted" and ids["user.float-bits"] == "refuted"
     cx = next(out.rglob("user.float-bits.json"))
