@@ -85,6 +85,14 @@ def _defining_module(obj: Any) -> str:
     return mod if isinstance(mod, str) else "builtins"
 
 
+def _installed(mod_name: str) -> bool:
+    """Whether the top-level package of ``mod_name`` belongs to an installed distribution
+    (an editable install is imported through its own finder, not a ``sys.path`` folder)."""
+    from importlib import metadata
+
+    return mod_name.split(".", 1)[0] in metadata.packages_distributions()
+
+
 def package_versions(names: Iterable[str]) -> dict[str, str]:
     """``{distribution: version}`` of the installed distributions providing the top-level
     modules ``names`` (what a counterexample records instead of a folder)."""
@@ -111,7 +119,7 @@ class ImportGate:
 
     file_root: Path
     trust_code: bool = False
-    show: Callable[[str], None] = lambda _line: None
+    show: Callable[[str], Any] = lambda _line: None
     extra_roots: list[str] = field(default_factory=list)
     imported: list[str] = field(default_factory=list)
 
@@ -173,7 +181,8 @@ class ImportGate:
                                  f"a {role}")
         origin = self._origin(mod_name, where)
         roots = self.roots()
-        if origin is not None and not any(is_inside(origin, r) for r in roots):
+        if origin is not None and not any(is_inside(origin, r) for r in roots) and \
+                not _installed(mod_name):
             raise UntrustedError(f"{where} {mod_name!r} would be imported from {origin!r}, "
                                  "outside the installed environment and the current "
                                  "directory: refused (pass --trust-code)")

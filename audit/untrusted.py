@@ -413,7 +413,9 @@ def table_cell(v: Any, where: str) -> float | str:
     if isinstance(v, bool) or v is None:
         raise UntrustedError(f"{where}: {json.dumps(v)} is neither a number nor text (no "
                              "silent coercion: write 1 / 0 or a category name)")
-    if isinstance(v, (int, float)) or type(v).__module__ == "numpy":
+    import numpy as np
+
+    if isinstance(v, (int, float, np.integer, np.floating)):
         try:
             f = float(v)
         except (TypeError, ValueError, OverflowError):
@@ -439,9 +441,9 @@ def table_cell(v: Any, where: str) -> float | str:
 def relation_verdict(result: Any, ref: str | None) -> bool:
     """A custom relation's answer as a bool: ``True`` / ``False`` (Python or numpy) only;
     anything else (a string, an array, None) is an error naming the relation."""
-    if isinstance(result, bool):
-        return result
-    if type(result).__name__ == "bool_" and type(result).__module__ == "numpy":
+    import numpy as np
+
+    if isinstance(result, (bool, np.bool_)):
         return bool(result)
     raise UntrustedError(f"the relation {ref} returned {_shown(result)} "
                          f"({type(result).__name__}); it must return True or False",

@@ -13,6 +13,7 @@ evaluated nothing is an error, never PASSES NOW.
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import os
 import sys
@@ -114,7 +115,7 @@ def _run_replay(a: argparse.Namespace) -> int:
         name = a.kernels or _preload_kernels(subject, gate)
         mod = load_kernels(name)
         for suite in regress_suites().values():
-            got = _guarded(lambda s=suite: s.replay(doc, mod), doc)
+            got = _guarded(functools.partial(suite.replay, doc, mod), doc)
             if got is not None:
                 still, lines = got
                 w("\n".join(lines) + "\n")

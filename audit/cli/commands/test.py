@@ -37,7 +37,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import json
 import os
 import signal
 import sys
@@ -48,6 +47,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from audit.cli.argtypes import epsilon as epsilon_type
 from audit.cli.argtypes import integer, real
 from audit.cli.argtypes import run_id as run_id_type
 from audit.cli.argtypes import seed as seed_type
@@ -139,19 +139,12 @@ def _watchdog(max_seconds: float | None) -> Iterator[float | None]:
 
 
 def _read_pairs(path: str) -> list:
-    from audit.datasets import check_regular_file
+    """``--pairs FILE`` through the untrusted-input layer (a regular file under the size
+    cap, JSON without NaN literals, every record a number: :mod:`audit.untrusted`)."""
+    from audit.untrusted import check_pairs, load_json
 
-    shown = shorten(repr(path))
-    check_regular_file(path, f"--pairs {shown}")
-    try:
-        doc = json.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise InputError(f"--pairs {shown}: cannot read a JSON list of pairs "
-                         f"({shorten(str(exc), 160)})") from exc
-    if not isinstance(doc, list):
-        raise InputError(f"--pairs {shown}: expected a JSON list of [D, D'] pairs, got "
-                         f"{type(doc).__name__}")
-    return doc
+    label = f"--pairs {shorten(repr(path))}"
+    return check_pairs(load_json(path, label), label)
 
 
 TABLE_FORMS = ("array", "structured", "rows", "records", "dataframe")
@@ -194,6 +187,17 @@ def _read_table(a: argparse.Namespace) -> tuple[Any, dict[str, Any]]:
                                     "unit": a.unit, "records": len(table)}}
 
 
+def _check_form(table: Any, form: str) -> None:
+    """The table must fit the form the mechanism takes (checked before anything is
+    written: bad input, never a report blaming the mechanism)."""
+    from audit.privacy.tabular import to_form
+
+    try:
+        to_form(table, form)
+    except InputError as exc:
+        raise InputError(f"--form {form}: {exc}") from None
+
+
 class TestCommand(Command):
     """The ``test`` command: its arguments (one block, :meth:`add_arguments`) and run."""
 
@@ -213,7 +217,7 @@ class TestCommand(Command):
     def add_arguments(self, p: argparse.ArgumentParser) -> None:
         p.add_argument("mechanism", metavar="MODULE:OBJECT",
                        help="the mechanism, e.g. audit.examples.opendp_laplace:laplace_sum")
-        p.add_argument("--epsilon", default=None, type=real(low=0.0, low_open=True),
+        p.add_argument("--epsilon", default=None, type=epsilon_type,
                        help="claimed epsilon (> 0); default: the object's claimed_epsilon "
                        "or epsilon attribute")
         p.add_argument("--delta", default=0.0, type=real(low=0.0, high=1.0, high_open=True),
@@ -306,6 +310,7 @@ class TestCommand(Command):
         tabular = a.columns is not None or a.unit is not None or a.form is not None
         if tabular:
             table, data_id = _read_table(a)
+            _check_form(table, a.form or "array")
         elif a.data is not None:
             if a.lower is None:
                 raise InputError("--data needs the public record bounds --lower and --upper")
@@ -328,7 +333,22 @@ class TestCommand(Command):
         from audit.privacy.user_mechanism import load_object
 
         obj = load_object(a.mechanism)
-        plan = plan_audit(
+        # the time limit covers the user's relation too (plan_audit checks every pair with
+        # it): a relation that never returns is bad input, nothing written
+        try:
+            with _watchdog(a.max_seconds):
+                plan = self._plan(a, plan_audit, obj, pairs, data, table)
+        except RunDeadline:
+            raise InputError(f"--relation {a.relation}: the neighbour check did not return "
+                             f"within --max-seconds {a.max_seconds:g} (plus grace); nothing "
+                             "was written") from None
+        return self._run(a, plan, run_id, data_id)
+
+    @staticmethod
+    def _plan(a: argparse.Namespace, plan_audit: Any, obj: Any, pairs: Any, data: Any,
+              table: Any) -> Any:
+        tabular = table is not None
+        return plan_audit(
             obj, epsilon=a.epsilon, delta=a.delta, relation=a.relation, pairs=pairs,
             data=data, lower=a.lower, upper=a.upper, seed=a.seed, confidence=a.confidence,
             sequential=not a.fixed, n_select=a.n_select, n_certify=a.max_samples,
@@ -338,7 +358,6 @@ class TestCommand(Command):
             seed_bits=a.seed_bits, ref=a.mechanism, queries=a.queries,
             stop_at_flag=a.stop_at_flag,
             **({"table": table, "unit": a.unit, "form": a.form or "array"} if tabular else {}))
-        return self._run(a, plan, run_id, data_id)
 
     def _run(self, a: argparse.Namespace, plan: Any, run_id: str,
              data_id: dict[str, Any]) -> int:
