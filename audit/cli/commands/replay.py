@@ -361,6 +361,15 @@ def _guarded(fn: Callable[[], Any], doc: dict[str, Any]) -> Any:
     except RecursionError as exc:
         raise InputError(f"replay {doc['check']}: the inputs nest too deeply ({exc})") from None
     except Exception as exc:
+        from audit.privacy.blackbox.crashes import MechanismCrash
+        from audit.privacy.user_mechanism import MechanismOutputError
+
+        if isinstance(exc, (MechanismCrash, MechanismOutputError)):  # the user's mechanism
+            tb = (getattr(exc, "record", None) or {}).get("traceback") or ""
+            last = str(tb[-1] if isinstance(tb, list) and tb else tb).strip()
+            raise InputError(f"replay {doc['check']}: the mechanism failed: "
+                             f"{shorten(str(exc), 200)}"
+                             + (f" ({shorten(last, 200)})" if last else "")) from None
         where = _user_frame(exc)
         if where is not None:
             raise InputError(f"replay {doc['check']}: the code under replay raised "

@@ -269,18 +269,18 @@ def _cli(args: list[str], cwd: Path, timeout: float = 60.0) -> subprocess.Comple
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this platform")
-def test_devices_and_fifos_are_refused_before_reading(work):
+def test_devices_and_fifos_are_refused_before_reading(work, capsys, monkeypatch):
+    """In process: main blocked for ever on these (and ignored SIGINT); a refusal comes
+    from ``stat`` before any open, so a regression would hang here, not pass."""
     fifo = work["root"] / "a.fifo"
     if not fifo.exists():
         os.mkfifo(fifo)
-    t0 = time.monotonic()
+    monkeypatch.chdir(work["code"])
     for args in (["replay", "/dev/zero"], ["replay", str(fifo)],
                  ["replay", str(work["cx"]), "--key-file", "/dev/zero"],
                  ["replay", str(work["cx"]), "--key-file", str(fifo)]):
-        r = _cli(args, work["code"])
-        assert r.returncode == 2, (args, r.stderr)
-        assert "not a regular file" in r.stderr, r.stderr
-    assert time.monotonic() - t0 < 60  # four refusals, none waits for data
+        assert main(args) == 2, args
+        assert "not a regular file" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("field, value, needle", [
@@ -338,6 +338,7 @@ DSL = '''from audit.examples.dsl_mechanisms import noisy_max_half_noise as mech 
 '''
 
 
+@pytest.mark.slow  # a prove run and two fresh interpreters: ~25 s
 def test_prove_counterexample_replays_from_a_fresh_shell(work, capsys, monkeypatch):
     """A genuine ``dpaudit prove MODULE:OBJECT`` refutation replays from a fresh process in
     the module's folder (main: exit 4, module not found); a swapped program is refused."""
@@ -462,3 +463,135 @@ def test_pairs_file_is_checked(work, capsys, monkeypatch, doc, needle):
                                "--pairs", "bad-pairs.json")
     assert code == 2 and needle in err, err
     assert not out.exists()
+
+
+# ------------------------------------------------------------------- the fuzz
+# Hypothesis mutates the real counterexample field by field (1-3 mutations: replace a value
+# by a hostile one, delete a field, add import_path / source / signature) and replays it in
+# process.  Asserted for every example: exit in {0, 1, 2} (never 4), at most FUZZ_WALL_S
+# seconds, the sentinel module never imported and nothing imported from outside the trusted
+# places (sys.modules checked), no file opened outside the allowed folders (an audit hook),
+# the sentinel secret never printed.  Default: 25 examples (seeded by hypothesis'
+# derandomize); slow: 400.
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+FUZZ_WALL_S = 60.0
+_OPENED: list[str] = []
+_RECORDING = [False]
+
+
+def _hook(event: str, args: tuple) -> None:
+    if _RECORDING[0] and event == "open" and args and isinstance(args[0], (str, bytes)):
+        _OPENED.append(os.fsdecode(args[0]))
+
+
+sys.addaudithook(_hook)  # records only while a fuzz example runs (hooks cannot be removed)
+
+_HOSTILE = [None, True, False, 0, -1, 1, 3, 2**24 + 1, 2**63, 10**30, 0.5, 1e308, -1e308,
+            "", "x", "nan", "inf", "os:system", "builtins:eval", "i38evil:run",
+            "i38mech:fair", "custom:i38evil:rel", "custom:os:system", "kernels:i38evil",
+            "../../evil/secret.txt", "/dev/zero", [], {}, [1, 2], [True], {"a": 1},
+            {"bit_generator": "MT19937"}, "mechanism:i38evil:run"]
+
+
+def _paths(obj: Any, prefix: tuple = ()) -> list[tuple]:
+    out = [prefix] if prefix else []
+    if isinstance(obj, dict):
+        for k, v in obj.items():
+            out += _paths(v, (*prefix, k))
+    elif isinstance(obj, list):
+        for i, v in enumerate(obj[:3]):
+            out += _paths(v, (*prefix, i))
+    return out
+
+
+def _mutate(doc: Any, path: tuple, op: str, value: Any, evil: Path) -> None:
+    parent = doc
+    for k in path[:-1]:
+        parent = parent[k]
+    last = path[-1]
+    if op == "attack" and isinstance(doc.get("inputs"), dict):  # a coordinated swap
+        ref = value if isinstance(value, str) and ":" in value else "i38evil:run"
+        doc["subject"] = f"mechanism:{ref}"
+        doc["inputs"].update(mechanism=ref, import_path=str(evil))
+    elif op == "delete" and isinstance(parent, dict):
+        parent.pop(last, None)
+    elif op == "add" and isinstance(doc.get("inputs"), dict):
+        doc["inputs"].update({"import_path": str(evil)} if value is None else
+                             {"source": {"file": str(evil / "secret.txt"),
+                                         "file_from_report": "../../evil/secret.txt"}}
+                             if value is True else {"signature": value})
+    else:
+        parent[last] = value
+
+
+def _allowed_roots(work: dict[str, Path]) -> list[str]:
+    import audit
+
+    repo = Path(audit.__file__).resolve().parents[1]
+    return [os.path.realpath(p) for p in (sys.prefix, sys.base_prefix, repo, work["code"],
+                                          work["root"] / "crafted", "/dev/null", "/proc",
+                                          "/sys", "/dev/urandom", "/etc/localtime")]
+
+
+def _fuzz_one(work: dict[str, Path], data: Any, capsys: Any) -> None:
+    from audit.trusted_code import is_inside
+
+    doc = _doc(work["cx"])
+    paths = _paths(doc)
+    for _ in range(data.draw(st.integers(1, 3), label="mutations")):
+        op = data.draw(st.sampled_from(["replace", "replace", "delete", "add", "attack"]),
+                       label="op")
+        path = data.draw(st.sampled_from(paths), label="field")
+        value = data.draw(st.sampled_from(_HOSTILE), label="value")
+        try:
+            _mutate(doc, path, op, value, work["evil"])
+        except (KeyError, IndexError, TypeError):
+            continue  # the field is gone after an earlier mutation
+    d = work["root"] / "crafted" / "counterexamples"
+    d.mkdir(parents=True, exist_ok=True)
+    path = d / "fuzz.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    before = set(sys.modules)
+    _OPENED.clear()
+    _RECORDING[0] = True
+    t0 = time.monotonic()
+    try:
+        code = main(["replay", str(path)])
+    finally:
+        _RECORDING[0] = False
+    wall = time.monotonic() - t0
+    cap = capsys.readouterr()
+    assert code in (0, 1, 2), (code, cap.err[-400:], json.dumps(doc)[:600])
+    assert wall < FUZZ_WALL_S, wall
+    assert _not_imported(work) and "TOPSECRET" not in cap.out + cap.err
+    roots = [*_allowed_roots(work), *[os.path.realpath(p) for p in sys.path if p]]
+    for name in set(sys.modules) - before:
+        f = getattr(sys.modules[name], "__file__", None)
+        assert f is None or any(is_inside(f, r) for r in roots), (name, f)
+    allowed = _allowed_roots(work)
+    outside = [p for p in _OPENED if not any(is_inside(os.path.abspath(p), r)
+                                             for r in allowed)]
+    assert not outside, outside
+
+
+@settings(max_examples=25, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.function_scoped_fixture,
+                                 HealthCheck.too_slow])
+@given(data=st.data())
+def test_fuzz_replay_of_mutated_counterexamples(work, capsys, monkeypatch, data):
+    monkeypatch.chdir(work["code"])
+    monkeypatch.setattr(sys, "path", list(sys.path))
+    _fuzz_one(work, data, capsys)
+
+
+@pytest.mark.slow
+@settings(max_examples=400, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.function_scoped_fixture,
+                                 HealthCheck.too_slow])
+@given(data=st.data())
+def test_fuzz_replay_of_mutated_counterexamples_many(work, capsys, monkeypatch, data):
+    monkeypatch.chdir(work["code"])
+    monkeypatch.setattr(sys, "path", list(sys.path))
+    _fuzz_one(work, data, capsys)
