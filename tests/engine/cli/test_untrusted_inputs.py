@@ -595,3 +595,50 @@ def test_fuzz_replay_of_mutated_counterexamples_many(work, capsys, monkeypatch, 
     monkeypatch.chdir(work["code"])
     monkeypatch.setattr(sys, "path", list(sys.path))
     _fuzz_one(work, data, capsys)
+
+
+# ------------------------------------------------------------------- exit 2 writes nothing
+#: one bad input per command that gets past argument parsing where the command allows it
+#: (the run is refused inside, after reading files): exit 2, and nothing written anywhere
+EXIT2 = {
+    "certify": (["certify", "ragged.csv", "--lower", "0", "--upper", "3", "--out", "o"],
+                "has 2 fields"),
+    "calibrate": (["calibrate", "--seed", "x", "--out", "o"], "--seed"),
+    "test": (["test", "i38mech:fair", "--epsilon", "1", "--data", "cities.csv",
+              "--columns", "age,city", "--out", "o"], "hold categories"),
+    "release": (["release", "ragged.csv", "--lower", "0", "--upper", "3"], "has 2 fields"),
+    "regress": (["regress", "--kernels", "i38nosuch", "--out", "o"], "cannot import"),
+    "replay": (["replay", "hostile.json"], "standard-library"),
+    "prove": (["prove", "audit.examples.opendp_laplace:laplace_sum", "--out", "o"],
+              "not a DSL mechanism"),
+    "search": (["search", "--budget", "-1", "--out", "o"], "--budget"),
+    "reproduce": (["reproduce", "--budget", "-1", "--out", "o"], "--budget"),
+    "subjects": (["subjects", "--nope"], "unrecognized"),
+}
+
+
+def test_every_command_has_an_exit_2_case() -> None:
+    from audit.cli.app import command_table
+
+    assert {name for name, _ in command_table()} <= set(EXIT2)
+
+
+@pytest.mark.parametrize("name", sorted(EXIT2))
+def test_exit_2_writes_nothing(work, capsys, monkeypatch, tmp_path, name):
+    argv, needle = EXIT2[name]
+    (tmp_path / "ragged.csv").write_text("x\n1\n,\n2\n", encoding="utf-8")
+    (tmp_path / "cities.csv").write_text("age,city\n30,paris\n40,rome\n", encoding="utf-8")
+    (tmp_path / "i38mech.py").write_text(MECH, encoding="utf-8")
+    hostile = _doc(work["cx"])
+    hostile["inputs"]["mechanism"] = "os:system"
+    hostile["subject"] = "mechanism:os:system"
+    (tmp_path / "hostile.json").write_text(json.dumps(hostile), encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delitem(sys.modules, "i38mech", raising=False)
+    before = {p: p.stat().st_mtime_ns for p in tmp_path.rglob("*")}
+    code = main(argv)
+    err = capsys.readouterr().err
+    assert code == 2 and needle in err, (name, err)
+    after = {p: p.stat().st_mtime_ns for p in tmp_path.rglob("*")
+             if "__pycache__" not in p.parts}
+    assert after == {p: t for p, t in before.items() if "__pycache__" not in p.parts}, name
