@@ -58,7 +58,7 @@ __all__ = [
 #: which comes at epsilon ~ 709.8; the Gini certify chain certifies its search to 20)
 EPSILON_MAX = 100.0
 #: the most outputs a replay (or ``--max-samples``) may draw per data set
-SAMPLES_MAX = 2**27
+SAMPLES_MAX = 2**24
 #: a counterexample or pairs file larger than this is refused before it is read
 COUNTEREXAMPLE_CAP_BYTES = 64 * 2**20
 #: a fingerprint key file is 65 bytes; anything much larger is not one

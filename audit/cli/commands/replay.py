@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from audit import datasets, registry
+from audit.cli.argtypes import real
 from audit.cli.command import Command
 from audit.cli.commands.regress import regress_suites
 from audit.cli.outcomes import outcome
@@ -61,12 +62,24 @@ class ReplayCommand(Command):
         p.add_argument("--data", default=None, metavar="FILE",
                        help="the data file to replay on (default: the one the "
                        "counterexample names, inside its report folder)")
+        p.add_argument("--max-seconds", default=None, type=real(low=0.0, low_open=True),
+                       help="wall-time limit of the re-run (the same watchdog as dpaudit "
+                       "test): a replay stopped by it is INCONCLUSIVE (exit 3), never a pass")
         p.add_argument("--trust-code", action="store_true",
                        help="also import the mechanism from the import_path FILE names when "
                        "it lies outside FILE's report folder (only for files you trust)")
 
     def run(self, a: argparse.Namespace) -> int:
-        return _run_replay(a)
+        from audit.cli.watchdog import RunDeadline, watchdog
+
+        try:
+            with watchdog(a.max_seconds) as limit:
+                return _run_replay(a)
+        except RunDeadline:
+            o = outcome("inconclusive")
+            sys.stdout.write(f"  stopped by the time limit ({limit:g} s with grace): nothing "
+                             f"decided\n  => {o.word}\n")
+            return o.code
 
 
 def _file_root(path: Path) -> Path:
@@ -143,14 +156,21 @@ def _key_candidates(ref: dict[str, Any], root: Path) -> list[Path]:
     current directory (a key named elsewhere is used only through --key-file)."""
     from audit.trusted_code import is_inside
 
+    out = _named_paths(ref, "key_file_from_report", "key_file", root)
+    return [p for p in out if is_inside(p, root) or is_inside(p, os.getcwd())]
+
+
+def _named_paths(ref: dict[str, Any], from_report: str, given: str, root: Path
+                 ) -> list[Path]:
+    """The places a reference names, in order: ``ref[from_report]`` relative to the
+    report folder ``root``, then ``ref[given]`` as given (text without NUL only)."""
     out = []
-    rel = ref.get("key_file_from_report")
+    rel, as_given = ref.get(from_report), ref.get(given)
     if isinstance(rel, str) and "\x00" not in rel:
         out.append(root / rel)
-    given = ref.get("key_file")
-    if isinstance(given, str) and "\x00" not in given:
-        out.append(Path(given))
-    return [p for p in out if is_inside(p, root) or is_inside(p, os.getcwd())]
+    if isinstance(as_given, str) and "\x00" not in as_given:
+        out.append(Path(as_given))
+    return out
 
 
 def _key_ref(ref: dict[str, Any], root: Path) -> dict[str, Any]:
@@ -287,14 +307,7 @@ def _resolve_source(src: dict[str, Any], root: Path, data: str | None,
     if data is not None:
         datasets.check_regular_file(data, f"--data {shorten(repr(data))}")
         return {**src, "file": data}
-    cands = []
-    rel = src.get("file_from_report")
-    if isinstance(rel, str) and "\x00" not in rel:
-        cands.append(root / rel)
-    given = src.get("file")
-    if isinstance(given, str) and "\x00" not in given:
-        cands.append(Path(given))
-    for c in cands:
+    for c in _named_paths(src, "file_from_report", "file", root):
         if not (trusted or is_inside(c, root)):
             continue
         if c.is_file():

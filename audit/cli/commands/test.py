@@ -36,13 +36,9 @@ REFUTED / FLAGGED / INCONCLUSIVE).
 from __future__ import annotations
 
 import argparse
-import contextlib
 import os
-import signal
 import sys
-import threading
 import time
-from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -55,8 +51,11 @@ from audit.cli.command import Command
 from audit.cli.folders import report_dir
 from audit.cli.outcomes import EXIT_BAD_INPUT
 from audit.cli.run import finish, start_report
+from audit.cli.watchdog import RunDeadline
+from audit.cli.watchdog import watchdog as _watchdog
 from audit.privacy.import_root import ensure_cwd_on_path
 from audit.privacy.user_mechanism import RANDOMNESS, SEED_BITS, STYLES
+from audit.untrusted import SAMPLES_MAX
 from kernels.errors import InputError
 from kernels.validate import shorten
 
@@ -100,42 +99,6 @@ class StageProgress:
         if self.bar is not None:
             self.bar.close()
             self.bar = None
-
-
-class RunDeadline(BaseException):
-    """Raised in the main thread when a run passes its wall-time limit (a ``BaseException``
-    so that neither the tester's crash handling nor a mechanism's ``except Exception``
-    mistakes it for the mechanism's own failure)."""
-
-
-#: the watchdog stops a run this long after --max-seconds (a share of it, at least 1 s):
-#: the sequential tester stops by itself after the round that passes --max-seconds
-GRACE_SHARE, GRACE_MIN_S = 0.25, 1.0
-
-
-@contextlib.contextmanager
-def _watchdog(max_seconds: float | None) -> Iterator[float | None]:
-    """Raise :class:`RunDeadline` in the main thread once ``max_seconds`` (plus the grace)
-    have passed, by SIGALRM, repeated every second until the block ends (so a mechanism
-    blocked in a system call or in a Python loop is stopped; a C call that never returns
-    to Python cannot be, and is documented as such).  Yields the limit in seconds (None: no
-    limit, or not the main thread / no SIGALRM)."""
-    if (max_seconds is None or not hasattr(signal, "setitimer")
-            or threading.current_thread() is not threading.main_thread()):
-        yield None
-        return
-    limit = max_seconds + max(GRACE_MIN_S, GRACE_SHARE * max_seconds)
-
-    def fire(_signum: int, _frame: Any) -> None:
-        raise RunDeadline(limit)
-
-    old = signal.signal(signal.SIGALRM, fire)
-    signal.setitimer(signal.ITIMER_REAL, limit, 1.0)
-    try:
-        yield limit
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, old)
 
 
 def _read_pairs(path: str) -> list:
@@ -263,8 +226,10 @@ class TestCommand(Command):
                        help="confidence of a flag (default 0.9)")
         p.add_argument("--fixed", action="store_true",
                        help="fixed sample sizes instead of sequential stopping")
-        p.add_argument("--max-samples", type=integer(low=10), default=1_048_576,
-                       help="largest certification batch per data set (default 1048576)")
+        p.add_argument("--max-samples", type=integer(low=10, high=SAMPLES_MAX),
+                       default=1_048_576,
+                       help="largest certification batch per data set (default 1048576, "
+                       "at most 2^24: a replay draws it again)")
         p.add_argument("--stop-at-flag", action="store_true",
                        help="sequential: end at the first look that flags (a quicker "
                        "refutation; the bound reported is then that look's, not the best "
