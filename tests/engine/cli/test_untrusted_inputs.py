@@ -657,3 +657,32 @@ def test_exit_2_writes_nothing(work, capsys, monkeypatch, tmp_path, name):
     after = {p: p.stat().st_mtime_ns for p in tmp_path.rglob("*")
              if "__pycache__" not in p.parts}
     assert after == {p: t for p, t in before.items() if "__pycache__" not in p.parts}, name
+
+
+@pytest.mark.skipif(not hasattr(os, "killpg"), reason="POSIX signals")
+def test_sigint_ends_a_hanging_replay(work):
+    """A replay whose mechanism never returns ends on SIGINT with exit 130 (the FIFO and
+    device cases never get that far: refused before opening)."""
+    import signal
+
+    doc = _doc(work["cx"])
+    doc["inputs"]["mechanism"] = "i38mech:sleeper"
+    doc["subject"] = "mechanism:i38mech:sleeper"
+    d = work["root"] / "crafted" / "counterexamples"
+    d.mkdir(parents=True, exist_ok=True)
+    (d / "sleeper.json").write_text(json.dumps(doc), encoding="utf-8")
+    p = subprocess.Popen([sys.executable, "-m", "audit.cli", "replay", str(d / "sleeper.json")],
+                         cwd=work["code"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    try:
+        assert p.stdout is not None
+        for line in p.stdout:  # the mechanism is imported (shown first), then runs forever
+            if line.startswith("  imports"):
+                break
+        time.sleep(0.5)
+        p.send_signal(signal.SIGINT)
+        assert p.wait(timeout=30) == 130
+    finally:
+        if p.poll() is None:
+            p.kill()
+            p.wait()
