@@ -72,12 +72,16 @@ def canonical_bytes(xs: Any) -> bytes:
 
 def load_key(path: str | os.PathLike[str]) -> bytes:
     """The key stored in ``path`` (64 hex digits).  Raises :class:`KeyFileError`."""
+    from audit.untrusted import KEY_CAP_BYTES, UntrustedError, read_bounded
+
     p = Path(path)
-    try:
-        text = p.read_text(encoding="ascii").strip()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise KeyFileError(f"cannot read the fingerprint key file {os.fspath(p)!r}: "
-                           f"{getattr(exc, 'strerror', None) or exc}") from None
+    try:  # a device or FIFO is refused before it is opened: the read never blocks
+        text = read_bounded(p, f"the fingerprint key file {os.fspath(p)!r}",
+                            KEY_CAP_BYTES).decode("ascii").strip()
+    except UntrustedError as exc:
+        raise KeyFileError(str(exc)) from None
+    except UnicodeDecodeError:
+        text = ""
     try:
         key = bytes.fromhex(text)
     except ValueError:

@@ -13,10 +13,12 @@ import argparse
 from collections.abc import Callable
 from typing import Any
 
+from audit.untrusted import EPSILON_MAX
 from kernels.errors import InputError
 from kernels.validate import check_int, check_real, shorten
 
-__all__ = ["SEED_MAX", "RUN_ID_MAX", "finite_float", "integer", "real", "run_id", "seed"]
+__all__ = ["EPSILON_MAX", "SEED_MAX", "RUN_ID_MAX", "epsilon", "finite_float", "integer",
+           "real", "run_id", "seed"]
 
 #: seeds of dpaudit's own generators: 0 .. 2^63 - 1
 SEED_MAX = 2**63 - 1
@@ -74,6 +76,11 @@ def _detail(exc: InputError, text: str) -> str:
 #: a finite real number (any sign)
 finite_float = real()
 finite_float.__name__ = "finite_float"
+
+#: every command's --epsilon: (0, EPSILON_MAX] (the same bound a counterexample's epsilon
+#: is checked against; e^epsilon overflows float64 from ~709.8)
+epsilon = real(low=0.0, low_open=True, high=EPSILON_MAX)
+epsilon.__name__ = "epsilon"
 
 _seed_int = integer(low=0, high=SEED_MAX)
 

@@ -41,8 +41,10 @@ def start_report(out: str, run_id: str, command: str, subject: str, seed: int | 
 
 def write(out_dir: Path, report: dict) -> None:
     """Write a report (all its files land together: signals are held meanwhile)."""
+    from audit.cx_signature import sign_report
     from audit.report import write_report
 
+    sign_report(report, out_dir)  # the holder's keyed MAC over each counterexample
     with defer_signals():
         write_report(out_dir, report)
 

@@ -15,8 +15,9 @@ Relations (:class:`RelationKind`; flag spelling in brackets, :func:`parse_relati
 * ``TRUSTED`` [``trusted``]: the user's own pairs, taken as neighbours without a check;
   the report says so (the verdict is about these pairs only);
 * ``CUSTOM`` [``custom:MODULE:OBJECT``]: a user-declared relation, a function
-  ``f(first, second) -> bool`` (a truthy result accepts the pair; an exception rejects it
-  with the exception as the reason).
+  ``f(first, second) -> bool`` (``True`` accepts the pair, ``False`` rejects it; any other
+  result, a truthy string or an array, is bad input, as is ``sys.exit``; an exception
+  rejects the pair with the exception as the reason).
 
 Order rule (all checked relations).  Records and answers are compared *position by
 position in the order the mechanism receives them*, never sorted: dpaudit cannot know
@@ -49,6 +50,7 @@ import numpy as np
 
 from audit.privacy.neighbour_search import are_neighbours
 from audit.protocols import ADD_REMOVE_ONE, REPLACE_ONE, NeighbourPair
+from audit.untrusted import relation_verdict
 from kernels.errors import InvalidParameterError
 
 __all__ = [
@@ -164,12 +166,16 @@ class Relation:
             assert self.predicate is not None
             try:
                 ok = self.predicate(a.copy(), b.copy())
+            except SystemExit as exc:  # the user's predicate ended the interpreter: bad input
+                raise InvalidParameterError(
+                    f"the relation {self.ref} called sys.exit({exc.code!r})",
+                    param="relation", name="") from None
             except Exception as exc:  # noqa: BLE001 - the user's predicate: its failure is the reason
                 return f"the relation {self.ref} raised {type(exc).__name__}: {exc}"
-            if ok:
+            # True / False only: a truthy string or an array is an error, never "neighbours"
+            if relation_verdict(ok, self.ref):
                 return None
-            shown = ok.item() if isinstance(ok, np.generic) else ok
-            return f"the relation {self.ref} returned {shown!r}"
+            return f"the relation {self.ref} returned False"
         if self.is_dataset:
             if are_neighbours(a, b, k.value, ordered=True):
                 return None

@@ -40,7 +40,7 @@ from typing import Any
 import numpy as np
 
 from audit.findings import Finding, Method, Verdict, counterexample_document
-from audit.privacy.import_root import ensure_on_path, import_root
+from audit.privacy.import_root import ensure_on_path
 from audit.privacy.neighbour_search import (
     DATA_FAMILY,
     FAMILIES,
@@ -51,6 +51,7 @@ from audit.privacy.neighbour_search import (
 )
 from audit.protocols import REPLACE_ONE, NeighbourPair
 from audit.registry import replayer
+from audit.trusted_code import code_record
 from kernels.errors import InputError, InvalidParameterError
 
 __all__ = [
@@ -303,7 +304,7 @@ def sensitivity_finding(res: SensitivityResult, *, name: str, ref: str | None = 
                                               "records in the domain, the library computes "
                                               "both outputs, and the distance is exact")}
     if res.refuted and res.witness_pair is not None and res.worst is not None:
-        inputs = {"mechanism": ref, "import_path": import_root(ref), "attribute": attr,
+        inputs = {"mechanism": ref, **code_record(ref), "attribute": attr,
                   "name": name, "norm": res.norm,
                   "sensitivity": res.worst["claimed"], "relation": res.relation,
                   "ordered": (res.space or {}).get("ordered", True), "to_input": to_input,

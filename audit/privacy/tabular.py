@@ -2,8 +2,11 @@
 
 * :func:`read_table` — a CSV file with a header row, a JSON list of objects (column names
   from the keys, which must agree) or of lists (``columns`` given), or a pandas DataFrame
-  when pandas is installed.  Cells that parse as numbers become floats, others stay strings
-  (categories).  No row is dropped: a ragged row or a missing key is an error naming it.
+  when pandas is installed.  Cells follow the rule of ``--column``
+  (:func:`audit.untrusted.table_cell`): plain decimal numbers become floats, other text
+  stays a category; a blank cell, JSON ``true``/``null`` or a column mixing numbers and
+  categories is an error naming the row and column (a byte-order mark is stripped).  No row
+  is dropped: a ragged row or a missing key is an error naming it.
 * :func:`to_form` — the table in the form the mechanism declares: ``"array"`` (2-D float64;
   all columns numeric), ``"structured"`` (numpy structured array), ``"rows"`` (list of
   lists), ``"records"`` (list of dicts), ``"dataframe"`` (pandas).
@@ -21,7 +24,6 @@ from __future__ import annotations
 
 import csv
 import json
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,6 +33,7 @@ import numpy as np
 
 from audit.privacy.neighbour_search import are_neighbours
 from audit.protocols import ADD_REMOVE_ONE, REPLACE_ONE, NeighbourPair
+from audit.untrusted import table_cell
 from kernels.errors import InvalidParameterError
 
 __all__ = ["FORMS", "Table", "read_table", "row_pairs", "table_from_rows", "to_form"]
@@ -58,26 +61,9 @@ class Table:
         return Table(self.columns, rows)
 
 
-def _cell(v: Any, where: str = "a cell") -> Any:
-    """One cell as a float or a category; an error names ``where`` (row and column) and
-    what is wrong, never the cell's value (it is a record: issue 37)."""
-    if isinstance(v, bool):
-        return float(v)
-    if isinstance(v, (int, float, np.integer, np.floating)):
-        f = float(v)
-        if not math.isfinite(f):
-            raise InvalidParameterError(f"{where} is not a finite number{_NOT_SHOWN}")
-        return f
-    if isinstance(v, str):
-        try:
-            f = float(v)
-        except ValueError:
-            return v
-        if not math.isfinite(f):
-            raise InvalidParameterError(f"{where} is not a finite number{_NOT_SHOWN}")
-        return f
-    raise InvalidParameterError(f"{where} is neither a number nor a string (a "
-                                f"{type(v).__name__}){_NOT_SHOWN}")
+def _cell(v: Any, where: str = "cell") -> Any:
+    """One cell by the rule of ``--column`` (:func:`audit.untrusted.table_cell`)."""
+    return table_cell(v, where)
 
 
 #: said instead of a cell's value
@@ -96,6 +82,14 @@ def table_from_rows(rows: Sequence[Sequence[Any]], columns: Sequence[str]) -> Ta
                 f"row {i + 1} has {len(r)} cells, the header {len(cols)} (its cells are not "
                 "shown: the data are confidential)")
         out[i] = [_cell(v, f"row {i + 1}, column {c!r}") for v, c in zip(r, cols, strict=True)]
+    for j, c in enumerate(cols):  # a column is numbers or categories, never both
+        kinds = [isinstance(v, float) for v in out[:, j]]
+        if any(kinds) and not all(kinds):
+            i = kinds.index(False) if kinds[0] else kinds.index(True)
+            raise InvalidParameterError(
+                f"row {i + 1}, column {c!r}: a {'number' if kinds[i] else 'category'} in a "
+                f"column whose row 1 is a {'number' if kinds[0] else 'category'}; a column "
+                f"holds numbers or categories, not both (no silent coercion){_NOT_SHOWN}")
     return Table(cols, out)
 
 
@@ -110,7 +104,7 @@ def read_table(source: Any, columns: Sequence[str] | None = None) -> Table:
         if not path.is_file():
             raise InvalidParameterError(f"--data {str(source)!r} is not a file")
         if path.suffix.lower() == ".json":
-            items = json.loads(path.read_text())
+            items = json.loads(path.read_text(encoding="utf-8-sig"))
             if not isinstance(items, list) or not items:
                 raise InvalidParameterError(f"{path}: expected a non-empty JSON list of rows")
             if all(isinstance(r, dict) for r in items):
@@ -128,7 +122,7 @@ def read_table(source: Any, columns: Sequence[str] | None = None) -> Table:
             else:
                 raise InvalidParameterError(f"{path}: rows must all be objects or all lists")
         else:
-            with path.open(newline="") as fh:
+            with path.open(newline="", encoding="utf-8-sig") as fh:
                 reader = list(csv.reader(fh))
             if len(reader) < 2:
                 raise InvalidParameterError(f"{path}: needs a header row and at least one row")
@@ -150,9 +144,11 @@ def to_form(table: Table, form: str) -> Any:
         try:
             return table.rows.astype(np.float64).reshape(len(table), len(table.columns))
         except (TypeError, ValueError):
+            text = [c for j, c in enumerate(table.columns)
+                    if not all(isinstance(v, float) for v in table.rows[:, j])]
             raise InvalidParameterError(
-                "form 'array' needs numeric columns; use 'rows', 'records', 'structured' or "
-                "'dataframe' for categories") from None
+                f"form 'array' needs numeric columns, and column(s) {', '.join(text)} hold "
+                "categories; use 'rows', 'records', 'structured' or 'dataframe'") from None
     if form == "rows":
         return [list(r) for r in table.rows.tolist()]
     if form == "records":

@@ -65,7 +65,7 @@ from audit.privacy.blackbox import (
     clopper_pearson_upper,
     log_ratio,
 )
-from audit.privacy.import_root import ensure_on_path, import_root
+from audit.privacy.import_root import ensure_on_path
 from audit.privacy.neighbour_search import FAMILIES, SearchSpace, data_pairs
 from audit.privacy.neighbours import AddRemoveOne, ReplaceOne
 from audit.privacy.output_atoms import point_mass_sentence
@@ -85,6 +85,7 @@ from audit.privacy.user_mechanism import (
 from audit.protocols import ADD_REMOVE_ONE, REPLACE_ONE, NeighbourPair
 from audit.record_errors import outside_bounds
 from audit.registry import replayer
+from audit.trusted_code import code_record
 from kernels.errors import InputError, InvalidParameterError
 from kernels.validate import check_bounds, check_int, list_some, shorten
 
@@ -931,7 +932,7 @@ def _blackbox_finding(res: Any, mech: UserMechanism, plist: list[NeighbourPair],
     if res.violates:
         pair = plist[int(w["pair_index"])]
         inputs = {
-            "mechanism": ref, "import_path": import_root(ref), "name": mech.name,
+            "mechanism": ref, **code_record(ref), "name": mech.name,
             "style": mech.style, "table": getattr(mech.target, "dpaudit_table", None),
             "randomness": mech.randomness, "reproducible": mech.reproducible,
             "seed_bits": mech.seed_bits,
@@ -1006,7 +1007,7 @@ def _crash_findings(crashes: list[dict[str, Any]], mech: UserMechanism, ref: str
         if key in seen:
             continue
         seen.add(key)
-        inputs = {"mechanism": ref, "import_path": import_root(ref), "name": mech.name,
+        inputs = {"mechanism": ref, **code_record(ref), "name": mech.name,
                   "style": mech.style, "table": getattr(mech.target, "dpaudit_table", None),
                   "randomness": mech.randomness, "seed_bits": mech.seed_bits,
                   "epsilon": mech.claimed_epsilon,
@@ -1064,7 +1065,7 @@ def _exact_finding(mech: UserMechanism, plist: list[NeighbourPair], ref: str | N
         p = plist[worst["pair_index"]]
         cx = counterexample_document(
             CHECK_EXACT, subject,
-            {"mechanism": ref, "import_path": import_root(ref), "name": mech.name,
+            {"mechanism": ref, **code_record(ref), "name": mech.name,
              "style": mech.style,
              "randomness": mech.randomness, "epsilon": mech.claimed_epsilon,
              "relation": mech.relation, "pair": _pair_doc(p)},

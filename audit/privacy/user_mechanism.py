@@ -71,6 +71,7 @@ from typing import Any
 import numpy as np
 
 from audit.privacy.relation import parse_relation
+from audit.untrusted import EPSILON_MAX
 from kernels.errors import InputError, InvalidParameterError
 from kernels.validate import check_int, shorten
 
@@ -377,8 +378,10 @@ def _claim(obj: Any, epsilon: Any) -> float:
                 "no claimed epsilon: pass epsilon= (CLI: --epsilon E) or give the mechanism "
                 "an 'epsilon' attribute")
     if isinstance(epsilon, bool) or not isinstance(epsilon, (numbers.Real, np.floating)) or not (
-            math.isfinite(float(epsilon)) and float(epsilon) > 0):
-        raise InvalidParameterError(f"epsilon must be a finite number > 0, got {epsilon!r}")
+            math.isfinite(float(epsilon)) and 0 < float(epsilon) <= EPSILON_MAX):
+        raise InvalidParameterError(
+            f"must be a finite number > 0 and <= {EPSILON_MAX:g}, got {epsilon!r}",
+            param="epsilon")
     return float(epsilon)
 
 

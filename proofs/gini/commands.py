@@ -16,7 +16,8 @@ from pathlib import Path
 import numpy as np
 
 from audit import datasets, fingerprint
-from audit.cli.argtypes import integer, real
+from audit.cli.argtypes import EPSILON_MAX, integer, real
+from audit.cli.argtypes import epsilon as epsilon_type
 from audit.cli.argtypes import run_id as run_id_type
 from audit.cli.argtypes import seed as seed_type
 from audit.cli.arguments import add_data_arguments, data_choice
@@ -47,13 +48,14 @@ _RELEASE_DESCRIPTION = (
 
 
 #: door limits (CLI terms): beyond them a link is meaningless or float64 overflows
-EPSILON_MAX = 100.0  # e^epsilon and the admissibility search (grid to 20 is certified)
+# EPSILON_MAX (every command's --epsilon bound, audit.cli.argtypes): e^epsilon and the
+# admissibility search (grid to 20 is certified)
 GAMMA_MAX = 100.0  # |z|^gamma in density (10) overflows float64 for larger shapes
 MAGNITUDE_MAX = 1e100  # |L|, |U| and records: float64 sums over n records must not overflow
 
 
 #: argparse types of the door limits (the rule and the text as typed in one line)
-_EPSILON = real(low=0.0, low_open=True, high=EPSILON_MAX)
+_EPSILON = epsilon_type
 _GAMMA = real(low=1.0, low_open=True, high=GAMMA_MAX)
 _MAGNITUDE = real(low=-MAGNITUDE_MAX, high=MAGNITUDE_MAX)
 

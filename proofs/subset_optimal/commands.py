@@ -10,6 +10,7 @@ import dataclasses
 from datetime import UTC, datetime
 
 from audit import fingerprint
+from audit.cli.argtypes import epsilon as epsilon_type
 from audit.cli.argtypes import integer, real
 from audit.cli.argtypes import run_id as run_id_type
 from audit.cli.command import FunctionCommand
@@ -34,7 +35,8 @@ def _arguments(p: argparse.ArgumentParser) -> None:
                    help="built-in sample instead of DATA (default cpssw8_earnings)")
     p.add_argument("--R", dest="R", type=_POSITIVE, default=100.0,
                    help="public range: data must lie in [-R, R] (default 100)")
-    p.add_argument("--epsilon", type=_POSITIVE, default=1.0, help="eps of each step (default 1)")
+    p.add_argument("--epsilon", type=epsilon_type, default=1.0,
+                   help="eps of each step, in (0, 100] (default 1)")
     p.add_argument("--gamma", type=_POSITIVE, default=1.0,
                    help="Algorithm 3's gamma (default 1)")
     p.add_argument("--n-public", type=integer(low=1), default=None,

@@ -24,7 +24,8 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from audit.cli.argtypes import finite_float, integer, real
+from audit.cli.argtypes import epsilon as epsilon_type
+from audit.cli.argtypes import finite_float, integer
 from audit.cli.commands.claims import ClaimsCommand
 from audit.cli.folders import report_dir
 from audit.cli.run import finish, start_report
@@ -56,7 +57,7 @@ class ProveCommand(ClaimsCommand):
                        help="a DSL mechanism, e.g. audit.examples.dsl_mechanisms:sparse_vector")
         p.add_argument("--n-max", type=integer(low=1, high=8), default=4,
                        help="prove for every number of queries n <= this (default 4)")
-        p.add_argument("--epsilon", default=None, type=real(low=0.0, low_open=True),
+        p.add_argument("--epsilon", default=None, type=epsilon_type,
                        help="prove for this epsilon (default: every eps > 0 when every noise "
                        "scale is c/eps, else the mechanism's claimed epsilon)")
         p.add_argument("--relation", choices=RELATIONS, default=None,

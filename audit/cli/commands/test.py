@@ -38,18 +38,14 @@ FLAGGED (float64 only) / INCONCLUSIVE).
 from __future__ import annotations
 
 import argparse
-import contextlib
-import json
 import os
-import signal
 import sys
-import threading
 import time
-from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from audit.cli.argtypes import epsilon as epsilon_type
 from audit.cli.argtypes import integer, real
 from audit.cli.argtypes import run_id as run_id_type
 from audit.cli.argtypes import seed as seed_type
@@ -57,8 +53,11 @@ from audit.cli.command import Command
 from audit.cli.folders import report_dir
 from audit.cli.outcomes import EXIT_BAD_INPUT, outcome
 from audit.cli.run import finish, start_report
+from audit.cli.watchdog import RunDeadline
+from audit.cli.watchdog import watchdog as _watchdog
 from audit.privacy.import_root import ensure_cwd_on_path
 from audit.privacy.user_mechanism import RANDOMNESS, SEED_BITS, STYLES
+from audit.untrusted import SAMPLES_MAX
 from kernels.errors import InputError
 from kernels.validate import shorten
 
@@ -121,56 +120,13 @@ class StageProgress:
             self.bar = None
 
 
-class RunDeadline(BaseException):
-    """Raised in the main thread when a run passes its wall-time limit (a ``BaseException``
-    so that neither the tester's crash handling nor a mechanism's ``except Exception``
-    mistakes it for the mechanism's own failure)."""
-
-
-#: the watchdog stops a run this long after --max-seconds (a share of it, at least 1 s):
-#: the sequential tester stops by itself after the round that passes --max-seconds
-GRACE_SHARE, GRACE_MIN_S = 0.25, 1.0
-
-
-@contextlib.contextmanager
-def _watchdog(max_seconds: float | None) -> Iterator[float | None]:
-    """Raise :class:`RunDeadline` in the main thread once ``max_seconds`` (plus the grace)
-    have passed, by SIGALRM, repeated every second until the block ends (so a mechanism
-    blocked in a system call or in a Python loop is stopped; a C call that never returns
-    to Python cannot be, and is documented as such).  Yields the limit in seconds (None: no
-    limit, or not the main thread / no SIGALRM)."""
-    if (max_seconds is None or not hasattr(signal, "setitimer")
-            or threading.current_thread() is not threading.main_thread()):
-        yield None
-        return
-    limit = max_seconds + max(GRACE_MIN_S, GRACE_SHARE * max_seconds)
-
-    def fire(_signum: int, _frame: Any) -> None:
-        raise RunDeadline(limit)
-
-    old = signal.signal(signal.SIGALRM, fire)
-    signal.setitimer(signal.ITIMER_REAL, limit, 1.0)
-    try:
-        yield limit
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, old)
-
-
 def _read_pairs(path: str) -> list:
-    from audit.datasets import check_regular_file
+    """``--pairs FILE`` through the untrusted-input layer (a regular file under the size
+    cap, JSON without NaN literals, every record a number: :mod:`audit.untrusted`)."""
+    from audit.untrusted import check_pairs, load_json
 
-    shown = shorten(repr(path))
-    check_regular_file(path, f"--pairs {shown}")
-    try:
-        doc = json.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise InputError(f"--pairs {shown}: cannot read a JSON list of pairs "
-                         f"({shorten(str(exc), 160)})") from exc
-    if not isinstance(doc, list):
-        raise InputError(f"--pairs {shown}: expected a JSON list of [D, D'] pairs, got "
-                         f"{type(doc).__name__}")
-    return doc
+    label = f"--pairs {shorten(repr(path))}"
+    return check_pairs(load_json(path, label), label)
 
 
 TABLE_FORMS = ("array", "structured", "rows", "records", "dataframe")
@@ -213,6 +169,17 @@ def _read_table(a: argparse.Namespace) -> tuple[Any, dict[str, Any]]:
                                     "unit": a.unit, "records": len(table)}}
 
 
+def _check_form(table: Any, form: str) -> None:
+    """The table must fit the form the mechanism takes (checked before anything is
+    written: bad input, never a report blaming the mechanism)."""
+    from audit.privacy.tabular import to_form
+
+    try:
+        to_form(table, form)
+    except InputError as exc:
+        raise InputError(f"--form {form}: {exc}") from None
+
+
 class TestCommand(Command):
     """The ``test`` command: its arguments (one block, :meth:`add_arguments`) and run."""
 
@@ -232,7 +199,7 @@ class TestCommand(Command):
     def add_arguments(self, p: argparse.ArgumentParser) -> None:
         p.add_argument("mechanism", metavar="MODULE:OBJECT",
                        help="the mechanism, e.g. audit.examples.opendp_laplace:laplace_sum")
-        p.add_argument("--epsilon", default=None, type=real(low=0.0, low_open=True),
+        p.add_argument("--epsilon", default=None, type=epsilon_type,
                        help="claimed epsilon (> 0); default: the object's claimed_epsilon "
                        "or epsilon attribute")
         p.add_argument("--delta", default=0.0, type=real(low=0.0, high=1.0, high_open=True),
@@ -288,8 +255,10 @@ class TestCommand(Command):
                        help="confidence of a flag (default 0.9)")
         p.add_argument("--fixed", action="store_true",
                        help="fixed sample sizes instead of sequential stopping")
-        p.add_argument("--max-samples", type=integer(low=10), default=1_048_576,
-                       help="largest certification batch per data set (default 1048576)")
+        p.add_argument("--max-samples", type=integer(low=10, high=SAMPLES_MAX),
+                       default=1_048_576,
+                       help="largest certification batch per data set (default 1048576, "
+                       "at most 2^24: a replay draws it again)")
         p.add_argument("--stop-at-flag", action="store_true",
                        help="sequential: end at the first look that flags (a quicker "
                        "refutation; the bound reported is then that look's, not the best "
@@ -342,6 +311,7 @@ class TestCommand(Command):
         tabular = a.columns is not None or a.unit is not None or a.form is not None
         if tabular:
             table, data_id = _read_table(a)
+            _check_form(table, a.form or "array")
         elif a.data is not None:
             data = datasets.load_csv_column(a.data, a.column)
             # the file, its digest and its size name the confidential data: kept in the
@@ -369,7 +339,22 @@ class TestCommand(Command):
                               if data is not None else
                               "give neighbouring data: --pairs FILE, --data FILE --column C "
                               "--lower L --upper U, or --lower L --upper U")
-        plan = plan_audit(  # a gdp/zcdp/rdp/fdp claim: epsilon 1 is nominal, never tested
+        # the time limit covers the user's relation too (plan_audit checks every pair with
+        # it): a relation that never returns is bad input, nothing written
+        try:
+            with _watchdog(a.max_seconds):
+                plan = self._plan(a, plan_audit, obj, pairs, data, table, claim)
+        except RunDeadline:
+            raise InputError(f"--relation {a.relation}: the neighbour check did not return "
+                             f"within --max-seconds {a.max_seconds:g} (plus grace); nothing "
+                             "was written") from None
+        return self._run(a, plan, run_id, data_id, claim)
+
+    @staticmethod
+    def _plan(a: argparse.Namespace, plan_audit: Any, obj: Any, pairs: Any, data: Any,
+              table: Any, claim: Any = None) -> Any:
+        tabular = table is not None
+        return plan_audit(  # a gdp/zcdp/rdp/fdp claim: epsilon 1 is nominal, never tested
             obj, epsilon=1.0 if claim is not None else a.epsilon, delta=a.delta,
             relation=a.relation, pairs=pairs,
             data=data, lower=a.lower, upper=a.upper, seed=a.seed, confidence=a.confidence,
@@ -380,7 +365,6 @@ class TestCommand(Command):
             seed_bits=a.seed_bits, ref=a.mechanism, queries=a.queries,
             stop_at_flag=a.stop_at_flag, size=a.size,
             **({"table": table, "unit": a.unit, "form": a.form or "array"} if tabular else {}))
-        return self._run(a, plan, run_id, data_id, claim)
 
     def _run(self, a: argparse.Namespace, plan: Any, run_id: str,
              data_id: dict[str, Any], claim: Any = None) -> int:

@@ -74,7 +74,10 @@ def test_power_in_words_says_a_claim_above_reach_plainly():
     assert "ABOVE" not in r1.findings[0].evidence["power"]["in_words"]
 
 
-def test_replay_imports_the_glue_from_any_directory(tmp_path, monkeypatch, capsys):
+def test_replay_imports_the_glue_only_from_trusted_places(tmp_path, monkeypatch, capsys):
+    """The counterexample records what ran (MODULE:OBJECT and package versions), never
+    where from: replayed from the glue's folder it still fails; from elsewhere the module is
+    not found (exit 2); an import_path outside the file's folder needs --trust-code."""
     import sys
 
     glue = tmp_path / "glue"
@@ -90,15 +93,27 @@ def test_replay_imports_the_glue_from_any_directory(tmp_path, monkeypatch, capsy
                  "--no-progress"])
     assert code == 1
     cx = next(out.rglob("user.crash.1.json"))
-    assert json.loads(cx.read_text())["inputs"]["import_path"] == str(glue.resolve())
+    doc = json.loads(cx.read_text())
+    assert "import_path" not in doc["inputs"] and "numpy" in doc["inputs"]["environment"]
     # a fresh interpreter state: the module is not imported and the glue folder not on the path
     monkeypatch.delitem(sys.modules, "myglue_issue_replay")
     monkeypatch.setattr(sys, "path", [p for p in sys.path if p not in ("", str(glue),
                                                                          str(glue.resolve()))])
-    monkeypatch.chdir(tmp_path)
+    (tmp_path / "elsewhere").mkdir()
+    monkeypatch.chdir(tmp_path / "elsewhere")
     capsys.readouterr()
-    assert main(["replay", str(cx)]) == 1
-    assert "ZeroDivisionError" in capsys.readouterr().out
+    assert main(["replay", str(cx)]) == 2
+    assert "no module 'myglue_issue_replay'" in capsys.readouterr().err
+    doc["inputs"]["import_path"] = str(glue)  # an older file naming a folder elsewhere
+    cx.write_text(json.dumps(doc))
+    assert main(["replay", str(cx)]) == 2
+    assert "--trust-code" in capsys.readouterr().err
+    assert main(["replay", str(cx), "--trust-code"]) == 1
+    out_text = capsys.readouterr().out
+    assert "ZeroDivisionError" in out_text and "imports   mechanism module" in out_text
+    monkeypatch.delitem(sys.modules, "myglue_issue_replay")
+    monkeypatch.chdir(glue)
+    assert main(["replay", str(cx)]) == 1  # an import_path that is the current folder
 
 
 def test_global_rng_detected_and_run_reproducible():

@@ -270,7 +270,7 @@ def _cli(usermod, tmp_path, obj, *extra):
                  "--no-progress", "--out", str(tmp_path), "--run-id", obj, *extra])
 
 
-def test_cli_exit_codes_report_and_replay(usermod, tmp_path, capsys):
+def test_cli_exit_codes_report_and_replay(usermod, tmp_path, capsys, monkeypatch):
     assert _cli(usermod, tmp_path, "noisy_sum", "--no-float-bits") == 0
     out = capsys.readouterr().out
     assert out.startswith("NOT REFUTED")
@@ -282,6 +282,7 @@ def test_cli_exit_codes_report_and_replay(usermod, tmp_path, capsys):
     assert _cli(usermod, tmp_path, "noisy_sum_half", "--no-float-bits") == 1
     cx = tmp_path / "noisy_sum_half" / "counterexamples" / "user.blackbox.json"
     assert cx.exists()
+    monkeypatch.chdir(tmp_path)  # a replay imports the user's module from the current folder
     assert main(["replay", str(cx)]) == 1
     assert "STILL FAILS" in capsys.readouterr().out
 
