@@ -1,0 +1,141 @@
+"""Falsifiability of a verified check: its *twin* and the ``vacuous`` verdict (issue 42).
+
+A check that passes says something only if it could have failed in the same scope.  The
+evidence of a ``verified`` finding therefore carries a **twin** (``evidence["twin"]``): the same
+check run, in the same scope, on a perturbed claim or kernel -- a constant nudged past the truth,
+an inequality tightened below the value the scope attains, a deliberately broken kernel -- and
+the twin's outcome, which must be ``"refuted"`` (with the input that refutes it).  A check none
+of whose twins can be refuted in its scope is reported ``vacuous`` (never counted as verified)
+with the reason in ``evidence["vacuous_reason"]`` (e.g. "the claimed failure bound exceeds every
+possible error at n <= 4").
+
+:func:`twin` builds the evidence entry, :func:`tightened_bound_twin` the common twin of a
+"worst <= claimed" check whose worst value is *attained* in the scope (a witnessed value, not
+only an upper bound), and :func:`decide` turns (passed, twin) into the verdict.  The rule
+itself lives beside the other verdict rules (:func:`audit.verdict_rules.check`, rules
+``verified-twin`` and ``vacuous``); :func:`tally` counts the verified findings of a report with
+and without a refuted twin.
+
+The rule binds the checks converted so far, named by finding-id prefix in
+:data:`TWIN_REQUIRED` (a growing list); :func:`tally` counts the verified findings elsewhere
+that still lack a twin, so the open debt is a number in every report.  Everything here is pure.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from fractions import Fraction
+from typing import Any
+
+__all__ = [
+    "TWIN_OUTCOMES",
+    "TWIN_REQUIRED",
+    "decide",
+    "needs_twin",
+    "tally",
+    "tightened_bound_twin",
+    "twin",
+    "twin_problem",
+]
+
+#: the outcomes a twin can have (only ``refuted`` makes its check falsifiable)
+TWIN_OUTCOMES = ("refuted", "not-refuted", "inconclusive")
+
+#: finding-id prefixes of the checks converted to the twin rule: a verified finding whose id
+#: starts with one of these must carry a refuted twin (rule ``verified-twin``).  Checks outside
+#: them were written before the rule; :func:`tally` counts their verified findings "without a
+#: twin" (the debt still open).  Add a prefix as soon as its checks carry twins.
+TWIN_REQUIRED: tuple[str, ...] = (
+    # Dick et al. (proofs/subset_optimal/claims.py)
+    "subset.alg1-privacy", "subset.alg2-privacy", "subset.theorem2-accuracy",
+    "subset.corollary1",
+)
+
+
+def twin(perturbation: str, outcome: str, *, witness: Any = None, margin: Any = None,
+         detail: str = "") -> dict[str, Any]:
+    """The evidence entry of a twin: ``perturbation`` says what was changed (in the claim's
+    terms), ``outcome`` what the same check gave on it (one of :data:`TWIN_OUTCOMES`),
+    ``witness`` the input that refutes it, ``margin`` by how much it fails there."""
+    if not perturbation.strip():
+        raise ValueError("a twin names its perturbation (empty string given)")
+    if outcome not in TWIN_OUTCOMES:
+        raise ValueError(f"twin outcome must be one of {', '.join(TWIN_OUTCOMES)}; "
+                         f"got {outcome!r}")
+    out: dict[str, Any] = {"perturbation": perturbation, "outcome": outcome}
+    if witness is not None:
+        out["witness"] = witness
+    if margin is not None:
+        out["margin"] = margin
+    if detail:
+        out["detail"] = detail
+    return out
+
+
+def tightened_bound_twin(attained: Fraction | int | None, claimed: Fraction | int, *,
+                         at: Any, what: str) -> dict[str, Any]:
+    """Twin of a check "``what`` <= ``claimed`` everywhere in the scope" whose largest value
+    ``attained`` is a value the scope *reaches* (exact, at input ``at``).
+
+    The perturbed claim is "``what`` <= ``attained`` / (1 + 2^-20)" (the bound tightened just
+    below what the scope reaches); the same check refutes it at ``at`` exactly.  When nothing
+    positive is attained (``attained`` None or <= 0) no tightening of a non-negative bound can
+    fail: the twin is ``not-refuted`` and the check is vacuous.
+    """
+    if attained is None or Fraction(attained) <= 0:
+        return twin(f"{what} <= 0 (the tightest non-negative bound)", "not-refuted",
+                    detail=f"{what} is 0 at every input of the scope: no tightened bound fails")
+    reached = Fraction(attained)
+    tight = reached / (1 + Fraction(1, 2 ** 20))
+    return twin(f"{what} <= {float(tight)!r} (the claim {claimed} tightened just below the "
+                f"value the scope attains)", "refuted", witness=at,
+                margin={"attained": reached, "tightened_claim": tight})
+
+
+def decide(passed: bool, tw: Mapping[str, Any], *, failed: Any, vacuous_reason: str) -> Any:
+    """The verdict of a check that ``passed`` (or not, then ``failed``) with twin ``tw``:
+    ``verified`` only when the twin is refuted, else ``vacuous``."""
+    from audit.findings import Verdict
+
+    if not passed:
+        return failed
+    if tw.get("outcome") == "refuted":
+        return Verdict.VERIFIED
+    if not vacuous_reason.strip():
+        raise ValueError("a vacuous verdict states its reason")
+    return Verdict.VACUOUS
+
+
+def needs_twin(finding_id: str) -> bool:
+    """Must a verified ``finding_id`` carry a refuted twin (its check is converted)?"""
+    return finding_id.startswith(TWIN_REQUIRED)
+
+
+def twin_problem(evidence: Mapping[str, Any]) -> str:
+    """Why ``evidence`` does not carry a refuted twin ("" when it does)."""
+    tw = evidence.get("twin")
+    if tw is None:
+        return "no twin in the evidence"
+    if not isinstance(tw, Mapping):
+        return f"evidence['twin'] must be a dict; got {type(tw).__name__}"
+    if not str(tw.get("perturbation", "")).strip():
+        return "the twin does not name its perturbation"
+    if tw.get("outcome") != "refuted":
+        return f"the twin's outcome is {tw.get('outcome')!r}, not 'refuted'"
+    return ""
+
+
+def tally(findings: Iterable[Mapping[str, Any]]) -> dict[str, int]:
+    """Counts over report findings (dicts): ``verified``, ``verified_with_twin``,
+    ``verified_without_twin`` and ``vacuous``."""
+    out = {"verified": 0, "verified_with_twin": 0, "verified_without_twin": 0, "vacuous": 0}
+    for f in findings:
+        v = f.get("verdict")
+        if v == "vacuous":
+            out["vacuous"] += 1
+        elif v == "verified":
+            out["verified"] += 1
+            ev = f.get("evidence") or {}
+            key = "verified_with_twin" if not twin_problem(ev) else "verified_without_twin"
+            out[key] += 1
+    return out
