@@ -49,6 +49,8 @@ TWIN_REQUIRED: tuple[str, ...] = (
     # Dick et al. (proofs/subset_optimal/claims.py)
     "subset.alg1-privacy", "subset.alg2-privacy", "subset.theorem2-accuracy",
     "subset.corollary1",
+    # Dick et al. certify chain (proofs/subset_optimal/certify.py)
+    "subset.input", "subset.every-neighbour", "subset.step-mean",
 )
 
 

@@ -32,6 +32,7 @@ from audit import verdict_rules, work_budget
 from audit.findings import Finding, Method, Verdict, counterexample_document
 from audit.registry import replayer
 from kernels.gini import printed as paper
+from proofs import smt_solver
 from proofs.gini import claim, oracles
 
 SUBJECT = "paper:lan-reiter-2025"
@@ -446,11 +447,8 @@ def _z3_query(n: int, k: int, sub: tuple[int, ...], family: list[tuple[int, ...]
     import z3
 
     xs = [z3.Real(f"x{i + 1}") for i in range(n)]
-    s = z3.Tactic("qfnra-nlsat").solver() if tactic == "nlsat" else z3.Solver()
-    s.set("rlimit", int(rlimit))
-    s.add(xs[0] >= 0)
-    s.add(*[xs[i] <= xs[i + 1] for i in range(n - 1)])
-    s.add(z3.Sum(xs) == 1)  # scale invariance: WLOG total 1 (> 0)
+    cons: list[Any] = [xs[0] >= 0, *[xs[i] <= xs[i + 1] for i in range(n - 1)],
+                       z3.Sum(xs) == 1]  # scale invariance: WLOG total 1 (> 0)
 
     def nd(idx: tuple[int, ...]) -> tuple[Any, Any]:
         kk = len(idx)
@@ -458,24 +456,24 @@ def _z3_query(n: int, k: int, sub: tuple[int, ...], family: list[tuple[int, ...]
                 z3.Sum([xs[i] for i in idx]))
 
     ns, ds = nd(sub)
-    s.add(ds > 0)
+    cons.append(ds > 0)
     for f in family:
         nf, df = nd(f)
         cmp = ns * df > nf * ds if sense == "max" else ns * df < nf * ds
         # a set containing x_n has a positive total (sum x = 1): no 'undefined' branch
-        s.add(cmp if n - 1 in f else z3.Or(df == 0, cmp))
+        cons.append(cmp if n - 1 in f else z3.Or(df == 0, cmp))
     t = time.perf_counter()
-    r = s.check()
+    # a fresh context per query, seeds fixed, canonical text: the same verdict every run
+    r, m = smt_solver.check(cons, rlimit, tactic="qfnra-nlsat" if tactic == "nlsat" else None)
     dt = time.perf_counter() - t
-    if r == z3.sat:
-        m = s.model()
+    if r == "sat":
         vals = []
         for v in xs:
             mv = m.eval(v, model_completion=True)
             vals.append(Q(mv.as_fraction()) if z3.is_rational_value(mv) else
                         Q(mv.approx(30).as_fraction()))
         return "sat", vals, dt
-    return ("unsat" if r == z3.unsat else "unknown"), None, dt
+    return r, None, dt
 
 
 def z3_theorem(sense: str, rlimit: int = SMT_RLIMIT, ns: Sequence[int] = SMT_NS) -> dict:
@@ -522,7 +520,9 @@ def claim_smt(budget_s: float, seed: int, ns: Sequence[int] | None = None,
             res = z3_theorem(sense, rlimit, (n,))
             per = res["per"]
             settings = ("z3 " + _z3_version() + ", z3.Solver() (QF_NRA -> nlsat), resource "
-                        f"limit {rlimit:,} per query (deterministic work units, not time); "
+                        f"limit {rlimit:,} per query (deterministic work units, not time), "
+                        f"a fresh context per query from the SMT-LIB text, random seeds "
+                        f"{smt_solver.SEED}; "
                         "one query per non-family subset S: "
                         "0<=x1<=...<=xn, sum x = 1 (scale invariance), total(S)>0, and for "
                         "every family set F: [total(F)=0 or] N_S*total(F) >(<) N_F*total(S)")
