@@ -53,6 +53,7 @@ import z3
 from audit import verdict_rules, work_budget
 from audit.findings import Finding, Method, Verdict, counterexample_document
 from audit.registry import replayer
+from proofs import smt_solver
 from proofs.freegap import claim
 
 PAPER = "ding-et-al-free-gap"
