@@ -31,11 +31,13 @@ __all__ = [
     "TWIN_OUTCOMES",
     "TWIN_REQUIRED",
     "decide",
+    "gap_twin",
     "needs_twin",
     "tally",
     "tightened_bound_twin",
     "twin",
     "twin_problem",
+    "vacuous_reason",
 ]
 
 #: the outcomes a twin can have (only ``refuted`` makes its check falsifiable)
@@ -48,7 +50,12 @@ TWIN_OUTCOMES = ("refuted", "not-refuted", "inconclusive")
 TWIN_REQUIRED: tuple[str, ...] = (
     # Dick et al. (proofs/subset_optimal/claims.py)
     "subset.alg1-privacy", "subset.alg2-privacy", "subset.theorem2-accuracy",
-    "subset.corollary1",
+    "subset.corollary1", "subset.definitions", "subset.lemma6", "subset.lemma8",
+    "subset.definition7-monotone", "subset.lemma1-oracle", "subset.theorem5",
+    "subset.replace-one.alg4",
+    "text.subset.lemma7-dominance", "text.subset.clip-vs-delete", "text.subset.footnote1-eps",
+    "text.subset.footnote2-negation", "text.subset.lipschitz", "text.subset.lemma2-constants",
+    "text.subset.cor1-rounding",
     # Dick et al. certify chain (proofs/subset_optimal/certify.py)
     "subset.input", "subset.every-neighbour", "subset.step-mean",
 )
@@ -94,9 +101,25 @@ def tightened_bound_twin(attained: Fraction | int | None, claimed: Fraction | in
                 margin={"attained": reached, "tightened_claim": tight})
 
 
+def gap_twin(max_gap: float | Fraction | None, *, at: Any, what: str) -> dict[str, Any]:
+    """Twin of a check "lhs - rhs <= 0 at every case of the scope" whose largest gap
+    ``max_gap`` = max(lhs - rhs) is attained at case ``at`` (exact, or to >= 30 digits).
+
+    The perturbed claim tightens the inequality to "lhs - rhs <= max_gap - delta", delta =
+    2^-20 max(1, |max_gap|) (far beyond the precision of the gap): refuted at ``at``."""
+    if max_gap is None or at is None:
+        return twin(f"{what} tightened past its largest gap", "not-refuted",
+                    detail="no case in the scope: nothing can refute a tightened claim")
+    delta = 2.0 ** -20 * max(1.0, abs(float(max_gap)))
+    return twin(f"{what}: lhs - rhs <= {float(max_gap) - delta!r} (tightened by {delta:.3g} "
+                f"past the largest gap the scope attains)", "refuted", witness=at,
+                margin={"largest_gap": max_gap, "delta": delta})
+
+
 def decide(passed: bool, tw: Mapping[str, Any], *, failed: Any, vacuous_reason: str) -> Any:
     """The verdict of a check that ``passed`` (or not, then ``failed``) with twin ``tw``:
-    ``verified`` only when the twin is refuted, else ``vacuous``."""
+    ``verified`` only when the twin is refuted, else ``vacuous`` (``vacuous_reason`` is then
+    stored in the twin, which the check puts in its evidence)."""
     from audit.findings import Verdict
 
     if not passed:
@@ -105,7 +128,16 @@ def decide(passed: bool, tw: Mapping[str, Any], *, failed: Any, vacuous_reason: 
         return Verdict.VERIFIED
     if not vacuous_reason.strip():
         raise ValueError("a vacuous verdict states its reason")
+    if isinstance(tw, dict):  # the reason travels with the twin into the evidence
+        tw["vacuous_reason"] = vacuous_reason
     return Verdict.VACUOUS
+
+
+def vacuous_reason(evidence: Mapping[str, Any]) -> str:
+    """The stated reason a check is vacuous: ``evidence["vacuous_reason"]`` or its twin's."""
+    tw = evidence.get("twin")
+    twin_reason = tw.get("vacuous_reason", "") if isinstance(tw, Mapping) else ""
+    return str(evidence.get("vacuous_reason") or twin_reason or "").strip()
 
 
 def needs_twin(finding_id: str) -> bool:

@@ -26,7 +26,7 @@ The rules, each a :class:`VerdictRuleError` (a ``ValueError``) naming the findin
   twin rule (:data:`audit.falsifiability.TWIN_REQUIRED`) needs one.  A check whose twin is
   not refuted in its scope is ``vacuous``.
 * **vacuous** -- ``vacuous`` states why the check could not fail
-  (``evidence["vacuous_reason"]``), a non-empty scope, and no counterexample.
+  (``evidence["vacuous_reason"]`` or its twin's), a non-empty scope, and no counterexample.
 * **refuted-reading** -- a refutation of a paper claim (``subject`` ``"paper:..."``) names the
   statement it tested (a non-empty ``reference``) and the reading used (``reading``).
 * **reading-split** -- ``refuted-under-reading`` (the statement fails under ``reading`` but
@@ -151,7 +151,7 @@ def check(f: Finding) -> None:
             fail("verified-twin", problem + " (this check is bound by the twin rule: "
                  "audit.falsifiability.TWIN_REQUIRED)")
     if v == "vacuous":
-        if not str(ev.get("vacuous_reason", "")).strip():
+        if not falsifiability.vacuous_reason(ev):
             fail("vacuous", "evidence['vacuous_reason'] (why the check cannot fail) is missing")
         if not f.scope.strip():
             fail("vacuous", "empty scope")

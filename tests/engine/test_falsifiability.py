@@ -61,6 +61,9 @@ def test_tightened_twin_and_decide() -> None:
     zero = fz.tightened_bound_twin(Fraction(0), 1, at=None, what="failure mass")
     assert zero["outcome"] == "not-refuted"
     assert fz.decide(True, zero, failed=Verdict.REFUTED, vacuous_reason="r") is Verdict.VACUOUS
+    # the reason travels with the twin: a vacuous finding with that twin obeys the rules
+    assert zero["vacuous_reason"] == "r" == fz.vacuous_reason({"twin": zero})
+    _f(verdict=Verdict.VACUOUS, evidence={"twin": zero})
     assert fz.decide(False, zero, failed=Verdict.REFUTED, vacuous_reason="r") is \
         Verdict.REFUTED
     with pytest.raises(ValueError):
