@@ -16,14 +16,16 @@ itself lives beside the other verdict rules (:func:`audit.verdict_rules.check`, 
 ``verified-twin`` and ``vacuous``); :func:`tally` counts the verified findings of a report with
 and without a refuted twin.
 
-The rule binds the checks converted so far, named by finding-id prefix in
+The rule binds the checks converted so far, named by finding-id pattern in
 :data:`TWIN_REQUIRED` (a growing list); :func:`tally` counts the verified findings elsewhere
-that still lack a twin, so the open debt is a number in every report.  Everything here is pure.
+that still lack a twin (the open debt, measured over any set of reports).  Everything here is
+pure.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from fnmatch import fnmatchcase
 from fractions import Fraction
 from typing import Any
 
@@ -43,10 +45,10 @@ __all__ = [
 #: the outcomes a twin can have (only ``refuted`` makes its check falsifiable)
 TWIN_OUTCOMES = ("refuted", "not-refuted", "inconclusive")
 
-#: finding-id prefixes of the checks converted to the twin rule: a verified finding whose id
-#: starts with one of these must carry a refuted twin (rule ``verified-twin``).  Checks outside
+#: finding ids (``fnmatch`` patterns) of the checks converted to the twin rule: a verified
+#: finding whose id matches one must carry a refuted twin (rule ``verified-twin``).  Checks outside
 #: them were written before the rule; :func:`tally` counts their verified findings "without a
-#: twin" (the debt still open).  Add a prefix as soon as its checks carry twins.
+#: twin" (the debt still open).  Add a pattern as soon as its checks carry twins.
 TWIN_REQUIRED: tuple[str, ...] = (
     # Dick et al. (proofs/subset_optimal/claims.py)
     "subset.alg1-privacy", "subset.alg2-privacy", "subset.theorem2-accuracy",
@@ -56,6 +58,13 @@ TWIN_REQUIRED: tuple[str, ...] = (
     "text.subset.lemma7-dominance", "text.subset.clip-vs-delete", "text.subset.footnote1-eps",
     "text.subset.footnote2-negation", "text.subset.lipschitz", "text.subset.lemma2-constants",
     "text.subset.cor1-rounding",
+    # Liu: the GS upper-bound and tightness checks (proofs/global_sensitivity/claims.py)
+    "gs.mean.*", "gs.variance.*", "gs.covariance.*", "gs.proportion.*",
+    "gs.proportion-vector.*", "gs.histogram.*", "gs.pooled-variance.*", "gs.pooled-covariance.*",
+    # Liu: the exact loss of each Laplace release (proofs/global_sensitivity/privacy.py)
+    "release.*.exact-loss",
+    # Lan & Reiter: Theorems 4.1 / 4.2 on the exhaustive grid (proofs/gini/subsets.py)
+    "paper.thm41.k-maximal-consecutive-removal", "paper.thm42.k-minimal-consecutive",
     # Dick et al. certify chain (proofs/subset_optimal/certify.py)
     "subset.input", "subset.every-neighbour", "subset.step-mean",
 )
@@ -142,7 +151,7 @@ def vacuous_reason(evidence: Mapping[str, Any]) -> str:
 
 def needs_twin(finding_id: str) -> bool:
     """Must a verified ``finding_id`` carry a refuted twin (its check is converted)?"""
-    return finding_id.startswith(TWIN_REQUIRED)
+    return any(fnmatchcase(finding_id, pattern) for pattern in TWIN_REQUIRED)
 
 
 def twin_problem(evidence: Mapping[str, Any]) -> str:

@@ -367,7 +367,8 @@ def _theorem_findings(key: str, family: str, sense: str, fid: str, text: str, re
                                f" (budget-shrunk from {n_random})"))
     # the twin: the same grid search on a false family (a perturbed claim)
     twin_family = _TWIN_FAMILY[sense]
-    tv = grid_subset_violation(twin_family, sense)
+    # the grid of check_subset_theorem (n <= 7, values 0..3), first violation in minimal order
+    tv = shrink_subset_violation(twin_family, sense, vmax=3, nmax=7)
     tw = falsifiability.twin(
         f"the family replaced by {twin_family!r} (a false claim): the same exhaustive grid "
         "search", "refuted" if tv is not None else "not-refuted",
@@ -379,10 +380,18 @@ def _theorem_findings(key: str, family: str, sense: str, fid: str, text: str, re
     return [_finding(fid, text, ref, Method.EXHAUSTIVE,
                      falsifiability.decide(True, tw, failed=Verdict.REFUTED,
                                            vacuous_reason="the false family passes the grid"),
-                     grid_scope, grid_ev, None, seed, t0),
+                     grid_scope, grid_ev, None, seed, t0, reading=ZERO_TOTAL_READING),
             _finding(f"{fid}.random", text, ref, Method.SAMPLED, Verdict.NOT_REFUTED,
-                     random_scope, {**random_ev, "sampled": True}, None, seed, t0)]
+                     random_scope, {**random_ev, "sampled": True}, None, seed, t0,
+                     reading=ZERO_TOTAL_READING)]
 
+
+#: the reading of the undefined case every subset check uses (named in each finding, issue
+#: 42): Gini of a subset whose total is 0 is 0/0, undefined; such a subset is not a
+#: candidate on either side (neither the best k-subset nor the family's best)
+ZERO_TOTAL_READING = ("a k-subset with total 0 (Gini 0/0, undefined) is not a candidate: "
+                      "the best k-subset and the family's best range over subsets with a "
+                      "positive total (x_i >= 0)")
 
 #: the false family each sense's twin searches (Theorem 4.1: the k largest are not always
 #: k-maximal; Theorem 4.2: a prefix + suffix is not always k-minimal)
@@ -586,7 +595,7 @@ def claim_smt(budget_s: float, seed: int, ns: Sequence[int] | None = None,
                 out.append(_finding(fid, text, ref, Method.SMT, Verdict.VERIFIED,
                                     f"all real 0<=x1<=...<=x{n} with positive total, every "
                                     f"1<k<{n} (UNSAT, {secs} s); " + settings,
-                                    ev, None, None, t0))
+                                    ev, None, None, t0, reading=ZERO_TOTAL_READING))
             else:
                 out.append(_finding(
                     fid, text, ref, Method.SMT, Verdict.INCONCLUSIVE,

@@ -42,6 +42,9 @@ def test_converted_checks_need_a_twin() -> None:
         _f(id=fid)
     _f(id=fid, evidence={"cases": 7, "twin": REFUTED_TWIN})
     assert fz.needs_twin(fid) and not fz.needs_twin("toy.claim")
+    # patterns: every Liu release's exact loss, not its black-box test
+    assert fz.needs_twin("release.mean.def1.exact-loss")
+    assert not fz.needs_twin("release.mean.def1.blackbox")
 
 
 def test_vacuous_states_its_reason() -> None:
