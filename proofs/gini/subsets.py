@@ -398,19 +398,6 @@ ZERO_TOTAL_READING = ("a k-subset with total 0 (Gini 0/0, undefined) is not a ca
 _TWIN_FAMILY = {"max": "k_largest", "min": "prefix_suffix"}
 
 
-def grid_subset_violation(family: str, sense: str) -> dict | None:
-    """The first violation of "the best k-subset lies in ``family``" on the exhaustive grid of
-    :func:`check_subset_theorem` (n <= 7, values 0..3), or None."""
-    fam = FAMILIES[family]
-    for x in minimal_vectors(3, 7, 3):
-        if sum(x) == 0:
-            continue
-        _, v = scan_subsets(x, fam, sense)
-        if v is not None:
-            return v
-    return None
-
-
 def proof_claim_finding(budget_s: float, seed: int) -> Finding:
     fid = "paper.thm41.proof-k-smallest-or-largest"
     t0 = time.perf_counter()
