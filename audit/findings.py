@@ -54,7 +54,9 @@ _FRACTION_KEY = "fraction"
 class Verdict(StrEnum):
     """Outcome of a check."""
 
-    VERIFIED = "verified"  # proof, UNSAT or exhaustive search over the stated scope
+    #: proof, UNSAT or exhaustive search over the stated scope, with a refuted twin in the same
+    #: scope (:mod:`audit.falsifiability`)
+    VERIFIED = "verified"
     #: sampled or statistical check that found no violation (its power stated in evidence)
     NOT_REFUTED = "not-refuted"
     #: fails under every plausible reading of the statement (``reading`` names the one shown)
@@ -63,6 +65,10 @@ class Verdict(StrEnum):
     REFUTED_UNDER_READING = "refuted-under-reading"
     #: a bound the paper calls conservative holds but is not attained (exact slack in evidence)
     NOT_TIGHT = "not-tight"
+    #: the check passed but could not have failed in its scope: no twin (the same check on a
+    #: perturbed claim or kernel) is refuted there; never counted as verified (reason in
+    #: ``evidence["vacuous_reason"]``, see :mod:`audit.falsifiability`)
+    VACUOUS = "vacuous"
     INCONCLUSIVE = "inconclusive"
     ERROR = "error"
 

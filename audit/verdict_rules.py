@@ -18,7 +18,15 @@ The rules, each a :class:`VerdictRuleError` (a ``ValueError``) naming the findin
   bound used as the truth, a timing) forbids ``verified``.
 * **verified-bound** -- when the evidence states a certified bound next to the claimed value
   (``evidence["claimed"]`` and one of :data:`BOUND_KEYS`), ``verified`` needs
-  ``bound <= claimed``, or a stated ``tolerance`` (``atol`` / ``rtol``) that covers the excess.
+  ``bound <= claimed`` compared exactly (floats as the dyadic rationals they are): a bound
+  above the claim by any amount, 1.0000000000000002 against 1, is never verified (no tolerance
+  covers it; the check reports it refuted or inconclusive with the margin).
+* **verified-twin** -- a ``verified`` finding that carries a twin (``evidence["twin"]``, see
+  :mod:`audit.falsifiability`) needs that twin refuted; a finding of a check converted to the
+  twin rule (:data:`audit.falsifiability.TWIN_REQUIRED`) needs one.  A check whose twin is
+  not refuted in its scope is ``vacuous``.
+* **vacuous** -- ``vacuous`` states why the check could not fail
+  (``evidence["vacuous_reason"]`` or its twin's), a non-empty scope, and no counterexample.
 * **refuted-reading** -- a refutation of a paper claim (``subject`` ``"paper:..."``) names the
   statement it tested (a non-empty ``reference``) and the reading used (``reading``).
 * **reading-split** -- ``refuted-under-reading`` (the statement fails under ``reading`` but
@@ -34,6 +42,8 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 from typing import Any, NoReturn, Protocol
+
+from audit import falsifiability
 
 
 class Finding(Protocol):
@@ -93,25 +103,16 @@ def _number(v: Any) -> float | Fraction | None:
     return None
 
 
-def bound_covered(bound: float | Fraction, claimed: float | Fraction,
-                  tolerance: dict | None) -> bool:
-    """``bound <= claimed``, or ``bound`` within the stated ``atol`` / ``rtol`` of ``claimed``
-    (exact comparison, no float slack of its own)."""
+def bound_covered(bound: float | Fraction, claimed: float | Fraction) -> bool:
+    """``bound <= claimed``, compared exactly (a float as the dyadic rational it is); NaN and
+    an infinite bound are never covered (except an infinite claim)."""
     if math.isnan(float(bound)) or math.isnan(float(claimed)):
         return False
-    b, c = Fraction(bound), Fraction(claimed)
-    if b <= c:
+    if math.isinf(float(claimed)) and float(claimed) > 0:
         return True
-    if not tolerance:
-        return False
-    atol = _number(tolerance.get("atol"))
-    rtol = _number(tolerance.get("rtol"))
-    allowed = Fraction(0)
-    if atol is not None and math.isfinite(float(atol)):
-        allowed = max(allowed, Fraction(atol))
-    if rtol is not None and math.isfinite(float(rtol)):
-        allowed = max(allowed, Fraction(rtol) * abs(c))
-    return b - c <= allowed
+    if math.isinf(float(bound)):
+        return float(bound) < 0
+    return Fraction(bound) <= Fraction(claimed)
 
 
 def check(f: Finding) -> None:
@@ -136,9 +137,26 @@ def check(f: Finding) -> None:
         if claimed is not None:
             for key in BOUND_KEYS:
                 bound = _number(ev.get(key))
-                if bound is not None and not bound_covered(bound, claimed, f.tolerance):
+                if bound is not None and not bound_covered(bound, claimed):
+                    margin = Fraction(bound) - Fraction(claimed) if math.isfinite(
+                        float(bound)) else bound
                     fail("verified-bound", f"certified {key} = {bound!r} exceeds the claimed "
-                         f"{claimed!r} and no stated tolerance covers it")
+                         f"{claimed!r} by {margin} (exact): a bound above the claim is not a "
+                         "proof of it")
+        problem = falsifiability.twin_problem(ev)
+        if "twin" in ev and problem:
+            fail("verified-twin", problem + ": a check whose twin is not refuted in its scope "
+                 "is 'vacuous'")
+        if problem and falsifiability.needs_twin(f.id):
+            fail("verified-twin", problem + " (this check is bound by the twin rule: "
+                 "audit.falsifiability.TWIN_REQUIRED)")
+    if v == "vacuous":
+        if not falsifiability.vacuous_reason(ev):
+            fail("vacuous", "evidence['vacuous_reason'] (why the check cannot fail) is missing")
+        if not f.scope.strip():
+            fail("vacuous", "empty scope")
+        if f.counterexample is not None:
+            fail("vacuous", "a vacuous check carries no counterexample")
     if v in ("refuted", "refuted-under-reading") and f.subject.startswith("paper:"):
         if not f.reference.strip():
             fail("refuted-reading", "a refutation of a paper claim cites the statement tested "

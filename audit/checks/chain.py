@@ -90,7 +90,8 @@ def certification(findings: Sequence[Finding], scope: str,
     """The verdict of a chain's findings (module docstring).  The counterexample named is
     the first refuted finding's, as ``counterexamples/<id>.json``."""
     bad = [f for f in findings if f.verdict is Verdict.REFUTED]
-    unsure = [f for f in findings if f.verdict in (Verdict.INCONCLUSIVE, Verdict.ERROR)]
+    unsure = [f for f in findings
+              if f.verdict in (Verdict.INCONCLUSIVE, Verdict.ERROR, Verdict.VACUOUS)]
     if bad:
         first = bad[0]
         cx = f"counterexamples/{first.id}.json" if first.counterexample else None

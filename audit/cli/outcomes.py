@@ -56,7 +56,8 @@ OUTCOMES: dict[str, Outcome] = {o.key: o for o in (
             "certify: a link refuted (a replayable counterexample is written)"),
     Outcome("inconclusive", "INCONCLUSIVE", EXIT_INCONCLUSIVE,
             "certify / calibrate / regress / test / prove: nothing refuted, but a check could "
-            "not decide, crashed, ran out of time, or nothing was checked"),
+            "not decide, was vacuous (could not have failed in its scope), crashed, ran out "
+            "of time, or nothing was checked"),
     Outcome("pass", "PASS", EXIT_OK,
             "calibrate / regress: every check agrees (calibrate: every tester matches its "
             "known answer; regress: nothing refuted)"),

@@ -53,7 +53,7 @@ dl.meta dt,dl.kv dt{font-weight:600}dl.meta dd,dl.kv dd{margin:0;overflow-wrap:a
 .warning{background:#fff5e0;border-left:4px solid #b26a00;padding:.4rem .8rem}
 .pass{color:#1e7b3c;font-weight:700}.fail{color:#b3261e;font-weight:700}
 .v-verified{color:#1e7b3c}.v-not-refuted{color:#3d7a55}.v-refuted{color:#b3261e;font-weight:600}
-.v-inconclusive{color:#b26a00}.v-error{color:#7a1712;font-weight:600}
+.v-inconclusive{color:#b26a00}.v-vacuous{color:#8a6d00;font-style:italic}.v-error{color:#7a1712;font-weight:600}
 figure{margin:1.2rem 0}figcaption{font-weight:600;margin-bottom:.3rem}
 figure .caption,figure .note{font-size:.9rem;color:#444;margin:.2rem 0}
 svg.plot{max-width:100%;height:auto;display:block}

@@ -31,7 +31,8 @@ _INPUTS_LIMIT = 200
 _VALUE_LIMIT = 200
 _SCOPE_LIMIT = 60
 _ID_LIMIT = 48
-_DETAIL_VERDICTS = (Verdict.REFUTED.value, Verdict.ERROR.value, Verdict.INCONCLUSIVE.value)
+_DETAIL_VERDICTS = (Verdict.REFUTED.value, Verdict.ERROR.value, Verdict.INCONCLUSIVE.value,
+                    Verdict.VACUOUS.value)
 
 
 def counterexample_relpath(finding_id: str) -> str:
@@ -116,6 +117,7 @@ def _summary_line(report: dict[str, Any]) -> str:
     line = (
         f"{word}: {s.get('verified', 0)} verified, "
         + (f"{s['not-refuted']} not-refuted, " if s.get("not-refuted") else "")
+        + (f"{s['vacuous']} vacuous, " if s.get("vacuous") else "")
         + f"{s.get('refuted', 0)} refuted, "
         f"{s.get('inconclusive', 0)} inconclusive, {s.get('error', 0)} error"
     )
@@ -142,6 +144,8 @@ def _detail_section(f: dict[str, Any]) -> list[str]:
         out.append(f"- Reference: {f['reference']}")
     out.append(f"- Method: {f.get('method', '')}")
     out.append(f"- Scope: {f.get('scope') or '(none stated)'}")
+    if f.get("reading"):
+        out.append(f"- Reading: {f['reading']}")
     if f.get("subject"):
         out.append(f"- Subject: {_code(f['subject'])}")
     if f.get("tolerance") is not None:

@@ -50,9 +50,10 @@ from typing import Any
 
 import z3
 
-from audit import verdict_rules, work_budget
+from audit import falsifiability, verdict_rules, work_budget
 from audit.findings import Finding, Method, Verdict, counterexample_document
 from audit.registry import replayer
+from proofs import smt_solver
 from proofs.freegap import claim
 
 PAPER = "ding-et-al-free-gap"
@@ -760,15 +761,11 @@ ALIGN_FULL_S = 15.0
 
 
 def _solve(cons: list, rlimit: int, nonlinear: bool) -> tuple[str, z3.ModelRef | None, float]:
-    s = z3.SolverFor("QF_NRA") if nonlinear else z3.SolverFor("QF_LRA")
-    s.set("rlimit", int(rlimit))
-    s.add(*cons)
+    """One query in a fresh Z3 context with fixed seeds (proofs/smt_solver.py): the same
+    verdict every run."""
     t = time.perf_counter()
-    r = s.check()
-    dt = time.perf_counter() - t
-    if r == z3.sat:
-        return "sat", s.model(), dt
-    return ("unsat" if r == z3.unsat else "unknown"), None, dt
+    r, m = smt_solver.check(cons, rlimit, logic="QF_NRA" if nonlinear else "QF_LRA")
+    return r, m, time.perf_counter() - t
 
 
 def _box(xs: Sequence[Any]) -> list:
@@ -1175,11 +1172,34 @@ def smt_finding(mech: Mechanism, budget_s: float, rlimit: int = Z3_RLIMIT,
                  + _settings(rlimit))
         if partial:
             scope += "; not covered: " + ", ".join(r.size.label(mech.kind) for r in partial)
-        return Finding(fid, mech.claim, mech.reference, Method.SMT, Verdict.VERIFIED, scope,
+        tw = cost_twin(mech, done[0].size, rlimit)
+        ev["twin"] = tw
+        verdict = falsifiability.decide(True, tw, failed=Verdict.REFUTED,
+                                        vacuous_reason="the halved cost bound is UNSAT too: "
+                                        "the alignment costs nothing in this scope")
+        return Finding(fid, mech.claim, mech.reference, Method.SMT, verdict, scope,
                        ev, None, None, time.perf_counter() - t0, SUBJECT)
     return Finding(fid, mech.claim, mech.reference, Method.SMT, Verdict.INCONCLUSIVE,
                    "inconclusive: no size fully covered within the scope / resource limit; "
                    + _scope_common(mech), ev, None, None, time.perf_counter() - t0, SUBJECT)
+
+
+def cost_twin(mech: Mechanism, size: Size, rlimit: int) -> dict[str, Any]:
+    """The twin of an UNSAT alignment check (issue 42): the same cost query with the claimed
+    bound halved (an inequality tightened past the truth), at ``size``; refuted when Z3 finds
+    a model (a pattern and noise whose alignment costs more than bound/2)."""
+    from dataclasses import replace
+
+    half = replace(mech, bound=mech.bound / 2)
+    r = check_size(half, size, rlimit, props=("cost",))
+    c = r.counts["cost"]
+    outcome = "refuted" if c["sat"] else ("inconclusive" if c["unknown"] else "not-refuted")
+    return falsifiability.twin(
+        f"the cost bound halved to {half.bound} eps: the same cost query at "
+        f"{size.label(mech.kind)}", outcome,
+        witness=None if r.sat is None else {k: r.sat[k] for k in ("property", "case")
+                                            if k in r.sat},
+        margin={"sat": c["sat"], "unsat": c["unsat"], "unknown": c["unknown"]})
 
 
 def _order_text(mech: Mechanism) -> str:

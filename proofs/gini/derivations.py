@@ -30,7 +30,7 @@ from typing import Any
 
 import sympy as sp
 
-from audit import verdict_rules
+from audit import falsifiability, verdict_rules
 from audit.findings import Finding, Method, Verdict, counterexample_document
 from audit.registry import replayer
 from proofs.gini import claim
@@ -574,7 +574,21 @@ def _run_formula(fid: str, claim_text: str, reference: str, family: str, kind: s
         return _finding(fid, claim_text, reference, Verdict.INCONCLUSIVE,
                         scope + " (time budget exhausted before the remaining n)", evidence,
                         None, seed, t0)
-    return _finding(fid, claim_text, reference, Verdict.VERIFIED, scope, evidence, None, seed, t0)
+    # the twin (issue 42): the printed expression times 8/7, the same symbolic check at the
+    # smallest n covered; refuted unless the truth is 0 in every case (then: vacuous)
+    def nudged(xs: list, t: Any, *params: Any) -> Any:
+        return fn(xs, t, *params) * sp.Rational(8, 7)
+
+    ok_twin, _, at = _sym_check(family, kind, nudged, covered[0], case_filter)
+    tw = falsifiability.twin("the printed expression times 8/7 (a constant nudged): the same "
+                             f"symbolic check at n = {covered[0]}",
+                             "not-refuted" if ok_twin else "refuted", witness=at or None)
+    evidence["twin"] = tw
+    return _finding(fid, claim_text, reference,
+                    falsifiability.decide(True, tw, failed=Verdict.REFUTED,
+                                          vacuous_reason="the expression is 0 in every case: "
+                                          "a nudged factor cannot change the comparison"),
+                    scope, evidence, None, seed, t0)
 
 
 # --------------------------------------------------------------------------------------------

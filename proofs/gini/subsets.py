@@ -28,10 +28,11 @@ from typing import Any
 
 import numpy as np
 
-from audit import verdict_rules, work_budget
+from audit import falsifiability, verdict_rules, work_budget
 from audit.findings import Finding, Method, Verdict, counterexample_document
 from audit.registry import replayer
 from kernels.gini import printed as paper
+from proofs import smt_solver
 from proofs.gini import claim, oracles
 
 SUBJECT = "paper:lan-reiter-2025"
@@ -340,7 +341,7 @@ def replay_proof_claim(inputs: dict) -> tuple[bool, Any, Any, str]:
 
 
 def _theorem_findings(key: str, family: str, sense: str, fid: str, text: str, ref: str,
-                      budget_s: float, seed: int, n_random: int) -> Finding:
+                      budget_s: float, seed: int, n_random: int) -> list[Finding]:
     t0 = time.perf_counter()
     res = check_subset_theorem(family, sense, budget_s, seed, n_random)
     c = res["counts"]
@@ -353,18 +354,48 @@ def _theorem_findings(key: str, family: str, sense: str, fid: str, text: str, re
                                      wit["g2_subset"], None,
                                      "eq. (2) with the subset's own k; eq. (1) agrees: "
                                      f"{wit['g1_subset']} vs {wit['g1_family_best']}")
-        return _finding(fid, text, ref, Method.EXHAUSTIVE, Verdict.REFUTED,
-                        "all k-subsets, 1<k<n, grid n<=7 values 0..3 then random families",
-                        {**c, "witness": wit}, cx, seed, t0)
-    scope = (f"all subsets of size k, 1<k<n: exhaustive grid n=3..7 values 0..3 "
-             f"({c['grid_datasets']} data sets) + {c['random_datasets']} random data sets "
-             "n=3..12 (ties, zeros, geometric, heavy-tailed, uniform); exact integers; "
-             "eq. (1) and eq. (2) give the same verdict (constant factor for fixed k)")
-    if not res["complete"]:
-        scope += f" (random part budget-shrunk from {n_random})"
-    # verified over the stated scope: the whole grid, and the seeded random data sets listed
-    return _finding(fid, text, ref, Method.EXHAUSTIVE, Verdict.VERIFIED, scope, c, None, seed,
-                    t0)
+        return [_finding(fid, text, ref, Method.EXHAUSTIVE, Verdict.REFUTED,
+                         "all k-subsets, 1<k<n, grid n<=7 values 0..3 then random families",
+                         {**c, "witness": wit}, cx, seed, t0)]
+    exact = ("exact integers; eq. (1) and eq. (2) give the same verdict (constant factor for "
+             "fixed k)")
+    grid_scope = (f"all subsets of size k, 1<k<n: exhaustive grid n=3..7 values 0..3 "
+                  f"({c['grid_datasets']} data sets); " + exact)
+    random_scope = (f"all subsets of size k, 1<k<n, of {c['random_datasets']} seeded random "
+                    "data sets n=3..12 (ties, zeros, geometric, heavy-tailed, uniform); "
+                    + exact + ("" if res["complete"] else
+                               f" (budget-shrunk from {n_random})"))
+    # the twin: the same grid search on a false family (a perturbed claim)
+    twin_family = _TWIN_FAMILY[sense]
+    # the grid of check_subset_theorem (n <= 7, values 0..3), first violation in minimal order
+    tv = shrink_subset_violation(twin_family, sense, vmax=3, nmax=7)
+    tw = falsifiability.twin(
+        f"the family replaced by {twin_family!r} (a false claim): the same exhaustive grid "
+        "search", "refuted" if tv is not None else "not-refuted",
+        witness=None if tv is None else {"x": tv["x"], "k": tv["k"], "subset": tv["subset"]})
+    grid_ev = {"grid_datasets": c["grid_datasets"], "twin": tw}
+    random_ev = {k: v for k, v in c.items() if k != "grid_datasets"}
+    # the exhaustive grid carries the verdict; the random data sets are samples: a finding of
+    # their own, at most not-refuted (issue 42: a scope never mixes proof and sampling)
+    return [_finding(fid, text, ref, Method.EXHAUSTIVE,
+                     falsifiability.decide(True, tw, failed=Verdict.REFUTED,
+                                           vacuous_reason="the false family passes the grid"),
+                     grid_scope, grid_ev, None, seed, t0, reading=ZERO_TOTAL_READING),
+            _finding(f"{fid}.random", text, ref, Method.SAMPLED, Verdict.NOT_REFUTED,
+                     random_scope, {**random_ev, "sampled": True}, None, seed, t0,
+                     reading=ZERO_TOTAL_READING)]
+
+
+#: the reading of the undefined case every subset check uses (named in each finding, issue
+#: 42): Gini of a subset whose total is 0 is 0/0, undefined; such a subset is not a
+#: candidate on either side (neither the best k-subset nor the family's best)
+ZERO_TOTAL_READING = ("a k-subset with total 0 (Gini 0/0, undefined) is not a candidate: "
+                      "the best k-subset and the family's best range over subsets with a "
+                      "positive total (x_i >= 0)")
+
+#: the false family each sense's twin searches (Theorem 4.1: the k largest are not always
+#: k-maximal; Theorem 4.2: a prefix + suffix is not always k-minimal)
+_TWIN_FAMILY = {"max": "k_largest", "min": "prefix_suffix"}
 
 
 def proof_claim_finding(budget_s: float, seed: int) -> Finding:
@@ -411,20 +442,21 @@ def claim_thm41(budget_s: float, seed: int) -> list[Finding]:
     f1 = _theorem_findings("thm41", "prefix_suffix", "max",
                            "paper.thm41.k-maximal-consecutive-removal", THM41_TEXT, REF41,
                            budget_s * 0.8, seed, 3000)
-    return [f1, proof_claim_finding(budget_s * 0.2, seed)]
+    return [*f1, proof_claim_finding(budget_s * 0.2, seed)]
 
 
 @claim("subsets.thm42", "Theorem 4.2: k-minimal Gini subset = k consecutive", "search")
 def claim_thm42(budget_s: float, seed: int) -> list[Finding]:
-    return [_theorem_findings("thm42", "windows", "min", "paper.thm42.k-minimal-consecutive",
-                              THM42_TEXT, REF42, budget_s, seed, 3000)]
+    return _theorem_findings("thm42", "windows", "min", "paper.thm42.k-minimal-consecutive",
+                             THM42_TEXT, REF42, budget_s, seed, 3000)
 
 
 def power_k_largest(budget_s: float, seed: int) -> Finding:
-    """Power test: the same checker applied to the false 'k-maximal = k largest'."""
+    """Power test: the same checker applied to the false 'k-maximal = k largest' (refuted on
+    the grid, so one finding)."""
     return _theorem_findings("power", "k_largest", "max", "paper.thm41.power.k-largest",
                              "(deliberately false) the k-maximal subset is the k largest",
-                             REF41, budget_s, seed, 50)
+                             REF41, budget_s, seed, 50)[0]
 
 
 # =============================================================================================
@@ -446,11 +478,8 @@ def _z3_query(n: int, k: int, sub: tuple[int, ...], family: list[tuple[int, ...]
     import z3
 
     xs = [z3.Real(f"x{i + 1}") for i in range(n)]
-    s = z3.Tactic("qfnra-nlsat").solver() if tactic == "nlsat" else z3.Solver()
-    s.set("rlimit", int(rlimit))
-    s.add(xs[0] >= 0)
-    s.add(*[xs[i] <= xs[i + 1] for i in range(n - 1)])
-    s.add(z3.Sum(xs) == 1)  # scale invariance: WLOG total 1 (> 0)
+    cons: list[Any] = [xs[0] >= 0, *[xs[i] <= xs[i + 1] for i in range(n - 1)],
+                       z3.Sum(xs) == 1]  # scale invariance: WLOG total 1 (> 0)
 
     def nd(idx: tuple[int, ...]) -> tuple[Any, Any]:
         kk = len(idx)
@@ -458,24 +487,24 @@ def _z3_query(n: int, k: int, sub: tuple[int, ...], family: list[tuple[int, ...]
                 z3.Sum([xs[i] for i in idx]))
 
     ns, ds = nd(sub)
-    s.add(ds > 0)
+    cons.append(ds > 0)
     for f in family:
         nf, df = nd(f)
         cmp = ns * df > nf * ds if sense == "max" else ns * df < nf * ds
         # a set containing x_n has a positive total (sum x = 1): no 'undefined' branch
-        s.add(cmp if n - 1 in f else z3.Or(df == 0, cmp))
+        cons.append(cmp if n - 1 in f else z3.Or(df == 0, cmp))
     t = time.perf_counter()
-    r = s.check()
+    # a fresh context per query, seeds fixed, canonical text: the same verdict every run
+    r, m = smt_solver.check(cons, rlimit, tactic="qfnra-nlsat" if tactic == "nlsat" else None)
     dt = time.perf_counter() - t
-    if r == z3.sat:
-        m = s.model()
+    if r == "sat":
         vals = []
         for v in xs:
             mv = m.eval(v, model_completion=True)
             vals.append(Q(mv.as_fraction()) if z3.is_rational_value(mv) else
                         Q(mv.approx(30).as_fraction()))
         return "sat", vals, dt
-    return ("unsat" if r == z3.unsat else "unknown"), None, dt
+    return r, None, dt
 
 
 def z3_theorem(sense: str, rlimit: int = SMT_RLIMIT, ns: Sequence[int] = SMT_NS) -> dict:
@@ -522,7 +551,9 @@ def claim_smt(budget_s: float, seed: int, ns: Sequence[int] | None = None,
             res = z3_theorem(sense, rlimit, (n,))
             per = res["per"]
             settings = ("z3 " + _z3_version() + ", z3.Solver() (QF_NRA -> nlsat), resource "
-                        f"limit {rlimit:,} per query (deterministic work units, not time); "
+                        f"limit {rlimit:,} per query (deterministic work units, not time), "
+                        f"a fresh context per query from the SMT-LIB text, random seeds "
+                        f"{smt_solver.SEED}; "
                         "one query per non-family subset S: "
                         "0<=x1<=...<=xn, sum x = 1 (scale invariance), total(S)>0, and for "
                         "every family set F: [total(F)=0 or] N_S*total(F) >(<) N_F*total(S)")
@@ -551,7 +582,7 @@ def claim_smt(budget_s: float, seed: int, ns: Sequence[int] | None = None,
                 out.append(_finding(fid, text, ref, Method.SMT, Verdict.VERIFIED,
                                     f"all real 0<=x1<=...<=x{n} with positive total, every "
                                     f"1<k<{n} (UNSAT, {secs} s); " + settings,
-                                    ev, None, None, t0))
+                                    ev, None, None, t0, reading=ZERO_TOTAL_READING))
             else:
                 out.append(_finding(
                     fid, text, ref, Method.SMT, Verdict.INCONCLUSIVE,
@@ -715,14 +746,32 @@ def claim_findmin(budget_s: float, seed: int) -> list[Finding]:
              f"n,max,sum,lex, up to {res['grid_reached']}) + {res['random_cases']} random "
              f"cases n=6..14 + {ev['distinct_values_cases']} distinct-value cases; every k "
              "with block size >= 5, every block offset i; exact Fractions")
+    # the grid carries the verdict; the random and distinct-value cases are samples, reported
+    # on their own as not-refuted (issue 42: a scope never mixes proof and sampling)
+    grid_scope = (f"{res['cases']} grid cases (sorted integer vectors n=6..8, values 0..6, "
+                  f"order n,max,sum,lex, up to {res['grid_reached']}); every k with block size "
+                  ">= 5, every block offset i; exact Fractions")
+    sample_scope = (f"{res['random_cases']} seeded random cases n=6..14 + "
+                    f"{ev['distinct_values_cases']} distinct-value cases; every k with block "
+                    "size >= 5, every block offset i; exact Fractions")
+    grid_ev = {"cases": res["cases"], "grid_complete": res["complete_grid"],
+               "grid_reached": res["grid_reached"], "why": FINDMIN_ARGUMENT}
+    sample_ev = {"random_cases": res["random_cases"],
+                 "distinct_values_cases": ev["distinct_values_cases"], "sampled": True}
+
+    def split(fid: str, text: str, note: str, started: float) -> list[Finding]:
+        return [_finding(fid, text, REF_ALG1, Method.EXHAUSTIVE, Verdict.VERIFIED,
+                         grid_scope + note, grid_ev, None, seed, started),
+                _finding(f"{fid}.random", text, REF_ALG1, Method.SAMPLED, Verdict.NOT_REFUTED,
+                         sample_scope + note, sample_ev, None, seed, started)]
+
     t1 = time.perf_counter()
     if res["nonunimodal"] is None and dist["nonunimodal"] is None:
-        out.append(_finding(
+        out += split(
             "paper.alg1.findminindex-unimodal",
             "Algorithm 1: g(j) (all k replaced by x_j, block fixed) is unimodal in j, so a "
-            "ternary search applies", REF_ALG1, Method.EXHAUSTIVE, Verdict.VERIFIED,
-            scope + " (weakly: quasi-convex, non-increasing then non-decreasing; ties in x "
-            "give plateaus since g(j) depends on x_j only)", ev, None, seed, t0))
+            "ternary search applies", " (weakly: quasi-convex, non-increasing then "
+            "non-decreasing; ties in x give plateaus since g(j) depends on x_j only)", t0)
     else:
         w = res["nonunimodal"] or dist["nonunimodal"]
         inputs = {"x": w["x"], "k": w["k"], "i": w["i"]}
@@ -737,10 +786,8 @@ def claim_findmin(budget_s: float, seed: int) -> list[Finding]:
     ev2 = {**ev, "distinct_values_counterexample": dist["wrong"] and
            {"x": dist["wrong"]["x"], "k": dist["wrong"]["k"], "i": dist["wrong"]["i"]}}
     if w is None:
-        out.append(_finding("paper.alg1.findminindex-ternary-argmin", claim_t, REF_ALG1,
-                            Method.EXHAUSTIVE, Verdict.VERIFIED,
-                            scope + " (ties included: no counterexample; see evidence 'why')",
-                            ev2, None, seed, t1))
+        out += split("paper.alg1.findminindex-ternary-argmin", claim_t,
+                     " (ties included: no counterexample; see evidence 'why')", t1)
     else:
         inputs = {"x": w["x"], "k": w["k"], "i": w["i"]}
         cx = counterexample_document(
@@ -1101,9 +1148,22 @@ def claim_lemma41(budget_s: float, seed: int) -> list[Finding]:
                      f"U=2..5, n=3..6, all sorted integer vectors in [L, U] in (n, U, sum, lex) "
                      f"order ({grid} data sets), then random data sets n<=8 with ties, L>0; exact")
         if hit is None:
-            out.append(_finding(cid, text, ref, Method.EXHAUSTIVE, Verdict.VERIFIED, scope,
-                                {"datasets": n_checked, "grid_datasets": min(grid, n_checked)},
-                                None, seed, t0))
+            # the exhaustive grid carries the verdict; the random data sets after it are
+            # samples, reported on their own as not-refuted (issue 42)
+            on_grid = min(grid, n_checked)
+            grid_scope = (f"grid L=1, U=2..5, n=3..6, all sorted integer vectors in [L, U] in "
+                          f"(n, U, sum, lex) order ({grid} data sets); exact" if on_grid == grid
+                          else f"the first {on_grid} data sets (budget-shrunk from {grid}) of "
+                          "the grid L=1, U=2..5, n=3..6, sorted integer vectors in [L, U] in "
+                          "(n, U, sum, lex) order; exact")
+            out.append(_finding(cid, text, ref, Method.EXHAUSTIVE, Verdict.VERIFIED,
+                                grid_scope, {"grid_datasets": on_grid}, None, seed, t0))
+            if n_checked > grid:
+                out.append(_finding(
+                    f"{cid}.random", text, ref, Method.SAMPLED, Verdict.NOT_REFUTED,
+                    f"{n_checked - grid} seeded random data sets n<=8 with ties, L>0 (after "
+                    "the grid); exact", {"random_datasets": n_checked - grid, "sampled": True},
+                    None, seed, t0))
             continue
         x, L, U, v = hit
         inputs = {"x": x, "L": L, "U": U}

@@ -40,7 +40,7 @@ from typing import Any
 
 import mpmath
 
-from audit import verdict_rules
+from audit import falsifiability, verdict_rules
 from audit.findings import Finding, Method, Verdict, counterexample_document
 from audit.registry import replayer
 from kernels.global_sensitivity import formulas as fo
@@ -171,6 +171,7 @@ def gs_findings(stat: str, relation: str, flat_n: Any = None, pooled_sizes: Any 
     flat_n = flat_n or FLAT_N
     pooled_sizes = pooled_sizes or POOLED_SIZES
     rows, worst_small, worst_large, undecided = [], None, None, []
+    attained: tuple[Any, Any] | None = None  # the largest exact sup the scope reaches
     for case in _cases(stat, relation, flat_n, pooled_sizes):
         n, sizes, k = case.get("n"), case.get("sizes"), case.get("k")
         s = _search(stat, relation, n, sizes, k, label_change)
@@ -186,6 +187,8 @@ def gs_findings(stat: str, relation: str, flat_n: Any = None, pooled_sizes: Any 
                "printed_float": _fl(printed), "exact_float": float(s.value),
                "pairs_examined": s.n_pairs, "witness": s.as_dict()}
         rows.append(row)
+        if exact_ok and (attained is None or s.value > attained[0]):
+            attained = (s.value, {**case, "witness": s.as_dict()})
         if exact_ok and _exceeds(s.value, printed) and worst_small is None:
             worst_small = (case, s, printed)
         if exact_ok and _exceeds(printed, s.value) and worst_large is None:
@@ -199,6 +202,18 @@ def gs_findings(stat: str, relation: str, flat_n: Any = None, pooled_sizes: Any 
         rel_txt += ", the changed record may move to another cell"
     scope = _scope(stat, relation, rows, label_change)
     ev = {"table": rows, "undecided": undecided, "ranges": "unit (R = R1 = R2 = 1)"}
+    # twins (issue 42): the printed GS replaced by the largest attained exact sup nudged just
+    # below it (too small) / just above it (too large): the same comparison refutes each at
+    # the attaining case
+    top = None if attained is None or attained[0] <= 0 else attained
+    tw_small = falsifiability.tightened_bound_twin(
+        None if top is None else Fraction(top[0]), "the printed GS",
+        at=None if top is None else top[1], what="sup |T(x) - T(x')| (a GS nudged below it)")
+    tw_large = falsifiability.twin(
+        "the printed GS replaced by the largest attained sup times (1 + 2^-20): the same "
+        "comparison", "refuted" if top is not None else "not-refuted",
+        witness=None if top is None else top[1],
+        margin=None if top is None else {"sup": top[0]})
     out = []
     # upper-bound direction
     if worst_small is not None:
@@ -211,12 +226,15 @@ def gs_findings(stat: str, relation: str, flat_n: Any = None, pooled_sizes: Any 
         verdict = Verdict.REFUTED
     else:
         cx = None
-        verdict = Verdict.INCONCLUSIVE if undecided else Verdict.VERIFIED
+        verdict = Verdict.INCONCLUSIVE if undecided else falsifiability.decide(
+            True, tw_small, failed=Verdict.REFUTED,
+            vacuous_reason="every sup in the scope is 0: no printed GS can be too small")
     out.append(Finding(
         id=fid, claim=f"{REF}, {SECTION[stat]}, {rel_txt}: the printed GS of the {stat} is >= "
         "sup |T(x) - T(x')| (not too small: the Laplace release with it is epsilon-DP)",
         reference=f"{SECTION[stat]}, {rel_txt.split(' (')[0]}",
-        method=Method.EXHAUSTIVE, verdict=verdict, scope=scope, evidence=ev, counterexample=cx,
+        method=Method.EXHAUSTIVE, verdict=verdict, scope=scope,
+        evidence={**ev, "twin": tw_small}, counterexample=cx,
         duration_s=time.perf_counter() - t0, subject=SUBJECT,
         reading=verdict_rules.reading_for(verdict)))
     # tightness direction
@@ -247,11 +265,14 @@ def gs_findings(stat: str, relation: str, flat_n: Any = None, pooled_sizes: Any 
             verdict2 = Verdict.REFUTED
         else:
             cx2 = None
-            verdict2 = Verdict.INCONCLUSIVE if undecided else Verdict.VERIFIED
+            verdict2 = Verdict.INCONCLUSIVE if undecided else falsifiability.decide(
+                True, tw_large, failed=Verdict.REFUTED,
+                vacuous_reason="every sup in the scope is 0")
     out.append(Finding(
         id=fid + ".tight", claim=claim2,
         reference=f"{SECTION[stat]}, {rel_txt.split(' (')[0]}",
-        method=Method.EXHAUSTIVE, verdict=verdict2, scope=scope, evidence=ev2,
+        method=Method.EXHAUSTIVE, verdict=verdict2, scope=scope,
+        evidence={**ev2, "twin": tw_large},
         counterexample=cx2, duration_s=time.perf_counter() - t0, subject=SUBJECT,
         reading=verdict_rules.reading_for(verdict2)))
     return out

@@ -29,7 +29,7 @@ from typing import Any
 import mpmath
 import numpy as np
 
-from audit import verdict_rules
+from audit import falsifiability, verdict_rules
 from audit.findings import Finding, Method, Verdict, counterexample_document
 from audit.privacy.blackbox import BlackBoxTester
 from audit.privacy.exact_loss import pair_loss
@@ -100,6 +100,20 @@ def replay_loss(inputs: dict) -> tuple[bool, Any, Any, str]:
             f"certified loss {r['epsilon_up']} vs claimed epsilon {EPS}")
 
 
+def exact_laplace_loss(mech: GSRelease, first: Any, second: Any) -> Fraction | None:
+    """The exact loss of a Laplace release with the same scale b on both sides: sup_y |log
+    p(y)/p'(y)| = sum_i |a_i - a'_i| / b (attained beyond both centres), in Fractions; None
+    when a location or scale is not a Fraction or the scales differ (then only the certified
+    float bounds exist)."""
+    a, b = mech.exact_location_scale(first)
+    a2, b2 = mech.exact_location_scale(second)
+    locs = list(zip(a, a2, strict=True)) if isinstance(a, list) else [(a, a2)]
+    exact = all(isinstance(v, (int, Fraction)) for pair in locs for v in pair)
+    if not (exact and isinstance(b, Fraction) and b == b2 and b > 0):
+        return None
+    return sum((abs(Fraction(u) - Fraction(v)) for u, v in locs), Fraction(0)) / b
+
+
 def loss_finding(stat: str, relation: str, label_change: bool = False) -> Finding:
     t0 = time.perf_counter()
     s, case = worst_pair(stat, relation, label_change)
@@ -117,23 +131,42 @@ def loss_finding(stat: str, relation: str, label_change: bool = False) -> Findin
     fid = f"release.{stat}.{dn}.exact-loss"
     ev = {**r, "pair": s.as_dict(), "printed_gs": gc._str(printed), "exact_gs": exact,
           "predicted_eps": mpmath.nstr(predicted, 20), **case}
+    # issue 42: the verdict compares an exact loss with epsilon exactly; the certified float
+    # epsilon_up (1.0000000000000002 for an exact loss of 1) never verifies by tolerance
+    exact_loss = exact_laplace_loss(mech, first, second)
+    eps_q = Fraction(EPS)
+    ev["claimed"] = eps_q
+    ev["exact_loss"] = exact_loss
+    tw = falsifiability.tightened_bound_twin(
+        exact_loss if exact_loss is not None else Fraction(r["value_down"]), eps_q,
+        at={"first": s.first, "second": s.second, **case}, what="the release's loss")
+    ev["twin"] = tw
     cx = None
-    if r["value_down"] > EPS:
+    over = (exact_loss > eps_q) if exact_loss is not None else r["value_down"] > EPS
+    if over:
         verdict = Verdict.REFUTED
         cx = counterexample_document(
             "release.exact-loss", f"mechanism:{mech.name}",
             {"stat": stat, "relation": relation, "first": s.first, "second": s.second,
              **case}, EPS, r["epsilon_up"], None,
             f"the release with the printed GS has exact loss {r['epsilon_up']:.6g} > {EPS}")
-    else:
-        verdict = Verdict.VERIFIED if r["certified"] else Verdict.INCONCLUSIVE
+    elif exact_loss is not None:
+        verdict = falsifiability.decide(True, tw, failed=Verdict.REFUTED,
+                                        vacuous_reason="the worst pair has loss 0")
+    elif r["certified"] and Fraction(r["epsilon_up"]) <= eps_q:
+        verdict = falsifiability.decide(True, tw, failed=Verdict.REFUTED,
+                                        vacuous_reason="the worst pair has loss 0")
+    else:  # a certified bound above epsilon that no exact value settles
+        verdict = Verdict.INCONCLUSIVE
+        ev["margin_above_claim"] = Fraction(r["epsilon_up"]) - eps_q
     rel_txt = relation + (" with cell moves" if label_change else "")
     return Finding(
         id=fid, claim=f"{REF}, {gc.SECTION[stat]}: T + Lap(printed GS/epsilon) for the {stat} "
         f"is epsilon-DP under {rel_txt} (epsilon = {EPS:g})", reference=gc.SECTION[stat],
         method=Method.EXACT_LOSS, verdict=verdict,
-        scope=f"certified exact loss (mpmath 30/60 digits, rounded up) on the worst pair of "
-        f"the exhaustive search at {case}; that pair maximises |T(x) - T(x')| over all "
+        scope=f"exact loss sum |a - a'| / b in Fractions (equal scales; else the certified "
+        f"mpmath 30/60-digit bound, rounded up) on the worst pair of the exhaustive search at "
+        f"{case}, compared with epsilon exactly; that pair maximises |T(x) - T(x')| over all "
         "neighbours at this size, so the loss on it is the release's epsilon there",
         evidence=ev, counterexample=cx, duration_s=time.perf_counter() - t0, subject=SUBJECT,
         reading=verdict_rules.reading_for(verdict))

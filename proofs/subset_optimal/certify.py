@@ -12,15 +12,22 @@ Links (each one Finding):
    eps, with a replayable counterexample naming the neighbour by its rank in the sorted
    data and the data by source + keyed fingerprint.
 3. ``subset.every-neighbour`` — with a public size (``n_public``) alpha, zeta, beta are
-   public, each step's score has add/remove sensitivity <= 1 for *every* neighbour (t_l
-   moves by (2/eps) ln((n+1)/n) <= 1, t_u by 1 minus that, compensated by the count), so
-   every step is eps-DP (Theorem 2 of the paper: verified exhaustively on a small scope
-   by the subject's claims); the printed algorithm (alpha = gamma/|D|) has data-dependent
-   constants and no proof covers all neighbours: inconclusive.
+   public; the largest change of each threshold step's score over *every* add/remove
+   neighbour is computed exactly from the finite set of (count, rank) patterns a neighbour
+   induces at an output (:func:`score_sensitivity`), giving the loss bound eps * max|Delta K|
+   per step (exponential mechanism); its twin, a rank that moves by 2 per record, is
+   rejected by the same computation.  The printed algorithm (alpha = gamma/|D|) moves the
+   window with the neighbour: inconclusive.
+4. ``subset.step-mean`` — the third step (line 4, Algorithm 1 on [l-hat, u-hat]): its exact
+   loss over every neighbour and window, eps/2 + eps/2 under the clipping reading (named
+   in the finding); its twin, the printed "run on D" without clipping, is refuted.
+
+CERTIFIED's scope names every step of the released mu-hat and the links covering it
+(:data:`STEP_COVERAGE`).
 
 Verdicts (the chain rule): NOT CERTIFIED when a step is refuted (the printed accounting
 eps + eps + eps = 3 eps fails on this data set), CERTIFIED only with ``n_public`` and every
-tested loss <= eps, INCONCLUSIVE otherwise.
+tested loss <= eps and every link verified, INCONCLUSIVE otherwise.
 
 Neighbour relation add/remove one: the size n is *not* public (it differs between
 neighbours), so n goes to the confidential part unless given as ``n_public``.  Nothing here
@@ -35,6 +42,7 @@ from typing import Any
 
 import numpy as np
 
+from audit import falsifiability
 from audit import fingerprint as fp
 from audit.checks.chain import Chain, Link, certification
 from audit.findings import Finding, Method, Verdict, counterexample_document
@@ -146,17 +154,35 @@ def _data_ref(ctx: _Context) -> dict[str, Any]:
             "fingerprint": {"value": ctx.fingerprint or fp.UNKEYED, **(ctx.cfg.key_ref or {})}}
 
 
+def _input_twin(cfg: SubsetCertifyConfig) -> dict[str, Any]:
+    """The input check run on the data with one record at 2R appended: refuted when
+    :func:`validate` rejects it."""
+    from dataclasses import replace
+
+    bad = replace(cfg, data=np.append(np.asarray(cfg.data, dtype=np.float64), 2 * cfg.R))
+    try:
+        validate(bad)
+    except InputError:
+        outcome = "refuted"
+    else:
+        outcome = "not-refuted"
+    return falsifiability.twin("the data with one record at 2R appended", outcome,
+                               witness={"added_record": "2R"})
+
+
 def _input(ctx: _Context) -> list[Finding]:
     cfg = ctx.cfg
+    tw = _input_twin(cfg)
     return [Finding(
         id="subset.input",
         claim="the records are finite and inside [-R, R]; R, eps and gamma are valid",
         reference=f"{REF}; DESIGN.md 'Bad input'",
         method=Method.EXHAUSTIVE,
-        verdict=Verdict.VERIFIED,
+        verdict=falsifiability.decide(True, tw, failed=Verdict.ERROR,
+                                      vacuous_reason="a record outside [-R, R] is accepted"),
         scope="every record checked: finite, in [-R, R]",
         evidence={"R": cfg.R, "epsilon": cfg.epsilon, "gamma": cfg.gamma,
-                  "n_public": cfg.n_public},
+                  "n_public": cfg.n_public, "twin": tw},
         # add/remove one: the true size differs between neighbours, it is not public
         confidential={"n": len(ctx.xs), "data_fingerprint": ctx.fingerprint},
         subject=ctx.subject,
@@ -216,21 +242,153 @@ def _step_link(key: str, fid: str, name: str) -> Link[_Context]:
     return Link(key, f"exact loss of the {name} step on six neighbours", run)
 
 
+#: the count patterns (delta c_<, delta c_<=) an added record induces at an output tau: below
+#: the window (both counts + 1), inside it (c_<= + 1), above it (none); a removed record the
+#: negatives.  Every add/remove neighbour induces one of these at every tau.
+ADD_PATTERNS = ((0, 0), (0, 1), (1, 1))
+
+
+def rank_shift(key: str, dn: int) -> int:
+    """How much the step's rank moves when |D| moves by ``dn`` (public size: alpha, zeta, beta
+    are public; Algorithm 3 line 1: t_l = 1/eps + beta does not move, t_u = |D| - 1/eps -
+    beta moves with |D|)."""
+    return 0 if key == "t_l" else dn
+
+
+def score_sensitivity(key: str) -> tuple[int, dict[str, Any]]:
+    """Largest change of the step's score K(tau) = max(0, c_< - r, r - c_<=) (Algorithm 2 line
+    1, :meth:`ExactPieces.losses`) at any output tau over *every* add/remove neighbour, with the
+    neighbour kind and count pattern attaining it.
+
+    Exact and exhaustive: at each tau a neighbour changes (c_<, c_<=, r) by one of the integer
+    patterns of :data:`ADD_PATTERNS` (negated for a removal) with the rank shift of
+    :func:`rank_shift`; max(0, a, b) is 1-Lipschitz in the sup norm, so |Delta K| <= max(|d1 -
+    dr|, |d2 - dr|), attained by some tau of a data set where neither clip binds."""
+    best: tuple[int, dict[str, Any]] = (-1, {})
+    for kind, sign in (("add", 1), ("remove", -1)):
+        dr = rank_shift(key, sign)
+        for d1, d2 in ADD_PATTERNS:
+            g = max(abs(sign * d1 - dr), abs(sign * d2 - dr))
+            if g > best[0]:
+                best = (g, {"neighbour": kind, "pattern": (sign * d1, sign * d2),
+                            "rank_shift": dr})
+    return best
+
+
+def _check_rank_shift(cfg: SubsetCertifyConfig, key: str) -> bool:
+    """The shifts of :func:`rank_shift` against Algorithm 3 line 1 evaluated at 60 digits."""
+    import mpmath
+
+    n = cfg.n_public or 1
+    Rf, eps, g = Fraction(cfg.R), Fraction(cfg.epsilon), Fraction(cfg.gamma)
+    with mpmath.workdps(60):
+        base = alg3_params_exact(n + 1, Rf, eps, g, cfg.n_public)[key]
+        return all(abs(alg3_params_exact(n + 1 + dn, Rf, eps, g, cfg.n_public)[key] - base
+                       - rank_shift(key, dn)) < mpmath.mpf(10) ** -50 for dn in (-1, 1))
+
+
 def _every_neighbour(ctx: _Context) -> list[Finding]:
     cfg = ctx.cfg
-    public = cfg.n_public is not None
+    if cfg.n_public is None:
+        return [Finding(
+            id="subset.every-neighbour",
+            claim="every add/remove neighbour (not only the six tested) keeps each threshold "
+            "step eps-DP",
+            reference=f"{REF}; Theorem 2 (Algorithm 2 with public r and alpha)",
+            method=Method.EXACT,
+            verdict=Verdict.INCONCLUSIVE,
+            scope="the printed algorithm sets alpha = gamma/|D| from the data: the window "
+            "itself moves with the neighbour, no bound over every neighbour is computed",
+            evidence={"n_public": None},
+            subject=ctx.subject,
+        )]
+    eps = Fraction(cfg.epsilon)
+    per_step: dict[str, Any] = {}
+    ok = True
+    for key, _fid, name in _STEPS:
+        sens, at = score_sensitivity(key)
+        bound = eps * sens  # eps/2 * sens for the density, eps/2 * sens for the normaliser
+        shift_ok = _check_rank_shift(cfg, key)
+        ok = ok and shift_ok and bound <= eps
+        per_step[name] = {"score_sensitivity": sens, "attained_by": at,
+                          "loss_bound": bound, "rank_shift_checked_60_digits": shift_ok}
+    # twin: the same computation on a broken rank (t_u moving by 2 per record, i.e. the
+    # printed t_u = |D| - ... with |D| counted twice) - refuted: sensitivity 2, bound 2 eps
+    broken = max(max(abs(sign * d1 - 2 * sign), abs(sign * d2 - 2 * sign))
+                 for sign in (1, -1) for d1, d2 in ADD_PATTERNS)
+    tw = falsifiability.twin(
+        "the u-hat rank moving by 2 per added/removed record (a broken t_u): the same "
+        "exhaustive pattern computation", "refuted" if eps * broken > eps else "not-refuted",
+        witness={"neighbour": "add", "pattern": (0, 0), "rank_shift": 2},
+        margin={"score_sensitivity": broken, "loss_bound": eps * broken, "claimed": eps},
+        detail="sensitivity 2 and no bound <= eps: the check rejects this rank")
+    verdict = falsifiability.decide(ok, tw, failed=Verdict.INCONCLUSIVE,
+                                    vacuous_reason="no broken rank is rejected")
     return [Finding(
         id="subset.every-neighbour",
-        claim="every add/remove neighbour (not only the six tested) keeps each step eps-DP",
-        reference=f"{REF}; Theorem 2 (Algorithm 2 with public r and alpha)",
-        method=Method.SYMBOLIC,
-        verdict=Verdict.VERIFIED if public else Verdict.INCONCLUSIVE,
-        scope=("public size n_public: alpha, zeta, beta public, each step's score has "
-               "add/remove sensitivity <= 1 for every neighbour, so Theorem 2 applies "
-               "(module docstring of proofs/subset_optimal/certify.py)" if public else
-               "the printed algorithm sets alpha = gamma/|D| from the data: no proof covers "
-               "every neighbour"),
-        evidence={"n_public": cfg.n_public},
+        claim="every add/remove neighbour (not only the six tested) keeps each threshold step "
+        "(l-hat, u-hat) eps-DP",
+        reference=f"{REF}; Theorem 2 (Algorithm 2 with public r and alpha); exponential "
+        "mechanism with density exp(-eps/2 K)",
+        method=Method.EXHAUSTIVE,
+        verdict=verdict,
+        scope="public size n_public: alpha, zeta, beta public; every add/remove neighbour, "
+        "through the finite set of (count, rank) patterns a neighbour induces at an output "
+        "(3 per kind); loss bound eps * max |Delta K| computed exactly in integers / Fractions",
+        evidence={"n_public": cfg.n_public, "per_step": per_step, "claimed_per_step": eps,
+                  "twin": tw},
+        subject=ctx.subject,
+    )]
+
+
+def mean_step_loss(eps: Fraction, clipped: bool, R: Fraction,
+                   window: tuple[Fraction, Fraction]) -> Fraction:
+    """Exact loss of Algorithm 3 line 4 (Algorithm 1 on [l, u] = ``window``, the public
+    outputs of the two earlier steps) over every add/remove neighbour with a record in
+    [-R, R]: count |Delta n| eps/2 = eps/2, plus the sum's sup_v |x(v) - m| eps / (u - l) with
+    x(v) the record clipped to [l, u] (clipping reading: sup = (u - l)/2) or the record itself
+    (printed line 4, "run on D": sup = R + |m|)."""
+    lo, hi = window
+    m = (lo + hi) / 2
+    reach = max(abs(lo - m), abs(hi - m)) if clipped else R + abs(m)
+    return eps / 2 + reach * eps / (hi - lo)
+
+
+CLIP_READING = ("clipping reading: Algorithm 3 line 4 runs Algorithm 1 on D clipped to "
+                "[l-hat, u-hat] (the printed line says 'run on D'; unclipped, the step is "
+                "not eps-DP)")
+
+
+def _mean_step(ctx: _Context) -> list[Finding]:
+    """The third step of the released mechanism: computed over every neighbour and every
+    window the earlier steps can output, exactly."""
+    cfg = ctx.cfg
+    eps, R = Fraction(cfg.epsilon), Fraction(cfg.R)
+    # the loss depends on the window only through u - l (clipped): check a window family
+    # that spans [-R, R] at several widths, exactly; the formula is symbolic in (l, u)
+    windows = [(-R, R), (-R, Fraction(0)), (-R / 8, R / 8), (R / 3, R / 2)]
+    clipped = {str(w): mean_step_loss(eps, True, R, w) for w in windows}
+    ok = all(v <= eps for v in clipped.values())
+    wit = (Fraction(0), R / 2)
+    printed = mean_step_loss(eps, False, R, wit)
+    tw = falsifiability.twin(
+        "the printed line 4 (Algorithm 1 run on D unclipped): the same exact loss",
+        "refuted" if printed > eps else "not-refuted",
+        witness={"l_hat": wit[0], "u_hat": wit[1], "added_record": R},
+        margin={"loss": printed, "claimed": eps})
+    return [Finding(
+        id="subset.step-mean",
+        claim="the mean step of Algorithm 3 (line 4: Algorithm 1 on [l-hat, u-hat]) is "
+        "eps-DP on add/remove neighbours, whatever window the threshold steps released",
+        reference=f"{REF}; Algorithm 3 line 4; Algorithm 1; Lemma 2",
+        method=Method.EXACT,
+        verdict=falsifiability.decide(ok, tw, failed=Verdict.REFUTED,
+                                      vacuous_reason="the unclipped step is not rejected"),
+        scope="every add/remove neighbour with a record in [-R, R], every window [l, u] in "
+        "[-R, R]: loss = eps/2 (count) + eps (u - l)/2 / (u - l) (clipped sum) exactly, "
+        f"evaluated in Fractions at {len(windows)} windows; " + CLIP_READING,
+        evidence={"claimed_per_step": eps, "loss_at_windows": clipped, "twin": tw},
+        reading=CLIP_READING,
         subject=ctx.subject,
     )]
 
@@ -239,8 +397,20 @@ def _every_neighbour(ctx: _Context) -> list[Finding]:
 CHAIN: Chain[_Context] = Chain(REF, (
     Link("input", "input validation", _input),
     *(_step_link(k, fid, name) for k, fid, name in _STEPS),
-    Link("every-neighbour", "a proof for every neighbour (public size)", _every_neighbour),
+    Link("every-neighbour", "the threshold steps' loss bound over every neighbour (public "
+         "size)", _every_neighbour),
+    Link("step-mean", "the mean step's exact loss over every neighbour", _mean_step),
 ))
+
+#: every step of the released mu-hat and the links that cover it (named in CERTIFIED's scope)
+STEP_COVERAGE = (
+    ("l-hat (Algorithm 2, rank t_l)", "subset.step-l-hat (six neighbours, exact), "
+     "subset.every-neighbour (every neighbour, bound)"),
+    ("u-hat (Algorithm 2, rank t_u)", "subset.step-u-hat (six neighbours, exact), "
+     "subset.every-neighbour (every neighbour, bound)"),
+    ("mean (Algorithm 1 on [l-hat, u-hat])", "subset.step-mean (every neighbour, exact; "
+     "clipping reading)"),
+)
 
 
 def public_parameters(cfg: SubsetCertifyConfig) -> dict[str, Any]:
@@ -267,7 +437,8 @@ def certify_alg3(cfg: SubsetCertifyConfig, progress: Any = None,
              f"report), R = {cfg.R:g}, eps = {cfg.epsilon:g} per step, gamma = {cfg.gamma:g}, "
              + (f"public size {cfg.n_public}" if cfg.n_public is not None else
                 "size from the data (as printed)")
-             + "; neighbour relation add/remove one; six neighbours tested exactly")
+             + "; neighbour relation add/remove one; total 3 eps over the steps: "
+             + "; ".join(f"{step} <- {links}" for step, links in STEP_COVERAGE))
     cert = certification(findings, scope, fpr).to_dict()
     return SubsetCertifyResult(findings, cert, public_parameters(cfg), ctx.subject)
 

@@ -13,6 +13,7 @@ from typing import Any
 
 import sympy as sp
 
+from audit import falsifiability
 from audit.findings import Finding, Method, Verdict, counterexample_document, from_jsonable
 from audit.registry import replayer
 from proofs.subset_optimal import NAME, claim
@@ -62,6 +63,7 @@ def lemma7(budget_s: float, seed: int) -> list[Finding]:
     cuts = [F(2 * v + 1, 2) for v in range(-1, 5)] + grid
     r = 2  # 3r/2 = 3, 2r = 4, 4r = 8, r/2 = 1: one add or remove
     bad: list[dict[str, Any]] = []
+    twin_at: dict[str, Any] | None = None
     count = 0
     for n in range(4 * r + 1, 12):
         for D in itertools.combinations_with_replacement(grid, n):
@@ -78,25 +80,31 @@ def lemma7(budget_s: float, seed: int) -> list[Finding]:
                 for Dp in _neighbours(mid, inside):
                     count += 1
                     a, b = lemma7_case(D, r, lo_cut, hi_cut, Dp)
+                    if twin_at is None and not all(lemma7_case(D, r, lo_cut, hi_cut, Dp,
+                                                               trim=1)):
+                        twin_at = {"D": D, "r": r, "l": lo_cut, "u": hi_cut, "Dp": Dp}
                     if not (a and b) and len(bad) < 5:
                         bad.append({"D": D, "r": r, "l": lo_cut, "u": hi_cut, "Dp": Dp,
                                     "first": a, "second": b})
     cx = (counterexample_document("text.subset.lemma7-dominance", SUBJECT, bad[0], True, False,
                                   None, note="D \\ L_4r > D' > D \\ U_4r fails")
           if bad else None)
+    tw7 = falsifiability.twin("the trim 4r replaced by r (L_r, U_r): the same exhaustive check",
+                              "refuted" if twin_at else "not-refuted", witness=twin_at)
     return [paper_finding(
         id="text.subset.lemma7-dominance", reading="as printed (Definition 6's dominance)",
         claim="Lemma 7: if 3r/2 <= |D below l| <= 2r and 3r/2 <= |D above u| <= 2r, every D' "
               "with points in [l, u] and d(D_[l,u], D') <= r/2 satisfies D \\ L_4r(D) > D' > "
               "D \\ U_4r(D) (Definition 6)",
         reference=f"{REF}, Lemma 7, Appendix D.2", method=Method.EXHAUSTIVE,
-        verdict=Verdict.VERIFIED if not bad and count else Verdict.REFUTED if bad
-        else Verdict.INCONCLUSIVE,
+        verdict=falsifiability.decide(not bad and count > 0, tw7, failed=Verdict.REFUTED if bad
+                                      else Verdict.INCONCLUSIVE,
+                                      vacuous_reason="trimming r instead of 4r passes too"),
         scope=f"r = 2; every multiset D on {{0..4}} of size 9..11; l, u in {{-1/2, 0, 1/2, .., "
               f"9/2}} meeting the hypotheses; every D' at add/remove distance <= 1 = r/2 from "
               f"D_[l,u] on the grid ({count} cases); exact CDFs at every step point",
-        evidence={"cases": count, "violations": bad}, counterexample=cx, seed=seed,
-        duration_s=time.perf_counter() - t0, subject=SUBJECT)]
+        evidence={"cases": count, "violations": bad, "twin": tw7}, counterexample=cx,
+        seed=seed, duration_s=time.perf_counter() - t0, subject=SUBJECT)]
 
 
 @replayer("text.subset.lemma7-dominance")
@@ -128,6 +136,7 @@ def clip_delete(budget_s: float, seed: int) -> list[Finding]:
     grid = [F(v) for v in (-3, -1, 0, 1, 2, 5)]
     cuts = [F(2 * v + 1, 2) for v in range(-4, 6)]
     bad, count = [], 0
+    twin_at: dict[str, Any] | None = None
     for n in range(1, 8):
         for D in itertools.combinations_with_replacement(grid, n):
             for lp in cuts:
@@ -135,22 +144,28 @@ def clip_delete(budget_s: float, seed: int) -> list[Finding]:
                     continue
                 count += 1
                 c, d = clip_vs_delete(list(D), lp)
+                if twin_at is None and c > d / 2:
+                    twin_at = {"D": list(D), "l_prime": lp, "clip_bias": c, "delete_bias": d}
                 if not (F(0) <= c <= d) and len(bad) < 5:
                     bad.append({"D": list(D), "l_prime": lp, "clip_bias": c, "delete_bias": d})
     cx = (counterexample_document("text.subset.clip-vs-delete", SUBJECT,
                                   {"D": bad[0]["D"], "l_prime": bad[0]["l_prime"]}, True, False,
                                   None) if bad else None)
+    tw = falsifiability.twin("the bound tightened to half the deletion bias (clip <= delete / "
+                             "2): the same exhaustive check", "refuted" if twin_at else
+                             "not-refuted", witness=twin_at)
     return [paper_finding(
         id="text.subset.clip-vs-delete", reading="as printed",
         claim="Appendix B.3: with q = #{x in D : x < l'}, 0 <= mu(clip(D, [l', .])) - mu(D) <= "
               "mu(D \\ L_q) - mu(D) ('the bias from clipping the points to l' is at most the "
               "bias from deleting them')",
         reference=f"{REF}, Appendix B.3", method=Method.EXHAUSTIVE,
-        verdict=Verdict.VERIFIED if not bad else Verdict.REFUTED,
+        verdict=falsifiability.decide(not bad, tw, failed=Verdict.REFUTED,
+                                      vacuous_reason="clip bias <= delete bias / 2 everywhere"),
         scope=f"every multiset on {{-3, -1, 0, 1, 2, 5}} of size 1..7, every l' in "
               f"{{-7/2, .., 11/2}} with at least one point >= l' ({count} cases), exact",
-        evidence={"cases": count, "violations": bad}, counterexample=cx, seed=seed,
-        duration_s=time.perf_counter() - t0, subject=SUBJECT)]
+        evidence={"cases": count, "violations": bad, "twin": tw}, counterexample=cx,
+        seed=seed, duration_s=time.perf_counter() - t0, subject=SUBJECT)]
 
 
 @replayer("text.subset.clip-vs-delete")
@@ -255,22 +270,35 @@ def footnotes(budget_s: float, seed: int) -> list[Finding]:
     t0 = time.perf_counter()
     eps_all = sorted({F(p, q) for q in range(1, 61) for p in range(1, q + 1)})
     bad1 = [e for e in eps_all if not (e / 2 < footnote1(e) <= e)][:3]
+    tw1_at = next((e for e in eps_all if not (e / 2 < footnote1(e) < e)), None)
+    tw1 = falsifiability.twin("eps' in (eps/2, eps) (the upper end made strict): the same "
+                              "exhaustive check", "refuted" if tw1_at is not None else
+                              "not-refuted", witness={"eps": tw1_at})
     bad2, count2 = [], 0
+    tw2_at: dict[str, Any] | None = None
     for n in range(1, 6):
         for D in itertools.combinations_with_replacement([F(v) for v in range(4)], n):
             for r in range(n + 1):
                 for tau in (F(v, 2) for v in range(-1, 8)):
                     count2 += 1
+                    if tw2_at is None and rank_formula(tau, r, list(D)) and not rank_formula(
+                            -tau, n - r + 1, [-x for x in D]):
+                        tw2_at = {"D": list(D), "r": r, "tau": tau}
                     if not negation_ok(list(D), r, tau) and len(bad2) < 3:
                         bad2.append({"D": list(D), "r": r, "tau": tau})
+    tw2 = falsifiability.twin("-tau a rank-(|D| - r + 1) threshold (the rank nudged by one): "
+                              "the same exhaustive check", "refuted" if tw2_at else
+                              "not-refuted", witness=tw2_at)
     return [
         paper_finding(
             id="text.subset.footnote1-eps", reading="as printed, for eps in (0, 1]",
             claim="Footnote 1: for eps <= 1, eps' = 1/ceil(1/eps) lies in (eps/2, eps]",
             reference=f"{REF}, Section 2, footnote 1", method=Method.EXHAUSTIVE,
-            verdict=Verdict.VERIFIED if not bad1 else Verdict.REFUTED,
+            verdict=falsifiability.decide(not bad1, tw1, failed=Verdict.REFUTED,
+                                          vacuous_reason="a strict upper end passes too"),
             scope=f"every rational p/q in (0, 1] with q <= 60 ({len(eps_all)} values), exact",
-            evidence={"values": len(eps_all), "violations": [str(e) for e in bad1]},
+            evidence={"values": len(eps_all), "violations": [str(e) for e in bad1],
+                      "twin": tw1},
             counterexample=counterexample_document(
                 "text.subset.footnotes", SUBJECT, {"eps": bad1[0]}, True, False, None)
             if bad1 else None, seed=seed, duration_s=time.perf_counter() - t0,
@@ -280,10 +308,11 @@ def footnotes(budget_s: float, seed: int) -> list[Finding]:
             claim="Footnote 2: when tau is a rank-r threshold for D, -tau is a rank-(|D| - r) "
                   "threshold for -D (Definition 3)",
             reference=f"{REF}, Algorithm 3, footnote 2", method=Method.EXHAUSTIVE,
-            verdict=Verdict.VERIFIED if not bad2 else Verdict.REFUTED,
+            verdict=falsifiability.decide(not bad2, tw2, failed=Verdict.REFUTED,
+                                          vacuous_reason="rank |D| - r + 1 passes too"),
             scope=f"every multiset on {{0..3}} of size 1..5, every rank, every tau in "
                   f"{{-1/2, .., 7/2}} ({count2} cases), exact",
-            evidence={"cases": count2, "violations": bad2},
+            evidence={"cases": count2, "violations": bad2, "twin": tw2},
             counterexample=counterexample_document(
                 "text.subset.footnotes", SUBJECT, bad2[0], True, False, None)
             if bad2 else None, seed=seed, duration_s=time.perf_counter() - t0,
@@ -434,9 +463,10 @@ def _medians(d: list[F]) -> tuple[F, F]:
     return s[(n - 1) // 2], (s[(n - 1) // 2] + s[n // 2]) / 2  # lower median, midpoint median
 
 
-def lipschitz_violations(max_n: int = 5) -> tuple[list[dict], int]:
-    """Every pair of equal-size multisets on a grid: |theta(D) - theta(D')| <= max_i |x_i(D) -
-    x_i(D')| (sorted order) for the mean, the lower median and the midpoint median."""
+def lipschitz_violations(max_n: int = 5, constant: F = F(1)) -> tuple[list[dict], int]:
+    """Every pair of equal-size multisets on a grid: |theta(D) - theta(D')| <= ``constant``
+    max_i |x_i(D) - x_i(D')| (sorted order) for the mean, the lower median and the midpoint
+    median (``constant`` 1: Section 4's claim; below 1: a tightened twin)."""
     grid = [F(v) for v in (0, 1, 3, 4)]
     bad: list[dict] = []
     count = 0
@@ -448,7 +478,7 @@ def lipschitz_violations(max_n: int = 5) -> tuple[list[dict], int]:
             for name, ta, tb in (("mean", mean(a), mean(b)), ("lower median", ma[0], mb[0]),
                                  ("midpoint median", ma[1], mb[1])):
                 count += 1
-                if abs(ta - tb) > lip and len(bad) < 3:
+                if abs(ta - tb) > constant * lip and len(bad) < 3:
                     bad.append({"D": a, "D2": b, "property": name})
     return bad, count
 
@@ -458,16 +488,21 @@ def lipschitz_violations(max_n: int = 5) -> tuple[list[dict], int]:
 def lipschitz(budget_s: float, seed: int) -> list[Finding]:
     t0 = time.perf_counter()
     bad, count = lipschitz_violations()
+    tw_bad, _ = lipschitz_violations(3, F(1, 2))
+    tw = falsifiability.twin("Lipschitz constant 1/2 instead of 1: the same exhaustive check "
+                             "(sizes 1..3)", "refuted" if tw_bad else "not-refuted",
+                             witness=tw_bad[0] if tw_bad else None)
     return [paper_finding(
         id="text.subset.lipschitz", reading="as printed, x_i(D) the i-th element in sorted order",
         claim="Section 4: 'Observe that both mean and median are 1-Lipschitz when l(theta, "
               "theta') = |theta - theta'|': |theta(D) - theta(D')| <= max_i |x_i(D) - x_i(D')| "
               "for |D| = |D'|",
         reference=f"{REF}, Section 4", method=Method.EXHAUSTIVE,
-        verdict=Verdict.VERIFIED if not bad else Verdict.REFUTED,
+        verdict=falsifiability.decide(not bad, tw, failed=Verdict.REFUTED,
+                                      vacuous_reason="constant 1/2 passes too"),
         scope=f"every pair of equal-size multisets on {{0, 1, 3, 4}} of size 1..5; mean, lower "
               f"and midpoint median ({count} comparisons), exact",
-        evidence={"comparisons": count, "violations": bad},
+        evidence={"comparisons": count, "violations": bad, "twin": tw},
         counterexample=counterexample_document("text.subset.lipschitz", SUBJECT, bad[0], True,
                                                False, None) if bad else None,
         seed=seed, duration_s=time.perf_counter() - t0, subject=SUBJECT)]
@@ -514,6 +549,11 @@ def lemma2_proof(budget_s: float, seed: int) -> list[Finding]:
     step_ok = r["missing_term"] == 0
     consts_ok = (r["xe^-x_max_at"] == [1] and r["first_term_reduces_to_xe^-x"]
                  and r["2/e+2<=3"] and r["tail_matches"])
+    # twin: the final constant 3 nudged to 27/10 (below 2/e + 2 = 2.7358): SymPy decides it
+    tw_fails = not bool(2 / sp.E + 2 <= sp.Rational(27, 10))
+    tw = falsifiability.twin("the final constant 3 nudged to 27/10 (2/e + 2 <= 27/10): the "
+                             "same SymPy comparison", "refuted" if tw_fails else "not-refuted",
+                             witness={"2/e + 2": str(sp.N(2 / sp.E + 2, 12))})
     return [
         paper_finding(
             id="text.subset.lemma2-proof-step", reading="as printed",
@@ -537,10 +577,12 @@ def lemma2_proof(budget_s: float, seed: int) -> list[Finding]:
                   "(1/2) e^{-n eps/4} |l - u| <= (2/e)(u - l)/(n eps) by e^{-x} x <= 1/e; and "
                   "2/e + 2 <= 3",
             reference=f"{REF}, Appendix B.2, eq. (3) and the final display",
-            method=Method.SYMBOLIC, verdict=Verdict.VERIFIED if consts_ok else Verdict.REFUTED,
+            method=Method.SYMBOLIC,
+            verdict=falsifiability.decide(consts_ok, tw, failed=Verdict.REFUTED,
+                                          vacuous_reason="the nudged constant passes too"),
             scope="SymPy: the Laplace tail, the critical point of x e^-x, the reduction of the "
                   "first term to (n eps/4) e^{-n eps/4}, 2/e + 2 <= 3",
-            evidence={k: str(v) for k, v in r.items()},
+            evidence={**{k: str(v) for k, v in r.items()}, "twin": tw},
             counterexample=None if consts_ok else counterexample_document(
                 "text.subset.lemma2-proof", SUBJECT, {"constants": True}, True, False, None),
             seed=seed, duration_s=time.perf_counter() - t0, subject=SUBJECT),
@@ -561,6 +603,15 @@ def replay_lemma2(inputs: dict) -> tuple[bool, Any, Any, str]:
 
 
 # ===================================================================== Corollary 1's proof
+def _rounding_up_ok(D: list[F], tau: F, grid: list[F]) -> bool:
+    """The twin of :func:`grid_rounding_ok`: tau moved past its nearest grid point above, to
+    the next one (a rounding off by one grid step)."""
+    def ranks(t: F) -> set[int]:
+        return set(range(sum(1 for x in D if x < t), sum(1 for x in D if x <= t) + 1))
+    above = sorted(z for z in grid if z > tau)
+    return len(above) < 2 or ranks(tau) <= ranks(above[1])
+
+
 def grid_rounding_ok(D: list[F], tau: F, grid: list[F]) -> bool:
     """Corollary 1's proof: moving tau to its nearest grid point never removes ranks (Lemma 5
     form of ranks(tau, D)); ties in distance: both nearest points are checked."""
@@ -578,22 +629,29 @@ def cor1_rounding(budget_s: float, seed: int) -> list[Finding]:
     grid = [F(v) for v in range(5)]
     taus = [F(v, 12) for v in range(0, 49)]  # [z_1, z_m] in steps of gamma/12
     bad, count = [], 0
+    twin_at: dict[str, Any] | None = None
     for n in range(1, 6):
         for D in itertools.combinations_with_replacement(grid, n):
             for tau in taus:
                 count += 1
                 if not grid_rounding_ok(list(D), tau, grid) and len(bad) < 3:
                     bad.append({"D": list(D), "tau": tau})
+                if twin_at is None and not _rounding_up_ok(list(D), tau, grid):
+                    twin_at = {"D": list(D), "tau": tau}
+    tw = falsifiability.twin("a broken rounding (tau moved to the second grid point above it "
+                             "instead of the nearest): the same exhaustive check",
+                             "refuted" if twin_at else "not-refuted", witness=twin_at)
     return [paper_finding(
         id="text.subset.cor1-rounding", reading="as printed",
         claim="Appendix A, Corollary 1's proof: for D on the grid, moving tau to its closest "
               "grid point never removes ranks from ranks(tau, D) (so never increases its rank "
               "error)",
         reference=f"{REF}, Appendix A, proof of Corollary 1", method=Method.EXHAUSTIVE,
-        verdict=Verdict.VERIFIED if not bad else Verdict.REFUTED,
+        verdict=falsifiability.decide(not bad, tw, failed=Verdict.REFUTED,
+                                      vacuous_reason="the off-by-one rounding passes too"),
         scope=f"grid {{0..4}} (gamma = 1), every multiset of size 1..5 on it, every tau in "
               f"[0, 4] on a 1/12 lattice, both nearest points at ties ({count} cases), exact",
-        evidence={"cases": count, "violations": bad},
+        evidence={"cases": count, "violations": bad, "twin": tw},
         counterexample=counterexample_document("text.subset.cor1-rounding", SUBJECT, bad[0],
                                                True, False, None) if bad else None,
         seed=seed, duration_s=time.perf_counter() - t0, subject=SUBJECT)]

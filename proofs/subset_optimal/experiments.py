@@ -41,7 +41,7 @@ from typing import Any
 import mpmath
 import numpy as np
 
-from audit import verdict_rules
+from audit import falsifiability, verdict_rules
 from audit.findings import Finding, Method, Verdict, counterexample_document
 from audit.privacy.blackbox import BlackBoxTester
 from audit.protocols import ADD_REMOVE_ONE, REPLACE_ONE, NeighbourPair
@@ -695,10 +695,15 @@ def theorem5(budget_s: float, seed: int) -> list[Finding]:
              " of size 1..3, mean / median / 1/4-quantile, eps in {1, 1/2} (1/eps integer); "
              "E exact (mpmath 30 digits); omega over D' on the grid of any size >= 1 at "
              "add/remove distance <= 1/eps (brute force)")
+    tw = falsifiability.twin(
+        "Algorithm 5 as printed (exp(-len), no epsilon) in place of the eps' scaling: the same "
+        "exhaustive check", "refuted" if pr_bad else "not-refuted",
+        witness=res[pr_bad[0]]["at"] if pr_bad else None)
     out = [_f("subset.theorem5", "Theorem 5 with Pr(t) ~ exp(-(eps'/2) len(D,t)), eps' = 2 eps"
               " ln(2BR/beta) (Asi-Duchi scaling)", "Theorem 5", Method.EXHAUSTIVE,
-              Verdict.VERIFIED if th_ok else Verdict.REFUTED, scope,
-              {k: v for k, v in res.items() if "theorem5" in k} | {
+              falsifiability.decide(th_ok, tw, failed=Verdict.REFUTED,
+                                    vacuous_reason="the broken kernel passes too"), scope,
+              {k: v for k, v in res.items() if "theorem5" in k} | {"twin": tw} | {
                   "public": "read as public: R, beta, B, L, eps (the grid T); len and "
                             "theta(D) are computed from the private D"}, t0,
               None if th_ok else counterexample_document(
@@ -711,10 +716,16 @@ def theorem5(budget_s: float, seed: int) -> list[Finding]:
                                      {**T5_CX, "epsilon": key.split(",")[0][4:]},
                                      "E <= omega + L beta", res[key]["at"], None,
                                      "Algorithm 5 as printed (exp(-len), no eps)")
+    gaps = [v for k, v in res.items() if "printed" in k]
+    top = max(gaps, key=lambda v: v["max E - (omega + L beta)"])
+    tw_p = falsifiability.gap_twin(top["max E - (omega + L beta)"], at=top["at"],
+                                   what="E - (omega + L beta)")
     out.append(_f("subset.theorem5-printed-alg5", "Theorem 5's accuracy for Algorithm 5 as "
                   "printed (exp(-len), no epsilon)", "Algorithm 5 line 2; Theorem 5",
-                  Method.EXHAUSTIVE, Verdict.REFUTED if pr_bad else Verdict.VERIFIED, scope,
-                  {k: v for k, v in res.items() if "printed" in k}, t0, cx))
+                  Method.EXHAUSTIVE,
+                  Verdict.REFUTED if pr_bad else falsifiability.decide(
+                      True, tw_p, failed=Verdict.REFUTED, vacuous_reason="no case"), scope,
+                  {k: v for k, v in res.items() if "printed" in k} | {"twin": tw_p}, t0, cx))
     return out
 
 
@@ -905,7 +916,8 @@ def replace_one(budget_s: float, seed: int) -> list[Finding]:
                                           "printed exp(-len), replace-one")
                   if worst5["printed"][0] > 1.0 else None))
     # Algorithm 4 line 7 given (l, u): pruned sets and InvSen at eps/2
-    worst4 = (0.0, None)
+    worst4: tuple[float, Any] = (0.0, None)
+    down4 = 0.0
     count4 = 0
     for n in (4, 5):
         for d in itertools.combinations_with_replacement(range(5), n):
@@ -922,15 +934,23 @@ def replace_one(budget_s: float, seed: int) -> list[Finding]:
                 if r["epsilon_up"] > worst4[0]:
                     worst4 = (r["epsilon_up"], {"D": list(d), "D'": d2, "pruned": [k1, k2],
                                                 "t": r["output_t"]})
-    ok4 = worst4[0] <= 1.0
+                    down4 = r["value_down"]
+    ok4 = F(worst4[0]) <= 1
+    tw4 = falsifiability.tightened_bound_twin(F(down4) if worst4[1] else None, 1,
+                                              at=worst4[1], what="the replace-one loss "
+                                              "(certified lower value at the worst pair)")
     out.append(_f("subset.replace-one.alg4", "Algorithm 4 line 7 given (l, u) under "
                   "replace-one vs 2 x eps/2", "Algorithm 4 lines 5-7; Section 2",
-                  Method.EXACT_LOSS, Verdict.VERIFIED if ok4 else Verdict.REFUTED,
+                  Method.EXACT_LOSS,
+                  falsifiability.decide(ok4, tw4, failed=Verdict.REFUTED if F(down4) > 1 else
+                                        Verdict.INCONCLUSIVE,
+                                        vacuous_reason="no pair has a positive loss"),
                   f"replace-one (labelled), exhaustive: multisets on {{0..4}} of size 4..5, "
                   f"every replacement on the grid ({count4} pairs), (l, u) = (0, 4), r = 2, "
                   "median, InvSen exp(-(eps/2)/2 len), eps = 1; exact discrete loss",
-                  {"relation": REPLACE_ONE, "worst": worst4, "claimed_replace_one": 1.0},
-                  t0, None if ok4 else counterexample_document(
+                  {"relation": REPLACE_ONE, "worst": worst4, "claimed_replace_one": 1.0,
+                   "twin": tw4},
+                  t0, None if F(down4) <= 1 else counterexample_document(
                       "subset.replace-one.alg4", SUBJECT, worst4[1], 1.0, worst4[0], None,
                       "replace-one, given (l, u)")))
     return out

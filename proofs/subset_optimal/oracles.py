@@ -86,13 +86,16 @@ def subset_risk_lp(data: Sequence[Fraction], epsilon: Fraction) -> float:
     return float(res.fun)
 
 
-def lemma6_holds(data: Sequence[Fraction], n1: int, n2: int) -> tuple[bool, bool]:
-    """Both inequalities of Lemma 6 exactly (Fractions); needs 1 <= n1 <= n2 <= n/2."""
+def lemma6_holds(data: Sequence[Fraction], n1: int, n2: int,
+                 scale: Fraction = Fraction(1)) -> tuple[bool, bool]:
+    """Both inequalities of Lemma 6 exactly (Fractions); needs 1 <= n1 <= n2 <= n/2.
+    ``scale`` multiplies the constant 2 n2/n1 (1: the lemma; < 1: a tightened twin)."""
     xs = sorted(data)
     n = len(xs)
     mu = _mean(xs)
-    first = _mean(xs[n2:]) - mu <= Fraction(2 * n2, n1) * (_mean(xs[n1:]) - mu)
-    second = mu - _mean(xs[:n - n2]) <= Fraction(2 * n2, n1) * (mu - _mean(xs[:n - n1]))
+    c = scale * Fraction(2 * n2, n1)
+    first = _mean(xs[n2:]) - mu <= c * (_mean(xs[n1:]) - mu)
+    second = mu - _mean(xs[:n - n2]) <= c * (mu - _mean(xs[:n - n1]))
     return first, second
 
 

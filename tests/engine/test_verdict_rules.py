@@ -59,14 +59,17 @@ def test_sampled_flag_forbids_verified() -> None:
     _f(method=Method.CROSSCHECK, evidence={"sampled": False, "cases": 3})
 
 
-def test_certified_bound_above_claim_needs_a_tolerance() -> None:
-    """subset.alg1-privacy's committed bound 1.0000000000000002 against eps = 1."""
+def test_certified_bound_above_claim_is_never_verified() -> None:
+    """subset.alg1-privacy's former bound 1.0000000000000002 against eps = 1 (issue 42): no
+    tolerance turns a bound above the claim into a proof of it."""
     over = 1.0000000000000002
-    with pytest.raises(VerdictRuleError, match="verified-bound"):
+    with pytest.raises(VerdictRuleError, match="verified-bound.*exceeds"):
         _f(method=Method.EXACT_LOSS, evidence={"claimed": 1.0, "worst_joint": over})
-    _f(method=Method.EXACT_LOSS, evidence={"claimed": 1.0, "worst_joint": over},
-       tolerance={"rtol": 1e-12})
+    with pytest.raises(VerdictRuleError, match="verified-bound"):
+        _f(method=Method.EXACT_LOSS, evidence={"claimed": 1.0, "worst_joint": over},
+           tolerance={"rtol": 1e-12})
     _f(method=Method.EXACT_LOSS, evidence={"claimed": 1.0, "worst_joint": 1.0})
+    _f(method=Method.EXACT_LOSS, evidence={"claimed": Fraction(1), "worst_joint": Fraction(1)})
     # a bound far above is not covered by a tiny tolerance
     with pytest.raises(VerdictRuleError):
         _f(method=Method.EXACT_LOSS, evidence={"claimed": 1.0, "certified_bound": [1.5, {}]},
@@ -74,12 +77,17 @@ def test_certified_bound_above_claim_needs_a_tolerance() -> None:
 
 
 def test_bound_covered_is_exact() -> None:
-    assert bound_covered(Fraction(1), Fraction(1), None)
-    assert not bound_covered(1.0 + 2**-52, 1.0, None)
-    assert bound_covered(1.0 + 2**-52, 1.0, {"atol": 2**-52})
-    assert not bound_covered(1.0 + 2**-51, 1.0, {"atol": 2**-52})
-    assert bound_covered(2.0 + 2**-50, 2.0, {"rtol": 2**-51})
-    assert not bound_covered(math.nan, 1.0, {"atol": 1.0})
+    assert bound_covered(Fraction(1), Fraction(1))
+    assert bound_covered(1.0, Fraction(1))
+    # one ulp above the claim is above it: no tolerance turns it into a proof (issue 42)
+    assert not bound_covered(1.0 + 2**-52, 1.0)
+    assert not bound_covered(1.0 + 2**-52, Fraction(1))
+    # float(0.1) = 1/10 + 1/180143985094819840 exactly
+    assert bound_covered(0.1, Fraction(1, 10) + Fraction(1, 10**17))
+    assert not bound_covered(0.1, Fraction(1, 10))
+    assert not bound_covered(math.nan, 1.0)
+    assert not bound_covered(math.inf, 1.0)
+    assert bound_covered(5.0, math.inf)
 
 
 def test_refuted_paper_claim_states_reading_and_statement() -> None:

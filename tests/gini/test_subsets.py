@@ -62,7 +62,13 @@ def by_id(findings):
 
 def test_theorem41_verified_and_proof_claim_refuted() -> None:
     fs = by_id(S.claim_thm41(8.0, 0))
-    assert fs["paper.thm41.k-maximal-consecutive-removal"].verdict is Verdict.VERIFIED
+    grid = fs["paper.thm41.k-maximal-consecutive-removal"]
+    assert grid.verdict is Verdict.VERIFIED and grid.evidence["grid_datasets"] == 310
+    # its twin: the false family 'k largest' is refuted by the same grid search
+    assert grid.evidence["twin"]["outcome"] == "refuted"
+    # the random data sets are samples: their own finding, not-refuted (issue 42)
+    rnd = fs["paper.thm41.k-maximal-consecutive-removal.random"]
+    assert rnd.verdict is Verdict.NOT_REFUTED and rnd.evidence["sampled"] is True
     f = fs["paper.thm41.proof-k-smallest-or-largest"]
     assert f.verdict is Verdict.REFUTED
     inp, _, _ = replay(f)
@@ -76,9 +82,9 @@ def test_theorem41_verified_and_proof_claim_refuted() -> None:
 
 
 def test_theorem42_verified() -> None:
-    (f,) = S.claim_thm42(8.0, 0)
-    assert f.verdict is Verdict.VERIFIED
-    assert f.evidence["random_datasets"] == 3000
+    f, rnd = S.claim_thm42(8.0, 0)
+    assert f.verdict is Verdict.VERIFIED and f.evidence["twin"]["outcome"] == "refuted"
+    assert rnd.verdict is Verdict.NOT_REFUTED and rnd.evidence["random_datasets"] == 3000
 
 
 def test_power_false_variant_refuted() -> None:
@@ -100,8 +106,9 @@ def test_smt_small_n() -> None:
 
 def test_findminindex() -> None:
     fs = by_id(S.claim_findmin(4.0, 0))
-    assert fs["paper.alg1.findminindex-unimodal"].verdict is Verdict.VERIFIED
-    assert fs["paper.alg1.findminindex-ternary-argmin"].verdict is Verdict.VERIFIED
+    for fid in ("paper.alg1.findminindex-unimodal", "paper.alg1.findminindex-ternary-argmin"):
+        assert fs[fid].verdict is Verdict.VERIFIED and "random" not in fs[fid].scope
+        assert fs[f"{fid}.random"].verdict is Verdict.NOT_REFUTED
     # a plateau case: block (1,2,2,2,5), k = 1, ties at m1 = m2
     r = S.findmin_case([1, 2, 2, 2, 5, 5], 1, 0)
     assert r is not None and not r["wrong"] and r["unimodal"]
@@ -110,10 +117,14 @@ def test_findminindex() -> None:
 def test_lemma41_and_four_candidates() -> None:
     fs = by_id(S.claim_lemma41(math.inf, 0))  # the full scope, whatever the machine speed
     full = S.lemma_grid_size() + S.LEMMA41_RANDOM
-    assert all(f.evidence["datasets"] <= full for f in fs.values())
-    assert fs["paper.lemma41.fact1-min-at-sm"].evidence["datasets"] == (
-        S.lemma_grid_size() + S.LEMMA41_RANDOM)
-    assert fs["paper.lemma41.fact1-min-at-sm"].verdict is Verdict.VERIFIED
+    assert all(f.evidence.get("datasets", 0) <= full for f in fs.values())
+    f1 = fs["paper.lemma41.fact1-min-at-sm"]
+    assert f1.evidence["grid_datasets"] == S.lemma_grid_size()
+    assert f1.verdict is Verdict.VERIFIED
+    # the random data sets after the grid: a finding of their own, not-refuted (issue 42)
+    r1 = fs["paper.lemma41.fact1-min-at-sm.random"]
+    assert r1.evidence["random_datasets"] == S.LEMMA41_RANDOM
+    assert r1.verdict is Verdict.NOT_REFUTED
     assert fs["paper.sec411.eq13"].verdict is Verdict.VERIFIED
     f2 = fs["paper.lemma41.fact2-max-at-n"]
     assert f2.verdict is Verdict.REFUTED

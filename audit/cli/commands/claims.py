@@ -124,7 +124,7 @@ def _run_claims(a: argparse.Namespace) -> int:
         findings.extend(got)
         counts = ", ".join(
             f"{v}: {sum(f.verdict.value == v for f in got)}"
-            for v in ("verified", "not-refuted", "refuted", "inconclusive", "error")
+            for v in ("verified", "vacuous", "not-refuted", "refuted", "inconclusive", "error")
             if any(f.verdict.value == v for f in got)
         )
         progress(

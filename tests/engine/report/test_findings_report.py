@@ -220,6 +220,7 @@ def test_build_report_shape_and_summary():
         "refuted": 1,
         "refuted-under-reading": 0,
         "not-tight": 0,
+        "vacuous": 0,
         "inconclusive": 1,
         "error": 0,
         "total": 3,

@@ -1,0 +1,184 @@
+"""Falsifiability of a verified check: its *twin* and the ``vacuous`` verdict (issue 42).
+
+A check that passes says something only if it could have failed in the same scope.  The
+evidence of a ``verified`` finding therefore carries a **twin** (``evidence["twin"]``): the same
+check run, in the same scope, on a perturbed claim or kernel -- a constant nudged past the truth,
+an inequality tightened below the value the scope attains, a deliberately broken kernel -- and
+the twin's outcome, which must be ``"refuted"`` (with the input that refutes it).  A check none
+of whose twins can be refuted in its scope is reported ``vacuous`` (never counted as verified)
+with the reason in ``evidence["vacuous_reason"]`` (e.g. "the claimed failure bound exceeds every
+possible error at n <= 4").
+
+:func:`twin` builds the evidence entry, :func:`tightened_bound_twin` the common twin of a
+"worst <= claimed" check whose worst value is *attained* in the scope (a witnessed value, not
+only an upper bound), and :func:`decide` turns (passed, twin) into the verdict.  The rule
+itself lives beside the other verdict rules (:func:`audit.verdict_rules.check`, rules
+``verified-twin`` and ``vacuous``); :func:`tally` counts the verified findings of a report with
+and without a refuted twin.
+
+The rule binds the checks converted so far, named by finding-id pattern in
+:data:`TWIN_REQUIRED` (a growing list); :func:`tally` counts the verified findings elsewhere
+that still lack a twin (the open debt, measured over any set of reports).  Everything here is
+pure.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from fnmatch import fnmatchcase
+from fractions import Fraction
+from typing import Any
+
+__all__ = [
+    "TWIN_OUTCOMES",
+    "TWIN_REQUIRED",
+    "decide",
+    "gap_twin",
+    "needs_twin",
+    "tally",
+    "tightened_bound_twin",
+    "twin",
+    "twin_problem",
+    "vacuous_reason",
+]
+
+#: the outcomes a twin can have (only ``refuted`` makes its check falsifiable)
+TWIN_OUTCOMES = ("refuted", "not-refuted", "inconclusive")
+
+#: finding ids (``fnmatch`` patterns) of the checks converted to the twin rule: a verified
+#: finding whose id matches one must carry a refuted twin (rule ``verified-twin``).  Checks outside
+#: them were written before the rule; :func:`tally` counts their verified findings "without a
+#: twin" (the debt still open).  Add a pattern as soon as its checks carry twins.
+TWIN_REQUIRED: tuple[str, ...] = (
+    # Dick et al. (proofs/subset_optimal/claims.py)
+    "subset.alg1-privacy", "subset.alg2-privacy", "subset.theorem2-accuracy",
+    "subset.corollary1", "subset.definitions", "subset.lemma6", "subset.lemma8",
+    "subset.definition7-monotone", "subset.lemma1-oracle", "subset.theorem5",
+    "subset.replace-one.alg4",
+    "text.subset.lemma7-dominance", "text.subset.clip-vs-delete", "text.subset.footnote1-eps",
+    "text.subset.footnote2-negation", "text.subset.lipschitz", "text.subset.lemma2-constants",
+    "text.subset.cor1-rounding",
+    # Liu: the GS upper-bound and tightness checks (proofs/global_sensitivity/claims.py)
+    "gs.mean.*", "gs.variance.*", "gs.covariance.*", "gs.proportion.*",
+    "gs.proportion-vector.*", "gs.histogram.*", "gs.pooled-variance.*", "gs.pooled-covariance.*",
+    # Liu: the exact loss of each Laplace release (proofs/global_sensitivity/privacy.py)
+    "release.*.exact-loss",
+    # Lan & Reiter: Theorems 4.1 / 4.2 on the exhaustive grid (proofs/gini/subsets.py)
+    "paper.thm41.k-maximal-consecutive-removal", "paper.thm42.k-minimal-consecutive",
+    # Dick et al. certify chain (proofs/subset_optimal/certify.py)
+    "subset.input", "subset.every-neighbour", "subset.step-mean",
+)
+
+
+def twin(perturbation: str, outcome: str, *, witness: Any = None, margin: Any = None,
+         detail: str = "") -> dict[str, Any]:
+    """The evidence entry of a twin: ``perturbation`` says what was changed (in the claim's
+    terms), ``outcome`` what the same check gave on it (one of :data:`TWIN_OUTCOMES`),
+    ``witness`` the input that refutes it, ``margin`` by how much it fails there."""
+    if not perturbation.strip():
+        raise ValueError("a twin names its perturbation (empty string given)")
+    if outcome not in TWIN_OUTCOMES:
+        raise ValueError(f"twin outcome must be one of {', '.join(TWIN_OUTCOMES)}; "
+                         f"got {outcome!r}")
+    out: dict[str, Any] = {"perturbation": perturbation, "outcome": outcome}
+    if witness is not None:
+        out["witness"] = witness
+    if margin is not None:
+        out["margin"] = margin
+    if detail:
+        out["detail"] = detail
+    return out
+
+
+def tightened_bound_twin(attained: Fraction | int | None, claimed: Fraction | int, *,
+                         at: Any, what: str) -> dict[str, Any]:
+    """Twin of a check "``what`` <= ``claimed`` everywhere in the scope" whose largest value
+    ``attained`` is a value the scope *reaches* (exact, at input ``at``).
+
+    The perturbed claim is "``what`` <= ``attained`` / (1 + 2^-20)" (the bound tightened just
+    below what the scope reaches); the same check refutes it at ``at`` exactly.  When nothing
+    positive is attained (``attained`` None or <= 0) no tightening of a non-negative bound can
+    fail: the twin is ``not-refuted`` and the check is vacuous.
+    """
+    if attained is None or Fraction(attained) <= 0:
+        return twin(f"{what} <= 0 (the tightest non-negative bound)", "not-refuted",
+                    detail=f"{what} is 0 at every input of the scope: no tightened bound fails")
+    reached = Fraction(attained)
+    tight = reached / (1 + Fraction(1, 2 ** 20))
+    return twin(f"{what} <= {float(tight)!r} (the claim {claimed} tightened just below the "
+                f"value the scope attains)", "refuted", witness=at,
+                margin={"attained": reached, "tightened_claim": tight})
+
+
+def gap_twin(max_gap: float | Fraction | None, *, at: Any, what: str) -> dict[str, Any]:
+    """Twin of a check "lhs - rhs <= 0 at every case of the scope" whose largest gap
+    ``max_gap`` = max(lhs - rhs) is attained at case ``at`` (exact, or to >= 30 digits).
+
+    The perturbed claim tightens the inequality to "lhs - rhs <= max_gap - delta", delta =
+    2^-20 max(1, |max_gap|) (far beyond the precision of the gap): refuted at ``at``."""
+    if max_gap is None or at is None:
+        return twin(f"{what} tightened past its largest gap", "not-refuted",
+                    detail="no case in the scope: nothing can refute a tightened claim")
+    delta = 2.0 ** -20 * max(1.0, abs(float(max_gap)))
+    return twin(f"{what}: lhs - rhs <= {float(max_gap) - delta!r} (tightened by {delta:.3g} "
+                f"past the largest gap the scope attains)", "refuted", witness=at,
+                margin={"largest_gap": max_gap, "delta": delta})
+
+
+def decide(passed: bool, tw: Mapping[str, Any], *, failed: Any, vacuous_reason: str) -> Any:
+    """The verdict of a check that ``passed`` (or not, then ``failed``) with twin ``tw``:
+    ``verified`` only when the twin is refuted, else ``vacuous`` (``vacuous_reason`` is then
+    stored in the twin, which the check puts in its evidence)."""
+    from audit.findings import Verdict
+
+    if not passed:
+        return failed
+    if tw.get("outcome") == "refuted":
+        return Verdict.VERIFIED
+    if not vacuous_reason.strip():
+        raise ValueError("a vacuous verdict states its reason")
+    if isinstance(tw, dict):  # the reason travels with the twin into the evidence
+        tw["vacuous_reason"] = vacuous_reason
+    return Verdict.VACUOUS
+
+
+def vacuous_reason(evidence: Mapping[str, Any]) -> str:
+    """The stated reason a check is vacuous: ``evidence["vacuous_reason"]`` or its twin's."""
+    tw = evidence.get("twin")
+    twin_reason = tw.get("vacuous_reason", "") if isinstance(tw, Mapping) else ""
+    return str(evidence.get("vacuous_reason") or twin_reason or "").strip()
+
+
+def needs_twin(finding_id: str) -> bool:
+    """Must a verified ``finding_id`` carry a refuted twin (its check is converted)?"""
+    return any(fnmatchcase(finding_id, pattern) for pattern in TWIN_REQUIRED)
+
+
+def twin_problem(evidence: Mapping[str, Any]) -> str:
+    """Why ``evidence`` does not carry a refuted twin ("" when it does)."""
+    tw = evidence.get("twin")
+    if tw is None:
+        return "no twin in the evidence"
+    if not isinstance(tw, Mapping):
+        return f"evidence['twin'] must be a dict; got {type(tw).__name__}"
+    if not str(tw.get("perturbation", "")).strip():
+        return "the twin does not name its perturbation"
+    if tw.get("outcome") != "refuted":
+        return f"the twin's outcome is {tw.get('outcome')!r}, not 'refuted'"
+    return ""
+
+
+def tally(findings: Iterable[Mapping[str, Any]]) -> dict[str, int]:
+    """Counts over report findings (dicts): ``verified``, ``verified_with_twin``,
+    ``verified_without_twin`` and ``vacuous``."""
+    out = {"verified": 0, "verified_with_twin": 0, "verified_without_twin": 0, "vacuous": 0}
+    for f in findings:
+        v = f.get("verdict")
+        if v == "vacuous":
+            out["vacuous"] += 1
+        elif v == "verified":
+            out["verified"] += 1
+            ev = f.get("evidence") or {}
+            key = "verified_with_twin" if not twin_problem(ev) else "verified_without_twin"
+            out[key] += 1
+    return out
