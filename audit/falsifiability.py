@@ -50,6 +50,8 @@ TWIN_OUTCOMES = ("refuted", "not-refuted", "inconclusive")
 #: them were written before the rule; :func:`tally` counts their verified findings "without a
 #: twin" (the debt still open).  Add a pattern as soon as its checks carry twins.
 TWIN_REQUIRED: tuple[str, ...] = (
+    # the engine's own self-checks (audit/privacy/search_reach.py)
+    "calibrate.search-reach",
     # Dick et al. (proofs/subset_optimal/claims.py)
     "subset.alg1-privacy", "subset.alg2-privacy", "subset.theorem2-accuracy",
     "subset.corollary1", "subset.definitions", "subset.lemma6", "subset.lemma8",
@@ -128,18 +130,18 @@ def gap_twin(max_gap: float | Fraction | None, *, at: Any, what: str) -> dict[st
 def decide(passed: bool, tw: Mapping[str, Any], *, failed: Any, vacuous_reason: str) -> Any:
     """The verdict of a check that ``passed`` (or not, then ``failed``) with twin ``tw``:
     ``verified`` only when the twin is refuted, else ``vacuous`` (``vacuous_reason`` is then
-    stored in the twin, which the check puts in its evidence)."""
-    from audit.findings import Verdict
-
-    if not passed:
+    stored in the twin, which the check puts in its evidence).  ``failed`` is a
+    :class:`audit.findings.Verdict`; the verdict returned is of its type."""
+    verdict = type(failed)  # audit.findings.Verdict, without importing it (no import cycle:
+    if not passed:          # findings -> verdict_rules -> falsifiability)
         return failed
     if tw.get("outcome") == "refuted":
-        return Verdict.VERIFIED
+        return verdict("verified")
     if not vacuous_reason.strip():
         raise ValueError("a vacuous verdict states its reason")
     if isinstance(tw, dict):  # the reason travels with the twin into the evidence
         tw["vacuous_reason"] = vacuous_reason
-    return Verdict.VACUOUS
+    return verdict("vacuous")
 
 
 def vacuous_reason(evidence: Mapping[str, Any]) -> str:

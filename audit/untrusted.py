@@ -423,7 +423,7 @@ def table_cell(v: Any, where: str) -> float | str:
             raise UntrustedError(f"{where}: the cell is neither a number nor text"
                                  f"{_NOT_SHOWN}") from None
         if not math.isfinite(f):
-            raise UntrustedError(f"{where}: the cell is not a finite number{_NOT_SHOWN}")
+            raise UntrustedError(f"{where} is not a finite number{_NOT_SHOWN}")
         return f
     if not isinstance(v, str):
         raise UntrustedError(f"{where}: the cell is neither a number nor text (a "
@@ -435,7 +435,8 @@ def table_cell(v: Any, where: str) -> float | str:
     if _NUMBER.fullmatch(text) is not None:
         f = float(text)
         if not math.isfinite(f):
-            raise UntrustedError(f"{where}: the cell overflows to infinity{_NOT_SHOWN}")
+            raise UntrustedError(f"{where} is not a finite number (it overflows to "
+                                 f"infinity){_NOT_SHOWN}")
         return f
     return text
 

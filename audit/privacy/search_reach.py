@@ -33,6 +33,7 @@ from typing import Any
 
 import numpy as np
 
+from audit import falsifiability
 from audit.findings import Finding, Method, Verdict, counterexample_document
 from audit.privacy.exact_loss import worst_neighbour
 from audit.privacy.mechanisms import LaplaceMechanism
@@ -138,10 +139,16 @@ def check_search_reach(search: Callable[..., Any] = worst_neighbour) -> Finding:
             {"certified": m["certified"], "worst_change": m["change"]}, {"abs": TOL},
             f"the neighbour search certified {m['certified']:.6g} where the planted worst "
             f"case has loss {m['truth']:.6g}")
-    elif not twin:
-        verdict = Verdict.INCONCLUSIVE  # the check could not fail on its twin: vacuous
-    else:
-        verdict = Verdict.VERIFIED
+    tw = falsifiability.twin(
+        "the same search without optimisation of the new value (refine = 0, screening "
+        "only)", "refuted" if twin else "not-refuted",
+        witness=twin[0]["case"] if twin else None,
+        margin={"missed": len(twin), "of": n} if twin else None)
+    if not missed:
+        verdict = falsifiability.decide(
+            True, tw, failed=Verdict.REFUTED,
+            vacuous_reason="the narrowed search also reaches every planted case: the check "
+            "could not fail in this scope")
     return Finding(
         id="calibrate.search-reach",
         claim="the exact-loss neighbour search certifies every planted worst case (bumps "
@@ -154,8 +161,7 @@ def check_search_reach(search: Callable[..., Any] = worst_neighbour) -> Finding:
         f"replace-one and add/remove; data {list(DATA)} in [0, 1]) at the search's default "
         f"work units; certified lower bound within {TOL:g} of the closed-form worst loss; "
         f"twin (no optimisation of the new value) misses {len(twin)} of {n}",
-        evidence={"cases": n, "missed": missed, "twin_missed": len(twin),
-                  "twin": "refine = 0 (screening only)"},
+        evidence={"cases": n, "missed": missed, "twin_missed": len(twin), "twin": tw},
         counterexample=cx,
         seed=None,
         duration_s=time.perf_counter() - t0,

@@ -41,6 +41,7 @@ pass cannot resolve.  Nothing here prints or writes files.
 from __future__ import annotations
 
 import datetime as _dt
+import gc
 import os
 import random
 import secrets
@@ -256,6 +257,11 @@ class ClosedWorld:
         stand-ins (they pass through outside the program's runs) and the numpy generators'
         states are recorded."""
         self._states = [_rng_state(g) for g in self._generators()]
+        # garbage-collection callbacks run inside whatever frame triggers a collection (a
+        # library's, e.g. distributed's GC diagnosis, reads clocks there): held back during
+        # the prove so the program is not blamed for them
+        self._gc_callbacks = list(gc.callbacks)
+        gc.callbacks.clear()
         for n in _NUMPY_NAMES:
             self._saved[n] = getattr(np.random, n)
             setattr(np.random, n, self._stand_in(n, self._saved[n]))
@@ -267,6 +273,9 @@ class ClosedWorld:
         for n, v in self._saved.items():
             setattr(np.random, n, v)
         self._saved.clear()
+        gc.callbacks.extend(c for c in getattr(self, "_gc_callbacks", [])
+                            if c not in gc.callbacks)
+        self._gc_callbacks = []
         if not check:
             return
         if self.first is not None:

@@ -955,9 +955,9 @@ CATALOGUE += [
        "a Finding's confidential part copied into its public summary (scope text)",
        "engine:confidentiality", ("confidentiality",)),
     _e("conf.counterexample-public", "wrong-variable", "audit/report/writer.py",
-       "    _write_rendered(directory, public)\n    return directory",
-       "    _write_rendered(directory, public if secret is None else (*public[:3], secret[3]))"
-       "\n    return directory",
+       "    _stamp_public(directory, report, _write_rendered(directory, public))",
+       "    _stamp_public(directory, report, _write_rendered(\n"
+       "        directory, public if secret is None else (*public[:3], secret[3])))",
        "the confidential counterexamples also written beside the public report",
        "engine:confidentiality", ("confidentiality",)),
     _e("conf.plain-sha256", "removed-guard", "audit/fingerprint.py",

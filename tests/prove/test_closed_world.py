@@ -482,3 +482,28 @@ def test_a_crash_on_one_path_names_an_input_reaching_it() -> None:
                                          r"with noise x0 = .*, x1 = "):
         enumerate_paths(crash_on_path, 2)
     assert len(enumerate_paths(crash_on_path, 1)) == 2  # n = 1 runs: the crash needs n = 2
+
+
+def test_a_library_gc_callback_reading_the_clock_is_not_blamed_on_the_program() -> None:
+    # Hypothesis (and distributed's GC diagnosis) register gc callbacks that read clocks; a
+    # collection inside the program's run ran them in the program's thread, and the closed
+    # world refused the program (every prove after a Hypothesis test, in one process)
+    import gc
+
+    calls: list[float] = []
+
+    def clock_reader(phase, info):  # noqa: ANN001, ANN202
+        calls.append(time.perf_counter())
+
+    @mechanism(outputs="number")
+    def allocates(q, eps):
+        junk = [[i] for i in range(2000)]
+        return q[0] + laplace(1 / eps) + 0 * len(junk)
+
+    gc.callbacks.append(clock_reader)
+    try:
+        v = prove_mechanism(allocates, n_max=2)
+        assert v.status == "verified", v.reason
+        assert clock_reader in gc.callbacks  # restored after the prove
+    finally:
+        gc.callbacks.remove(clock_reader)

@@ -526,8 +526,10 @@ def _timed_out(plan: Any, limit: float | None, wall: float) -> Any:
               f"{plan.params['max_seconds']:g}, plus grace: {limit:g} s in all) after "
               f"{wall:.1f} s: {who}")
     f = Finding(
+        # the same claim text as a run that ended on its own (a time-out must not show
+        # in the public report by a different claim: issue 37)
         id="user.blackbox", claim=f"{mech.name} is {mech.claimed_epsilon:g}-DP under "
-        f"{mech.relation}", reference="the mechanism author's claim",
+        f"{mech.relation} (real-number events)", reference="the mechanism author's claim",
         method=Method.EMPIRICAL, verdict=Verdict.INCONCLUSIVE,
         scope=f"{reason}; nothing decided (a time-out is never a pass)",
         evidence={"outcome": "time-limit", "reason": reason, "stopped": "time-limit"},

@@ -127,8 +127,11 @@ def test_replace_one_pair_count_not_public(tmp_path: Path, capsys) -> None:
                                         "--column", "x", "--lower", "0", "--upper", "1",
                                         *FAST] for k, p in csvs.items()})
     assert_neighbour_invariant(runs)
-    secret = json.loads((runs[1]["dir"] / "confidential" / "report.json").read_text())
-    assert secret["parameters"]["confidential"]["pairs"] == 2  # moved, not lost
+    secrets_ = [json.loads((r["dir"] / "confidential" / "report.json").read_text())
+                for r in runs]
+    counts = [s["parameters"]["confidential"]["pairs"] for s in secrets_]
+    # moved, not lost: the count is data-dependent (X' has more distinct neighbours)
+    assert counts[1] > counts[0] >= 1, counts
     assert "wall" not in runs[0]["stdout"]
     _assert_times_and_modes(runs[0])
 
