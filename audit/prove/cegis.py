@@ -48,6 +48,7 @@ from audit.prove.alignment import (
     lin_z3,
     refine_problem,
     relation_formula,
+    sign_halves,
     z3_abs,
 )
 from audit.prove.noise_dependent import (
@@ -62,7 +63,8 @@ from audit.prove.noise_dependent import (
 )
 from audit.prove.symbolic import z3_constraint
 
-__all__ = ["RLIMIT", "Counterexample", "Synthesis", "check_alignment", "synthesise"]
+__all__ = ["RLIMIT", "Counterexample", "Synthesis", "check_alignment", "half_theta",
+           "synthesise"]
 
 #: Z3 resource limit per query (deterministic work units, not seconds)
 RLIMIT = 20_000_000
@@ -452,11 +454,50 @@ def synthesise(prob: Problem, max_rounds: int = MAX_ROUNDS) -> Synthesis:
             loop1.calls += third.solver_calls
             extra += (f"; with path-sensitive templates: {third.status}"
                       + (f" ({third.reason})" if third.reason else ""))
+    if first.status in ("no-alignment", "round-limit"):
+        halves = sign_halves(prob)
+        if halves is not None:
+            signed = _signed(prob, halves, max_rounds)
+            loop1.calls += signed.solver_calls
+            if signed.status == "verified":
+                signed.rounds += first.rounds
+                signed.examples += first.examples
+                return signed
+            extra += f"; with sign-of-difference classes: {signed.status} ({signed.reason})"
     if first.status == "no-alignment":
         loop1.diagnose(first)
     first.solver_calls = loop1.calls
     first.reason += extra
     return first
+
+
+def _signed(prob: Problem, halves: dict[str, Problem], max_rounds: int) -> Synthesis:
+    """The sign-of-difference stage (:func:`~audit.prove.alignment.sign_halves`): every
+    stage of :func:`synthesise` on each half-relation; both verified => ``prob.halves`` is
+    set (in place) and the coefficients of half ``h`` are returned keyed
+    ``(site, f"{cls}|{h}", k)``.  Work: at most the two halves' stages, each bounded by
+    ``max_rounds`` rounds of Z3 calls under :data:`RLIMIT`."""
+    theta: dict[Unknown, Fraction] = {}
+    calls = rounds = examples = 0
+    for h, sub in halves.items():
+        syn = synthesise(sub, max_rounds)
+        calls += syn.solver_calls
+        rounds += syn.rounds
+        examples += syn.examples
+        if syn.status != "verified" or syn.theta is None:
+            return Synthesis(syn.status, None, rounds, examples, calls,
+                             syn.counterexample, syn.weak_sites,
+                             f"no alignment for the half {sub.relation}: {syn.reason}")
+        theta.update({(site, f"{cls}|{h}", k): v for (site, cls, k), v in syn.theta.items()})
+    prob.halves = halves
+    return Synthesis("verified", theta, rounds, examples, calls)
+
+
+def half_theta(theta: dict[Unknown, Fraction], half: str) -> dict[Unknown, Fraction]:
+    """The coefficients of one half of a sign-of-difference proof, keys without the half."""
+    tag = f"|{half}"
+    return {(site, cls[: -len(tag)], k): v for (site, cls, k), v in theta.items()
+            if cls.endswith(tag)}
 
 
 def _without_idle_terms(prob: Problem, theta: dict[Unknown, Fraction]
@@ -480,6 +521,14 @@ def check_alignment(prob: Problem, theta: dict[Unknown, Fraction]
     ``theta`` are 0; a noise-dependent coefficient ``(site, cls, 2)`` must be 0 or 1.
     Raises :class:`~audit.prove.noise_dependent.UnsoundAlignment` when theta violates the
     triangular condition (S) (an alignment that is not well defined / not unit-Jacobian)."""
+    if prob.halves:  # a sign-of-difference proof: each half with its own coefficients
+        found: list[Counterexample] = []
+        for h, sub in prob.halves.items():
+            cx = check_alignment(sub, half_theta(theta, h))
+            if cx is None:
+                return None
+            found += cx
+        return found
     nd = any(u[2] == 2 and v != 0 for u, v in theta.items())
     loop = _Loop(prob, noise_dependent=nd)
     for u, v in theta.items():
