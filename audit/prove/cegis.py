@@ -26,8 +26,9 @@ module for why (a)-(c) imply eps-DP).  Step 1 UNSAT => no coefficients of these 
 work: the result names the draw sites whose template, replaced by a free shift per example,
 would make the examples satisfiable (the templates that are too weak), with the last
 counterexample.  Every Z3 call runs under a resource limit (``rlimit``, deterministic work
-units), and the loop under an iteration bound: an ``unknown`` or the bound makes the result
-undecided, never a proof.
+units), and the loop under an iteration bound (:data:`MAX_ROUNDS`) and a bound on its Z3 calls
+(:data:`MAX_SOLVER_CALLS` per stage, so a round over thousands of paths cannot run on): an
+``unknown`` or a bound makes the result undecided, never a proof.
 """
 
 from __future__ import annotations
@@ -70,6 +71,9 @@ __all__ = ["RLIMIT", "Counterexample", "Synthesis", "check_alignment", "half_the
 RLIMIT = 20_000_000
 #: synthesis/verification rounds at most
 MAX_ROUNDS = 60
+#: Z3 calls at most per synthesis stage (each under RLIMIT): with MAX_ROUNDS, the loop's
+#: work is bounded in solver work units whatever the number of paths per round
+MAX_SOLVER_CALLS = 6_000
 #: template coefficients are multiples of 1/GRID in [-BOUND, BOUND] (a finite template space:
 #: the loop cannot creep towards a limit value one counterexample at a time)
 GRID = 2
@@ -152,6 +156,10 @@ def _solver(ctx: z3.Context) -> z3.Solver:
     s = z3.Solver(ctx=ctx)
     s.set("rlimit", RLIMIT)
     return s
+
+
+class _BudgetSpent(Exception):
+    """The stage's :data:`MAX_SOLVER_CALLS` Z3 calls are spent."""
 
 
 class _Loop:
@@ -253,6 +261,8 @@ class _Loop:
             raise UnsoundAlignment("; ".join(bad))
         found: list[Counterexample] = []
         for g in self.prob.groups:
+            if self.calls >= MAX_SOLVER_CALLS:
+                raise _BudgetSpent
             q, d, pub, x = self._vars(g)
             d_env = {f"d{i}": d[i] for i in range(g.n)}
             eta = self._eta(g, th, d_env)
@@ -275,6 +285,8 @@ class _Loop:
                                             [_value(m, v) for v in q],
                                             [_value(m, v) for v in d], {}, {}))
             for pi, p in enumerate(g.paths):
+                if self.calls >= MAX_SOLVER_CALLS:
+                    raise _BudgetSpent
                 s = _solver(self.ctx)
                 s.add(relation_formula(self.prob.relation, d))
                 env0 = _path_env(g, pi, q, pub, x)
@@ -317,6 +329,8 @@ class _Loop:
                 return True
         t2 = {c: int(theta2[(c[0], g.cls[c])]) for c in w}
         for pi, p in enumerate(g.paths):
+            if self.calls >= MAX_SOLVER_CALLS:
+                raise _BudgetSpent
             s = _solver(self.ctx)
             s.add(relation_formula(self.prob.relation, d))
             env0 = _path_env(g, pi, q, pub, x)
@@ -393,6 +407,10 @@ class _Loop:
             theta = {u: _value(m, v) for u, v in self.theta_vars.items()}
             try:
                 cexs = self.verify(theta)
+            except _BudgetSpent:
+                return Synthesis("round-limit", None, rounds, len(self.examples), self.calls,
+                                 last, reason=f"the solver-call budget ({MAX_SOLVER_CALLS} "
+                                 "Z3 calls per stage) was spent before an alignment settled")
             except UnsoundAlignment as exc:  # (S) violated: never a proof
                 return Synthesis("unknown", None, rounds, len(self.examples), self.calls, last,
                                  reason=f"refused a non-triangular alignment ({exc})")
@@ -517,7 +535,8 @@ def _choice_text(choice: dict[tuple[str, str], int]) -> str:
 def check_alignment(prob: Problem, theta: dict[Unknown, Fraction]
                     ) -> list[Counterexample] | None:
     """Verify given template coefficients (e.g. a hand-written alignment): the
-    counterexamples found (empty: every condition UNSAT; None: Z3 unknown).  Unknowns not in
+    counterexamples found (empty: every condition UNSAT; None: Z3 unknown or more than
+    :data:`MAX_SOLVER_CALLS` calls needed).  Unknowns not in
     ``theta`` are 0; a noise-dependent coefficient ``(site, cls, 2)`` must be 0 or 1.
     Raises :class:`~audit.prove.noise_dependent.UnsoundAlignment` when theta violates the
     triangular condition (S) (an alignment that is not well defined / not unit-Jacobian)."""
@@ -536,4 +555,7 @@ def check_alignment(prob: Problem, theta: dict[Unknown, Fraction]
             raise UnsoundAlignment(f"noise-dependent coefficient {u} = {v}: not a draw class "
                                    "with an output partner, or not in {0, 1}")
     full = {u: Fraction(theta.get(u, 0)) for u in loop.theta_vars}
-    return loop.verify(full)
+    try:
+        return loop.verify(full)
+    except _BudgetSpent:
+        return None  # undecided: never a proof
