@@ -540,9 +540,11 @@ def check_alignment(prob: Problem, theta: dict[Unknown, Fraction]
     ``theta`` are 0; a noise-dependent coefficient ``(site, cls, 2)`` must be 0 or 1.
     Raises :class:`~audit.prove.noise_dependent.UnsoundAlignment` when theta violates the
     triangular condition (S) (an alignment that is not well defined / not unit-Jacobian)."""
-    if prob.halves:  # a sign-of-difference proof: each half with its own coefficients
+    halves = prob.halves or (sign_halves(prob) if any(
+        u[1].endswith(("|up", "|down")) for u in theta) else None)
+    if halves:  # a sign-of-difference proof: each half with its own coefficients
         found: list[Counterexample] = []
-        for h, sub in prob.halves.items():
+        for h, sub in halves.items():
             cx = check_alignment(sub, half_theta(theta, h))
             if cx is None:
                 return None

@@ -114,3 +114,23 @@ def test_sketch_lists_a_scale_per_iteration_when_it_changes() -> None:
     assert v.status == "verified"
     line = next(s for s in v.sketch if s.startswith("draw@") or "laplace" in s)
     assert "per iteration: k = 0: 1/eps, k = 1: 2/eps, k = 2: 3/eps" in line, line
+
+
+def _theta(alignment: dict[str, dict[str, list[str]]]) -> dict[tuple[str, str, int], Fraction]:
+    return {(site, cls, k): Fraction(v) for site, per in alignment.items()
+            for cls, vs in per.items() for k, v in enumerate(vs)}
+
+
+def test_a_signed_alignment_is_rechecked_from_its_printed_coefficients() -> None:
+    from audit.prove.alignment import build_problem
+    from audit.prove.cegis import check_alignment
+
+    v = prove_mechanism(svt_monotone, n_max=3)
+    assert v.alignment is not None
+    theta = _theta(v.alignment)
+    assert check_alignment(build_problem(svt_monotone, [1, 2, 3]), theta) == []
+    # without the threshold shift on the d >= 0 half the alignment breaks (a False at a
+    # query that moved up can turn True)
+    broken = dict(theta)
+    broken[("rho", "any|up", 0)] = Fraction(0)
+    assert check_alignment(build_problem(svt_monotone, [1, 2, 3]), broken)
