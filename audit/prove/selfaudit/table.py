@@ -154,10 +154,16 @@ def sample(seed: int, k: int) -> list[Generated]:
     return rng.sample(progs, k)
 
 
-def run(programs: Sequence[Generated] | None = None, n_max: int = 4) -> list[Row]:
-    """:func:`audit_program` on every program (default: the whole family)."""
-    return [audit_program(g, n_max) for g in (programs if programs is not None
-                                              else list(generate()))]
+def run(programs: Sequence[Generated] | None = None, n_max: int = 4,
+        on_row: Callable[[Row], None] | None = None) -> list[Row]:
+    """:func:`audit_program` on every program (default: the whole family); ``on_row`` is
+    called with each row as it is made (progress for a caller that prints)."""
+    rows = []
+    for g in (programs if programs is not None else list(generate())):
+        rows.append(audit_program(g, n_max))
+        if on_row is not None:
+            on_row(rows[-1])
+    return rows
 
 
 def render(rows: Sequence[Row]) -> str:
