@@ -29,17 +29,22 @@ def main() -> None:
     ap.add_argument("--out", default=str(ROOT / "reports" / "bench" / "prove-families.txt"))
     a = ap.parse_args()
     progs = table.sample(*a.sample) if a.sample else None
+    progs = table.by_cost(progs or list(families.generate()))
     if a.part:
         k, m = (int(v) for v in a.part.split("/"))
-        progs = [g for i, g in enumerate(progs or list(families.generate())) if i % m == k]
+        progs = [g for i, g in enumerate(progs) if i % m == k]
+    done: list[table.Row] = []
 
     def progress(r: table.Row) -> None:
+        done.append(r)
         print(f"{r.name:52s} {r.verdict:18s} {r.truth:13s} {r.cpu:6.2f}s"
               + (f"  UNSOUND: {r.unsound}" if r.unsound else ""), file=sys.stderr, flush=True)
+        head = "" if len(done) == len(progs) else (
+            f"PARTIAL: {len(done)} of {len(progs)} programs done (the run was still going)\n")
+        Path(a.out).write_text(head + table.render(done), encoding="utf-8")
 
     rows = table.run(progs, on_row=progress)
     text = table.render(rows)
-    Path(a.out).write_text(text, encoding="utf-8")
     print(text.split("\n\nprogram")[0])
 
 
