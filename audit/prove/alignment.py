@@ -58,7 +58,7 @@ With a numeric epsilon the scales are numbers and the bound is that epsilon.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
 
@@ -74,6 +74,7 @@ from audit.prove.symbolic import (
 )
 
 __all__ = [
+    "HALF_RELATIONS",
     "Coordinate",
     "NeedsNumericEpsilon",
     "Problem",
@@ -83,6 +84,8 @@ __all__ = [
     "refine_problem",
     "relation_formula",
     "same_output",
+    "sign_halves",
+    "site_scales",
     "z3_value",
 ]
 
@@ -156,6 +159,10 @@ class Problem:
     fixed: dict[str, Any] = field(default_factory=dict)  # int/bool parameters as run
     #: path-sensitive classes (:func:`refine_problem`): groups are (n, (shape, signature))
     refined: bool = False
+    #: sign-of-difference proof (:func:`sign_halves`): the relation's half-relations
+    #: ("up": every d_i >= 0, "down": every d_i <= 0) and each one's problem; the
+    #: coefficients of half ``h`` are keyed ``(site, f"{cls}|{h}", k)``
+    halves: dict[str, Problem] = field(default_factory=dict)
 
 
 def _is_index(v: Any) -> bool:
@@ -406,6 +413,53 @@ def output_partners(paths: Sequence[Path], coord_of: Sequence[dict[str, Coordina
     return partner, comps
 
 
+# sign-of-difference classes -----------------------------------------------------------------
+#: the half-relations of a relation whose differences all have one sign, and their text
+HALF_RELATIONS = {"monotone1:up": "every d_i >= 0", "monotone1:down": "every d_i <= 0"}
+
+
+def sign_halves(prob: Problem) -> dict[str, Problem] | None:
+    """The two half-problems of a ``monotone1`` problem: the same paths under "every
+    d_i >= 0" and under "every d_i <= 0" (None for another relation).
+
+    Why two alignments make one proof (sign-of-difference classes).  Every neighbouring pair
+    of ``monotone1`` has d = q' - q in exactly one of the halves H_up = {d >= 0} and
+    H_down = {d <= 0, d != 0} (d = 0 is in H_up).  An alignment proved for each half (each
+    satisfying (a)-(c) of the module docstring for the d of that half) gives
+    Pr[M(q) in S] <= exp(eps) Pr[M(q') in S] for every pair of that half, hence for every
+    pair of the relation; equivalently eta is selected by the sign of d, a function of d, so
+    condition (a) still holds.  This is what correct monotone Sparse Vector needs (Lyu, Su &
+    Li, PVLDB 2017, Sec. 4: with monotone queries, for d >= 0 the threshold noise moves up by
+    1 and a True's query noise by 1 - d_i; for d <= 0 the threshold stays and a True's query
+    noise moves by -d_i; so Lap(c/eps2) query noise suffices)."""
+    if prob.relation != "monotone1" or prob.halves:
+        return None
+    return {h.split(":")[1]: replace(prob, relation=h, notes=list(prob.notes),
+                                     templates=dict(prob.templates), groups=list(prob.groups))
+            for h in HALF_RELATIONS}
+
+
+def site_scales(prob: Problem) -> dict[str, tuple[str, str]]:
+    """Per draw site: its law and its scale as text; a site whose scale changes with the
+    occurrence (loop iteration) k lists the scale of every k seen for n <= N."""
+    per: dict[str, dict[int, Any]] = {}
+    laws: dict[str, str] = {}
+    for g in prob.groups:
+        for p in g.paths:
+            for d in p.draws:
+                laws.setdefault(d.site, d.law)
+                per.setdefault(d.site, {}).setdefault(d.index, d.scale)
+    out = {}
+    for site, by_k in per.items():
+        texts = {k: str(v) for k, v in sorted(by_k.items())}
+        if len(set(texts.values())) == 1:
+            out[site] = (laws[site], next(iter(texts.values())))
+        else:
+            out[site] = (laws[site], "per iteration: " + ", ".join(
+                f"k = {k}: {t}" for k, t in texts.items()))
+    return out
+
+
 # Z3 encodings ------------------------------------------------------------------------------------
 def relation_formula(relation: str, d: Sequence[Any]) -> Any:
     """``d = q' - q`` is in ``relation`` (see :data:`audit.dsl.RELATIONS`)."""
@@ -417,6 +471,9 @@ def relation_formula(relation: str, d: Sequence[Any]) -> Any:
     if relation == "monotone1":
         return z3.And(*box, z3.Or(z3.And(*[di >= 0 for di in d], true),
                                    z3.And(*[di <= 0 for di in d], true)))
+    if relation in HALF_RELATIONS:
+        sign = [di >= 0 for di in d] if relation.endswith(":up") else [di <= 0 for di in d]
+        return z3.And(*box, *sign, true)
     if relation == "onehot1":
         return z3.And(*box, z3.Or(*[z3.And(*[d[j] == 0 for j in range(len(d)) if j != i],
                                            true)

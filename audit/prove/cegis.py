@@ -26,8 +26,9 @@ module for why (a)-(c) imply eps-DP).  Step 1 UNSAT => no coefficients of these 
 work: the result names the draw sites whose template, replaced by a free shift per example,
 would make the examples satisfiable (the templates that are too weak), with the last
 counterexample.  Every Z3 call runs under a resource limit (``rlimit``, deterministic work
-units), and the loop under an iteration bound: an ``unknown`` or the bound makes the result
-undecided, never a proof.
+units), and the loop under an iteration bound (:data:`MAX_ROUNDS`) and a bound on its Z3 calls
+(:data:`MAX_SOLVER_CALLS` per stage, so a round over thousands of paths cannot run on): an
+``unknown`` or a bound makes the result undecided, never a proof.
 """
 
 from __future__ import annotations
@@ -48,6 +49,7 @@ from audit.prove.alignment import (
     lin_z3,
     refine_problem,
     relation_formula,
+    sign_halves,
     z3_abs,
 )
 from audit.prove.closed_world import z3_rlimit
@@ -63,12 +65,16 @@ from audit.prove.noise_dependent import (
 )
 from audit.prove.symbolic import z3_constraint
 
-__all__ = ["RLIMIT", "Counterexample", "Synthesis", "check_alignment", "synthesise"]
+__all__ = ["RLIMIT", "Counterexample", "Synthesis", "check_alignment", "half_theta",
+           "synthesise"]
 
 #: Z3 resource limit per query (deterministic work units, not seconds)
 RLIMIT = 20_000_000
 #: synthesis/verification rounds at most
 MAX_ROUNDS = 60
+#: Z3 calls at most per synthesis stage (each under RLIMIT): with MAX_ROUNDS, the loop's
+#: work is bounded in solver work units whatever the number of paths per round
+MAX_SOLVER_CALLS = 6_000
 #: template coefficients are multiples of 1/GRID in [-BOUND, BOUND] (a finite template space:
 #: the loop cannot creep towards a limit value one counterexample at a time)
 GRID = 2
@@ -151,6 +157,10 @@ def _solver(ctx: z3.Context) -> z3.Solver:
     s = z3.Solver(ctx=ctx)
     s.set("rlimit", z3_rlimit(RLIMIT))
     return s
+
+
+class _BudgetSpent(Exception):
+    """The stage's :data:`MAX_SOLVER_CALLS` Z3 calls are spent."""
 
 
 class _Loop:
@@ -259,6 +269,8 @@ class _Loop:
             raise UnsoundAlignment("; ".join(bad))
         found: list[Counterexample] = []
         for g in self.prob.groups:
+            if self.calls >= MAX_SOLVER_CALLS:
+                raise _BudgetSpent
             q, d, pub, x = self._vars(g)
             d_env = {f"d{i}": d[i] for i in range(g.n)}
             eta = self._eta(g, th, d_env)
@@ -282,6 +294,8 @@ class _Loop:
                                             [_value(m, v) for v in q],
                                             [_value(m, v) for v in d], {}, {}))
             for pi, p in enumerate(g.paths):
+                if self.calls >= MAX_SOLVER_CALLS:
+                    raise _BudgetSpent
                 s = _solver(self.ctx)
                 s.add(relation_formula(self.prob.relation, d))
                 env0 = _path_env(g, pi, q, pub, x)
@@ -326,6 +340,8 @@ class _Loop:
                 return True
         t2 = {c: int(theta2[(c[0], g.cls[c])]) for c in w}
         for pi, p in enumerate(g.paths):
+            if self.calls >= MAX_SOLVER_CALLS:
+                raise _BudgetSpent
             s = _solver(self.ctx)
             s.add(relation_formula(self.prob.relation, d))
             env0 = _path_env(g, pi, q, pub, x)
@@ -403,6 +419,10 @@ class _Loop:
             theta = {u: _value(m, v) for u, v in self.theta_vars.items()}
             try:
                 cexs = self.verify(theta)
+            except _BudgetSpent:
+                return Synthesis("round-limit", None, rounds, len(self.examples), self.calls,
+                                 last, reason=f"the solver-call budget ({MAX_SOLVER_CALLS} "
+                                 "Z3 calls per stage) was spent before an alignment settled")
             except UnsoundAlignment as exc:  # (S) violated: never a proof
                 return Synthesis("unknown", None, rounds, len(self.examples), self.calls, last,
                                  reason=f"refused a non-triangular alignment ({exc})")
@@ -464,11 +484,50 @@ def synthesise(prob: Problem, max_rounds: int = MAX_ROUNDS) -> Synthesis:
             loop1.calls += third.solver_calls
             extra += (f"; with path-sensitive templates: {third.status}"
                       + (f" ({third.reason})" if third.reason else ""))
+    if first.status in ("no-alignment", "round-limit"):
+        halves = sign_halves(prob)
+        if halves is not None:
+            signed = _signed(prob, halves, max_rounds)
+            loop1.calls += signed.solver_calls
+            if signed.status == "verified":
+                signed.rounds += first.rounds
+                signed.examples += first.examples
+                return signed
+            extra += f"; with sign-of-difference classes: {signed.status} ({signed.reason})"
     if first.status == "no-alignment":
         loop1.diagnose(first)
     first.solver_calls = loop1.calls
     first.reason += extra
     return first
+
+
+def _signed(prob: Problem, halves: dict[str, Problem], max_rounds: int) -> Synthesis:
+    """The sign-of-difference stage (:func:`~audit.prove.alignment.sign_halves`): every
+    stage of :func:`synthesise` on each half-relation; both verified => ``prob.halves`` is
+    set (in place) and the coefficients of half ``h`` are returned keyed
+    ``(site, f"{cls}|{h}", k)``.  Work: at most the two halves' stages, each bounded by
+    ``max_rounds`` rounds of Z3 calls under :data:`RLIMIT`."""
+    theta: dict[Unknown, Fraction] = {}
+    calls = rounds = examples = 0
+    for h, sub in halves.items():
+        syn = synthesise(sub, max_rounds)
+        calls += syn.solver_calls
+        rounds += syn.rounds
+        examples += syn.examples
+        if syn.status != "verified" or syn.theta is None:
+            return Synthesis(syn.status, None, rounds, examples, calls,
+                             syn.counterexample, syn.weak_sites,
+                             f"no alignment for the half {sub.relation}: {syn.reason}")
+        theta.update({(site, f"{cls}|{h}", k): v for (site, cls, k), v in syn.theta.items()})
+    prob.halves = halves
+    return Synthesis("verified", theta, rounds, examples, calls)
+
+
+def half_theta(theta: dict[Unknown, Fraction], half: str) -> dict[Unknown, Fraction]:
+    """The coefficients of one half of a sign-of-difference proof, keys without the half."""
+    tag = f"|{half}"
+    return {(site, cls[: -len(tag)], k): v for (site, cls, k), v in theta.items()
+            if cls.endswith(tag)}
 
 
 def _without_idle_terms(prob: Problem, theta: dict[Unknown, Fraction]
@@ -488,10 +547,21 @@ def _choice_text(choice: dict[tuple[str, str], int]) -> str:
 def check_alignment(prob: Problem, theta: dict[Unknown, Fraction]
                     ) -> list[Counterexample] | None:
     """Verify given template coefficients (e.g. a hand-written alignment): the
-    counterexamples found (empty: every condition UNSAT; None: Z3 unknown).  Unknowns not in
+    counterexamples found (empty: every condition UNSAT; None: Z3 unknown or more than
+    :data:`MAX_SOLVER_CALLS` calls needed).  Unknowns not in
     ``theta`` are 0; a noise-dependent coefficient ``(site, cls, 2)`` must be 0 or 1.
     Raises :class:`~audit.prove.noise_dependent.UnsoundAlignment` when theta violates the
     triangular condition (S) (an alignment that is not well defined / not unit-Jacobian)."""
+    halves = prob.halves or (sign_halves(prob) if any(
+        u[1].endswith(("|up", "|down")) for u in theta) else None)
+    if halves:  # a sign-of-difference proof: each half with its own coefficients
+        found: list[Counterexample] = []
+        for h, sub in halves.items():
+            cx = check_alignment(sub, half_theta(theta, h))
+            if cx is None:
+                return None
+            found += cx
+        return found
     nd = any(u[2] == 2 and v != 0 for u, v in theta.items())
     loop = _Loop(prob, noise_dependent=nd)
     for u, v in theta.items():
@@ -499,4 +569,7 @@ def check_alignment(prob: Problem, theta: dict[Unknown, Fraction]
             raise UnsoundAlignment(f"noise-dependent coefficient {u} = {v}: not a draw class "
                                    "with an output partner, or not in {0, 1}")
     full = {u: Fraction(theta.get(u, 0)) for u in loop.theta_vars}
-    return loop.verify(full)
+    try:
+        return loop.verify(full)
+    except _BudgetSpent:
+        return None  # undecided: never a proof

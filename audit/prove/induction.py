@@ -76,7 +76,7 @@ import z3
 from audit import dsl
 from audit.dsl import DSLError, EpsPower, Lin, Mechanism
 from audit.prove import cegis
-from audit.prove.alignment import Problem, Template
+from audit.prove.alignment import HALF_RELATIONS, Problem, Template
 from audit.prove.closed_world import z3_rlimit
 from audit.prove.symbolic import (
     LinearConstraint,
@@ -438,7 +438,12 @@ def prove_all_n(mech: Mechanism, prob: Problem, theta: dict[tuple[str, str, int]
     d = +-1) exceeds the bound.  That copy only *finds* candidates: a candidate is used only
     after :func:`audit.prove.cegis.check_alignment` verifies it on the original ``prob`` (the
     n <= N proof) and the step proves it for every n.  ``theta`` of the result is the
-    coefficients the result is about."""
+    coefficients the result is about.
+
+    A sign-of-difference proof (``prob.halves``) is extended half by half, each with its
+    differences d_i in [0, 1] or [-1, 0] (:func:`_d_range`); both proved => proved."""
+    if prob.halves:
+        return _by_halves(mech, prob, theta, max_rounds, retries)
     res = _attempt(mech, prob, theta)
     zero: set[tuple[str, str]] = set()
     for _ in range(retries):
@@ -458,6 +463,31 @@ def prove_all_n(mech: Mechanism, prob: Problem, theta: dict[tuple[str, str, int]
             res = again
     return res
 
+
+
+def _by_halves(mech: Mechanism, prob: Problem, theta: dict[tuple[str, str, int], Fraction],
+               max_rounds: int, retries: int) -> Induction:
+    """:func:`prove_all_n` on each half of a sign-of-difference proof."""
+    merged: dict[tuple[str, str, int], Fraction] = {}
+    inv: list[str] = []
+    calls = 0
+    for h, sub in prob.halves.items():
+        res = prove_all_n(mech, sub, cegis.half_theta(theta, h), max_rounds, retries)
+        calls += res.solver_calls
+        if res.status != "proved" or res.theta is None:
+            res.reason = f"for {HALF_RELATIONS[sub.relation]}: {res.reason}"
+            res.theta = dict(theta)
+            res.solver_calls = calls
+            return res
+        merged.update({(s, f"{c}|{h}", k): v for (s, c, k), v in res.theta.items()})
+        inv += [f"[{HALF_RELATIONS[sub.relation]}] {line}" for line in res.invariant]
+    return Induction("proved", "", inv, solver_calls=calls, theta=merged)
+
+
+def _d_range(relation: str) -> tuple[int, int]:
+    """The range of one difference d_i the step checks: [-1, 1] contains every d_i of the
+    relations; a half-relation of a sign-of-difference proof has one sign."""
+    return {"monotone1:up": (0, 1), "monotone1:down": (-1, 0)}.get(relation, (-1, 1))
 
 
 def _pairs(zero: set[tuple[str, str]]) -> str:
@@ -589,6 +619,7 @@ def _prove(mech: Mechanism, prob: Problem, theta: dict[tuple[str, str, int], Fra
     calls = 0
     mk = z3.Int if prob.integer else z3.Real
     q0, d0 = mk("q0", ctx), mk("d0", ctx)
+    d_lo, d_hi = _d_range(prob.relation)
     for s, paths in states.items():
         for p in paths:
             cls = _entry_class(p.entry)
@@ -612,7 +643,7 @@ def _prove(mech: Mechanism, prob: Problem, theta: dict[tuple[str, str, int], Fra
                 env0[name], env1[name] = x, x + z3.RealVal(t0, ctx) + z3.RealVal(t1, ctx) * delta
             sol = z3.Solver(ctx=ctx)
             sol.set("rlimit", z3_rlimit(cegis.RLIMIT))
-            sol.add(d0 >= -1, d0 <= 1)
+            sol.add(d0 >= d_lo, d0 <= d_hi)
             sol.add(*[z3_constraint(c, env0, ctx) for c in p.constraints])
             keep = [z3_constraint(c, env1, ctx) for c in p.constraints]
             if isinstance(p.entry, Lin):
@@ -636,7 +667,7 @@ def _prove(mech: Mechanism, prob: Problem, theta: dict[tuple[str, str, int], Fra
     cost: dict[tuple[Any, str], Fraction] = {}
     for (s, cls), (_, _, sites) in trans.items():
         best = Fraction(0)
-        for dv in (Fraction(-1), Fraction(1)):
+        for dv in (Fraction(d_lo), Fraction(d_hi)):
             tot = Fraction(0)
             for site in sites:
                 t0, t1, a = eta_of[(site, cls)]

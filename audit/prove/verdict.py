@@ -22,7 +22,8 @@ from fractions import Fraction
 from typing import Any
 
 from audit.findings import Finding, Method, Verdict, counterexample_document
-from audit.prove.alignment import Problem
+from audit.prove.alignment import HALF_RELATIONS, Problem, site_scales
+from audit.prove.cegis import half_theta
 
 __all__ = ["FINDING_ID", "ProofVerdict", "proof_sketch"]
 
@@ -111,13 +112,13 @@ def _partners_text(prob: Problem, site: str, cls: str) -> str:
 
 
 def proof_sketch(prob: Problem, theta: dict[tuple[str, str, int], Fraction]) -> list[str]:
-    """One line per draw site: its law, scale and alignment, then the conditions checked."""
+    """One line per draw site: its law, scale (per iteration when it changes) and alignment,
+    then the conditions checked; a sign-of-difference proof: both halves, each labelled."""
+    if prob.halves:
+        return [f"[{HALF_RELATIONS[sub.relation]}] {line}" for h, sub in prob.halves.items()
+                for line in proof_sketch(sub, half_theta(theta, h))]
     lines = []
-    laws: dict[str, tuple[str, Any]] = {}
-    for g in prob.groups:
-        for p in g.paths:
-            for d in p.draws:
-                laws.setdefault(d.site, (d.law, d.scale))
+    laws = site_scales(prob)
     for site, tpl in sorted(prob.templates.items()):
         law, scale = laws[site]
         where = "per loop iteration k" if tpl.loop else "at most once per run"
