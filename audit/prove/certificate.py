@@ -77,7 +77,18 @@ def verification_queries(prob: Any, theta: Mapping[tuple[str, str, int], Fractio
     """The SMT-LIB2 text of every verification query of ``theta`` on ``prob`` (fresh Z3
     context) and "" when all are UNSAT, else the reason they do not all hold."""
     from audit.prove import cegis
+    from audit.prove.alignment import sign_halves
 
+    halves = getattr(prob, "halves", None) or (sign_halves(prob) if _signed(theta)
+                                                else None)
+    if halves:  # a sign-of-difference proof: each half's queries with its own coefficients
+        out: list[tuple[str, str]] = []
+        for h, sub in halves.items():
+            rec, why = verification_queries(sub, cegis.half_theta(dict(theta), h))
+            out += [(f"[{h}] {lab}", text) for lab, text in rec]
+            if why:
+                return out, f"[{h}] {why}"
+        return out, ""
     nd = any(u[2] == 2 and v != 0 for u, v in theta.items())
     loop = cegis._Loop(prob, noise_dependent=nd)
     loop.record = []
@@ -165,10 +176,16 @@ def _load(ref: str) -> Any:
     return getattr(importlib.import_module(mod), name)
 
 
+def _signed(theta: Mapping[tuple[str, str, int], Fraction]) -> bool:
+    """Is ``theta`` a sign-of-difference alignment (classes ``cls|up`` / ``cls|down``)?"""
+    return any(u[1].endswith(("|up", "|down")) for u in theta)
+
+
 def _theta(doc: Mapping[str, Any]) -> dict[tuple[str, str, int], Fraction]:
     out: dict[tuple[str, str, int], Fraction] = {}
     for key, v in doc["alignment"].items():
-        site, cls, k = key.rsplit("|", 2)
+        site, rest = key.split("|", 1)  # a class may hold "|" (a sign half: "cls|up")
+        cls, k = rest.rsplit("|", 1)
         out[(site, cls, int(k))] = Fraction(v)
     return out
 
@@ -240,6 +257,14 @@ def recheck(doc: Mapping[str, Any], *, seed: int = 0, points: int = CONCRETE_POI
         res.problems.append(f"the program's fixed parameters are now {fixed}, the "
                             f"certificate's {doc.get('fixed')}")
     theta = _theta(doc)
+    if _signed(theta) and not getattr(prob, "halves", None):
+        from dataclasses import replace
+
+        from audit.prove.alignment import sign_halves
+
+        halves = sign_halves(prob)  # a sign-of-difference proof: each half on its own
+        if halves:
+            prob = replace(prob, halves=halves)
     again, why = verification_queries(prob, theta)
     if why:
         res.problems.append(f"fresh Z3 on the rebuilt problem with this alignment: {why}")
@@ -390,8 +415,11 @@ def concrete_points(mech: Any, prob: Any, theta: Mapping[tuple[str, str, int], F
                     seed: int = 0, points: int = CONCRETE_POINTS) -> tuple[int, list[str]]:
     """Run the program on ``points`` seeded random (n, q, d, noise) and on q + d with the
     noise shifted by the alignment: (points run, problems found)."""
+    from audit.prove import cegis
+
     rng = random.Random(seed)
     eps = prob.eps if prob.eps is not None else Fraction(1)
+    signed = _signed(theta)
     done = 0
     problems: list[str] = []
     for k in range(points * 4):
@@ -414,6 +442,9 @@ def concrete_points(mech: Any, prob: Any, theta: Mapping[tuple[str, str, int], F
         if hit is None:
             continue
         g, _ = hit
+        th = theta  # a sign-of-difference proof: the half of this d's sign
+        if signed:
+            th = cegis.half_theta(dict(theta), "up" if all(v >= 0 for v in d) else "down")
         shifted = dict(noise)
         cost = Fraction(0)
         for c in tr0.used:
@@ -425,9 +456,9 @@ def concrete_points(mech: Any, prob: Any, theta: Mapping[tuple[str, str, int], F
             delta = g.delta[c]
             dv = delta.const + sum((a * d[int(v[1:])] for v, a in delta.terms.items()),
                                    Fraction(0))
-            eta = theta.get((c[0], cls, 0), Fraction(0))
+            eta = th.get((c[0], cls, 0), Fraction(0))
             if tpl.anchored:
-                eta += theta.get((c[0], cls, 1), Fraction(0)) * dv
+                eta += th.get((c[0], cls, 1), Fraction(0)) * dv
             shifted[c] = noise[c] + eta
             cost += g.weight[c] * abs(eta)
         else:

@@ -134,3 +134,30 @@ def test_a_signed_alignment_is_rechecked_from_its_printed_coefficients() -> None
     broken = dict(theta)
     broken[("rho", "any|up", 0)] = Fraction(0)
     assert check_alignment(build_problem(svt_monotone, [1, 2, 3]), broken)
+
+
+def test_a_signed_proof_certificate_rechecks(tmp_path, monkeypatch) -> None:
+    """The certificate of a sign-of-difference proof re-checks (queries rebuilt per half,
+    cvc5 / fresh Z3, the all-n step per half, concrete runs with the half of d's sign); with
+    the halves' coefficients swapped it is rejected."""
+    import importlib
+    import inspect
+    import textwrap
+
+    from audit.prove.certificate import recheck
+
+    src = "from audit.dsl import laplace, mechanism\n\n" + textwrap.dedent(
+        inspect.getsource(svt_monotone))
+    (tmp_path / "signed_cert_prog.py").write_text(src, encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    mod = importlib.import_module("signed_cert_prog")
+    v = prove_mechanism(mod.svt_monotone, n_max=3, ref="signed_cert_prog:svt_monotone")
+    assert v.status == "verified" and v.certificate is not None, v.reason
+    res = recheck(v.certificate, solvers=("z3",))
+    assert res.ok or (res.missing and not res.problems), res.problems
+    assert res.concrete_points > 0
+    swapped = dict(v.certificate)
+    swapped["alignment"] = {
+        (k.replace("|up|", "|@|").replace("|down|", "|up|").replace("|@|", "|down|")): val
+        for k, val in v.certificate["alignment"].items()}
+    assert recheck(swapped, solvers=("z3",)).problems
