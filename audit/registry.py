@@ -42,12 +42,13 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from importlib.metadata import entry_points
 from typing import Any, NamedTuple, Protocol
 
-from audit.findings import Finding, Verdict
+from audit.findings import Finding, Method, Verdict
 from kernels.errors import InputError
 
 __all__ = [
@@ -63,6 +64,7 @@ __all__ = [
     "SubjectLoadError",
     "claim",
     "load_all",
+    "load_error_finding",
     "rediscover",
     "register_subject",
     "replayer",
@@ -355,3 +357,19 @@ def resolve(ref: str) -> Any:
     except Exception as exc:
         raise SubjectLoadError(f"cannot load {ref}: {type(exc).__name__}: {exc}") from exc
     return obj
+
+
+def load_error_finding(prefix: str, subject: str, what: str, why: str) -> Finding:
+    """An ERROR finding for a subject whose ``what`` (its regress suite, its calibration
+    runs) could not be loaded: a command over every subject fails instead of silently
+    checking less.  Id ``<prefix>.<subject>``."""
+    tag = re.sub(r"[^a-z0-9._-]+", "-", subject.lower()).strip("-") or "subject"
+    return Finding(
+        id=f"{prefix}.{tag}",
+        claim=f"the {what} of subject {subject!r} load and run",
+        reference="a run that checked less never passes",
+        method=Method.EXACT, verdict=Verdict.ERROR,
+        scope=f"not loaded, none of its checks ran: {why[:300]}",
+        evidence={"subject": subject, "error": why[:300], "must_hold": True},
+        subject=f"subject:{subject}")
+

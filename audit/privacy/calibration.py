@@ -234,14 +234,9 @@ def run_calibration(seed: int = 0, quick: bool = False,
 
 
 def _unloaded_finding(subject: str, why: str) -> Finding:
-    tag = "".join(c if c.isalnum() or c in ".-" else "-" for c in subject.lower())
-    return Finding(
-        id=f"calibration.load.{tag}",
-        claim=f"the calibration runs of subject {subject!r} load and run",
-        reference="dpaudit calibrate: a run that checked less never passes",
-        method=Method.EXACT, verdict=Verdict.ERROR,
-        scope=f"not loaded, none of its runs ran: {why[:300]}",
-        evidence={"subject": subject, "error": why[:300]}, subject=f"subject:{subject}")
+    from audit import registry
+
+    return registry.load_error_finding("calibration.load", subject, "calibration runs", why)
 
 
 def _replay(inp: dict) -> tuple[bool, Any, Any, str]:

@@ -197,14 +197,7 @@ def _run_regress(a: argparse.Namespace) -> int:
 def suite_load_error(subject: str, why: str) -> Finding:
     """An ERROR finding for a subject whose regress suite cannot be loaded: the run over
     every subject fails instead of silently checking fewer kernels."""
-    return Finding(
-        id=f"regress.suite-load.{_id_part(subject)}",
-        claim=f"the regress suite of subject {subject!r} loads and runs",
-        reference="dpaudit regress: a run that checked less never passes",
-        method=Method.EXACT, verdict=Verdict.ERROR,
-        scope=f"suite not loaded, none of its checks ran: {shorten(why, 300)}",
-        evidence={"subject": subject, "error": shorten(why, 300), "must_hold": True},
-        subject=f"subject:{subject}")
+    return registry.load_error_finding("regress.suite-load", subject, "regress suite", why)
 
 
 def check_account(subject: str, suite: Any, only: str | None, ran: set[int],
