@@ -63,6 +63,7 @@ __all__ = [
     "Subject",
     "SubjectLoadError",
     "claim",
+    "id_tag",
     "load_all",
     "load_error_finding",
     "rediscover",
@@ -359,13 +360,17 @@ def resolve(ref: str) -> Any:
     return obj
 
 
+def id_tag(name: str) -> str:
+    """``name`` (a subject) as a part of a finding id: lower case, ``[a-z0-9._-]`` only."""
+    return re.sub(r"[^a-z0-9._-]+", "-", name.lower()).strip("-") or "subject"
+
+
 def load_error_finding(prefix: str, subject: str, what: str, why: str) -> Finding:
     """An ERROR finding for a subject whose ``what`` (its regress suite, its calibration
     runs) could not be loaded: a command over every subject fails instead of silently
     checking less.  Id ``<prefix>.<subject>``."""
-    tag = re.sub(r"[^a-z0-9._-]+", "-", subject.lower()).strip("-") or "subject"
     return Finding(
-        id=f"{prefix}.{tag}",
+        id=f"{prefix}.{id_tag(subject)}",
         claim=f"the {what} of subject {subject!r} load and run",
         reference="a run that checked less never passes",
         method=Method.EXACT, verdict=Verdict.ERROR,

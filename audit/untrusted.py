@@ -421,13 +421,13 @@ def table_cell(v: Any, where: str) -> float | str:
             f = float(v)
         except (TypeError, ValueError, OverflowError):
             raise UntrustedError(f"{where}: the cell is neither a number nor text"
-                                 f"{_NOT_SHOWN}") from None
+                                 f"{NOT_SHOWN}") from None
         if not math.isfinite(f):
-            raise UntrustedError(f"{where} is not a finite number{_NOT_SHOWN}")
+            raise UntrustedError(f"{where} is not a finite number{NOT_SHOWN}")
         return f
     if not isinstance(v, str):
         raise UntrustedError(f"{where}: the cell is neither a number nor text (a "
-                             f"{type(v).__name__}){_NOT_SHOWN}")
+                             f"{type(v).__name__}){NOT_SHOWN}")
     text = v.strip().lstrip("\ufeff")
     if text == "":
         raise UntrustedError(f"{where}: blank cell; blank or missing values are not "
@@ -436,15 +436,15 @@ def table_cell(v: Any, where: str) -> float | str:
         f = float(text)
         if not math.isfinite(f):
             raise UntrustedError(f"{where} is not a finite number (it overflows to "
-                                 f"infinity){_NOT_SHOWN}")
+                                 f"infinity){NOT_SHOWN}")
         return f
     return text
 
 
 
 
-#: said instead of a cell's value
-_NOT_SHOWN = " (its value is not shown: the data are confidential)"
+#: said instead of a cell's value (a record of the data: issue 37)
+NOT_SHOWN = " (its value is not shown: the data are confidential)"
 
 
 # ------------------------------------------------------------------------------ relations

@@ -195,7 +195,8 @@ def run_calibration(seed: int = 0, quick: bool = False,
     loss over the claimed epsilon, per run)."""
     findings = []
     rows = []
-    for i, run in enumerate(all_runs()):
+    runs, unloaded = _runs_and_unloaded()
+    for i, run in enumerate(runs):
         t0 = time.perf_counter()
         r = run_one(run, seed + i, quick)
         f = _finding(run, r, seed + i, quick)
@@ -207,7 +208,7 @@ def run_calibration(seed: int = 0, quick: bool = False,
     # the exact-loss search's reach, on worst cases planted where it must look; and every
     # subject whose calibration runs could not be loaded, as an error (never a silent skip)
     for extra in [check_search_reach(), *(_unloaded_finding(n, why)
-                                          for n, why in sorted(UNLOADED.items()))]:
+                                          for n, why in sorted(unloaded.items()))]:
         findings.append(extra)
         if on_finding is not None:
             on_finding(extra)
@@ -247,29 +248,29 @@ def _replay(inp: dict) -> tuple[bool, Any, Any, str]:
     return f.verdict is Verdict.REFUTED, "testers agree with the known answer", r, run.truth
 
 
-#: subjects whose calibration hook (or entry point) failed to load in the last all_runs():
-#: run_calibration turns each into an ERROR finding (a run that checked less never passes)
-UNLOADED: dict[str, str] = {}
-
-
 def all_runs() -> list[CalibrationRun]:
     """The engine's runs (the Laplace ones first, the float one last) with every installed
     subject's runs in between (its ``calibration`` hook), in a fixed order; registers a
-    replayer for each.  A subject whose hook fails to load is skipped (``dpaudit subjects``
-    names it)."""
+    replayer for each.  A subject whose hook fails to load is left out here and named by
+    :func:`_runs_and_unloaded` (``run_calibration`` turns it into an ERROR finding)."""
+    return _runs_and_unloaded()[0]
+
+
+def _runs_and_unloaded() -> tuple[list[CalibrationRun], dict[str, str]]:
+    """:func:`all_runs` and ``subject -> reason`` for every subject whose calibration hook
+    (or entry point) failed to load."""
     from audit import registry
 
     runs = list(GENERIC_RUNS[:3])
-    UNLOADED.clear()
-    UNLOADED.update(registry.subject_errors())
+    unloaded = dict(registry.subject_errors())
     for s in registry.subjects().values():
         if s.calibration:
             try:
                 runs.extend(registry.resolve(s.calibration)())
             except registry.SubjectLoadError as exc:
-                UNLOADED[s.name] = str(exc)
+                unloaded[s.name] = str(exc)
     runs.extend(GENERIC_RUNS[3:])
     for r in runs:
         registry.REPLAYERS[f"calibration.{r.key}"] = _replay
     registry.REPLAYERS["calibrate.search-reach"] = replay_search_reach
-    return runs
+    return runs, unloaded

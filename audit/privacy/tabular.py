@@ -33,7 +33,7 @@ import numpy as np
 
 from audit.privacy.neighbour_search import are_neighbours
 from audit.protocols import ADD_REMOVE_ONE, REPLACE_ONE, NeighbourPair
-from audit.untrusted import table_cell
+from audit.untrusted import NOT_SHOWN, table_cell
 from kernels.errors import InvalidParameterError
 
 __all__ = ["FORMS", "Table", "read_table", "row_pairs", "table_from_rows", "to_form"]
@@ -66,9 +66,6 @@ def _cell(v: Any, where: str = "cell") -> Any:
     return table_cell(v, where)
 
 
-#: said instead of a cell's value
-_NOT_SHOWN = " (its value is not shown: the data are confidential)"
-
 
 def table_from_rows(rows: Sequence[Sequence[Any]], columns: Sequence[str]) -> Table:
     """A table from a list of rows (each as long as ``columns``)."""
@@ -89,7 +86,7 @@ def table_from_rows(rows: Sequence[Sequence[Any]], columns: Sequence[str]) -> Ta
             raise InvalidParameterError(
                 f"row {i + 1}, column {c!r}: a {'number' if kinds[i] else 'category'} in a "
                 f"column whose row 1 is a {'number' if kinds[0] else 'category'}; a column "
-                f"holds numbers or categories, not both (no silent coercion){_NOT_SHOWN}")
+                f"holds numbers or categories, not both (no silent coercion){NOT_SHOWN}")
     return Table(cols, out)
 
 

@@ -890,14 +890,22 @@ KINDS = {"real-number": ("user.blackbox", "real-number events"),
 BIT_FAMILIES = ("float-grid",)
 
 
+def blackbox_claim(mech: UserMechanism, kind: str = "real-number") -> str:
+    """The claim text of the black-box finding of ``kind`` (also a timed-out run's, so the
+    public report does not tell a time-out from a finished run by its claim)."""
+    what = KINDS[kind][1]
+    if mech.delta:
+        return (f"{mech.name} is ({mech.claimed_epsilon:g}, {mech.delta:g})-DP under "
+                f"{mech.relation} ({what})")
+    return f"{mech.name} is {mech.claimed_epsilon:g}-DP under {mech.relation} ({what})"
+
+
 def _blackbox_finding(res: Any, mech: UserMechanism, plist: list[NeighbourPair],
                       ref: str | None, seed: int, tester: BlackBoxTester,
                       dur: float, kind: str = "real-number") -> Finding:
     d = res.details
     fid, what = KINDS[kind]
-    claim = (f"{mech.name} is ({mech.claimed_epsilon:g}, {mech.delta:g})-DP under "
-             f"{mech.relation} ({what})" if mech.delta else
-             f"{mech.name} is {mech.claimed_epsilon:g}-DP under {mech.relation} ({what})")
+    claim = blackbox_claim(mech, kind)
     mode = d.get("mode", "fixed")
     evidence: dict[str, Any] = {
         "mode": mode, "epsilon_lower": res.epsilon_lower,

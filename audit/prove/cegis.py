@@ -33,6 +33,7 @@ units), and the loop under an iteration bound (:data:`MAX_ROUNDS`) and a bound o
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from fractions import Fraction
 from typing import Any
@@ -523,6 +524,11 @@ def _signed(prob: Problem, halves: dict[str, Problem], max_rounds: int) -> Synth
     return Synthesis("verified", theta, rounds, examples, calls)
 
 
+def signed_alignment(theta: Mapping[Unknown, Fraction]) -> bool:
+    """Is ``theta`` a sign-of-difference alignment (classes ``cls|up`` / ``cls|down``)?"""
+    return any(u[1].endswith(("|up", "|down")) for u in theta)
+
+
 def half_theta(theta: dict[Unknown, Fraction], half: str) -> dict[Unknown, Fraction]:
     """The coefficients of one half of a sign-of-difference proof, keys without the half."""
     tag = f"|{half}"
@@ -552,8 +558,7 @@ def check_alignment(prob: Problem, theta: dict[Unknown, Fraction]
     ``theta`` are 0; a noise-dependent coefficient ``(site, cls, 2)`` must be 0 or 1.
     Raises :class:`~audit.prove.noise_dependent.UnsoundAlignment` when theta violates the
     triangular condition (S) (an alignment that is not well defined / not unit-Jacobian)."""
-    halves = prob.halves or (sign_halves(prob) if any(
-        u[1].endswith(("|up", "|down")) for u in theta) else None)
+    halves = prob.halves or (sign_halves(prob) if signed_alignment(theta) else None)
     if halves:  # a sign-of-difference proof: each half with its own coefficients
         found: list[Counterexample] = []
         for h, sub in halves.items():

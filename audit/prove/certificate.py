@@ -79,8 +79,8 @@ def verification_queries(prob: Any, theta: Mapping[tuple[str, str, int], Fractio
     from audit.prove import cegis
     from audit.prove.alignment import sign_halves
 
-    halves = getattr(prob, "halves", None) or (sign_halves(prob) if _signed(theta)
-                                                else None)
+    halves = getattr(prob, "halves", None) or (
+        sign_halves(prob) if cegis.signed_alignment(theta) else None)
     if halves:  # a sign-of-difference proof: each half's queries with its own coefficients
         out: list[tuple[str, str]] = []
         for h, sub in halves.items():
@@ -176,11 +176,6 @@ def _load(ref: str) -> Any:
     return getattr(importlib.import_module(mod), name)
 
 
-def _signed(theta: Mapping[tuple[str, str, int], Fraction]) -> bool:
-    """Is ``theta`` a sign-of-difference alignment (classes ``cls|up`` / ``cls|down``)?"""
-    return any(u[1].endswith(("|up", "|down")) for u in theta)
-
-
 def _theta(doc: Mapping[str, Any]) -> dict[tuple[str, str, int], Fraction]:
     out: dict[tuple[str, str, int], Fraction] = {}
     for key, v in doc["alignment"].items():
@@ -256,8 +251,10 @@ def recheck(doc: Mapping[str, Any], *, seed: int = 0, points: int = CONCRETE_POI
     if fixed != doc.get("fixed", {}):
         res.problems.append(f"the program's fixed parameters are now {fixed}, the "
                             f"certificate's {doc.get('fixed')}")
+    from audit.prove import cegis
+
     theta = _theta(doc)
-    if _signed(theta) and not getattr(prob, "halves", None):
+    if cegis.signed_alignment(theta) and not getattr(prob, "halves", None):
         from dataclasses import replace
 
         from audit.prove.alignment import sign_halves
@@ -419,7 +416,7 @@ def concrete_points(mech: Any, prob: Any, theta: Mapping[tuple[str, str, int], F
 
     rng = random.Random(seed)
     eps = prob.eps if prob.eps is not None else Fraction(1)
-    signed = _signed(theta)
+    signed = cegis.signed_alignment(theta)
     done = 0
     problems: list[str] = []
     for k in range(points * 4):

@@ -250,6 +250,8 @@ class ClosedWorld:
         self._states: list[Any] = []
         self._user_code: dict[CodeType, bool] = {}
         self._outer: tuple[Any, Any] = (None, None)
+        #: gc callbacks held back while the prove runs (:meth:`open` / :meth:`close`)
+        self._gc_callbacks: list[Any] = []
 
     # the run ---------------------------------------------------------------------------------
     def open(self) -> None:
@@ -273,8 +275,7 @@ class ClosedWorld:
         for n, v in self._saved.items():
             setattr(np.random, n, v)
         self._saved.clear()
-        gc.callbacks.extend(c for c in getattr(self, "_gc_callbacks", [])
-                            if c not in gc.callbacks)
+        gc.callbacks.extend(c for c in self._gc_callbacks if c not in gc.callbacks)
         self._gc_callbacks = []
         if not check:
             return

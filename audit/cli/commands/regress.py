@@ -5,7 +5,6 @@ the summary and writes the report."""
 from __future__ import annotations
 
 import argparse
-import re
 from datetime import UTC, datetime
 from typing import Any
 
@@ -208,7 +207,9 @@ def check_account(subject: str, suite: Any, only: str | None, ran: set[int],
     ids = getattr(suite, "check_ids", None)
     declared = None if ids is None else [c for c in ids() if only is None or only in c]
     expected = len(declared) if declared is not None else total_reported
-    missing = max(expected - len(ran), 0) + max(expected - total_reported, 0)
+    # every index that produced a finding was announced (ran <= announced), so a runner
+    # that announced too few is counted here too, once
+    missing = max(expected - len(ran), 0)
     return {"subject": subject, "expected": expected, "announced": total_reported,
             "ran": len(ran), "missing": missing}
 
@@ -217,17 +218,13 @@ def accounting_error(account: dict[str, Any]) -> Finding:
     """An ERROR finding for a suite that ran fewer checks than it declares."""
     subj = account["subject"]
     return Finding(
-        id=f"regress.check-count.{_id_part(subj)}",
+        id=f"regress.check-count.{registry.id_tag(subj)}",
         claim=f"every check of subject {subj!r}'s regress suite ran",
         reference="dpaudit regress: a run that checked less never passes",
         method=Method.EXACT, verdict=Verdict.ERROR,
         scope=(f"{account['expected']} checks declared, {account['announced']} announced by "
                f"the runner, {account['ran']} produced a finding"),
         evidence={**account, "must_hold": True}, subject=f"subject:{subj}")
-
-
-def _id_part(name: str) -> str:
-    return re.sub(r"[^a-z0-9._-]+", "-", name.lower()).strip("-") or "subject"
 
 
 def _check_only(only: str, suites: list) -> None:

@@ -512,7 +512,7 @@ def _budget(a: argparse.Namespace) -> dict[str, Any]:
 def _timed_out(plan: Any, limit: float | None, wall: float) -> Any:
     """The audit of a run the watchdog stopped: inconclusive, with the reason."""
     from audit.findings import Finding, Method, Verdict
-    from audit.privacy.user_audit import UserAudit
+    from audit.privacy.user_audit import UserAudit, blackbox_claim
 
     mech = plan.mech
     started = getattr(mech, "call_started", None)
@@ -528,8 +528,7 @@ def _timed_out(plan: Any, limit: float | None, wall: float) -> Any:
     f = Finding(
         # the same claim text as a run that ended on its own (a time-out must not show
         # in the public report by a different claim: issue 37)
-        id="user.blackbox", claim=f"{mech.name} is {mech.claimed_epsilon:g}-DP under "
-        f"{mech.relation} (real-number events)", reference="the mechanism author's claim",
+        id="user.blackbox", claim=blackbox_claim(mech), reference="the mechanism author's claim",
         method=Method.EMPIRICAL, verdict=Verdict.INCONCLUSIVE,
         scope=f"{reason}; nothing decided (a time-out is never a pass)",
         evidence={"outcome": "time-limit", "reason": reason, "stopped": "time-limit"},
