@@ -125,7 +125,7 @@ def _bound_errors(c: Mapping[str, Any], delta: float) -> list[str]:
             if raw > exact + abs(exact) * mpmath.mpf("1e-12") + mpmath.mpf("1e-300"):
                 out.append(f"raw epsilon bound {raw!r} exceeds log((p_lower - delta) / "
                            f"p_upper) = {mpmath.nstr(exact, 17)}")
-        elif raw > 0 and not (hi == 0 and num > 0):
+        elif num <= 0 and raw > 0:  # (hi = 0 with num > 0: the log-ratio is +inf)
             out.append(f"raw epsilon bound {raw!r} > 0 with p_lower - delta <= 0")
     return out
 
