@@ -39,10 +39,18 @@ from dataclasses import dataclass
 from pathlib import Path
 
 __all__ = [
+    "NOT_A_CLAIM",
+    "NOT_A_CLAIM_NOTE",
+    "NOT_CHECKED",
     "PATTERNS",
+    "SECTION",
+    "SPECIFIC",
     "InventoryItem",
     "Rule",
     "account",
+    "coverage_class",
+    "coverage_counts",
+    "detected",
     "inventory",
     "load_manifest",
     "manifest",
@@ -77,9 +85,26 @@ PATTERNS: dict[str, str] = {
                  r"is known|follows)\b",
     "conclusion": r"\b(therefore|thus|hence|whenever|if\b[^.]{0,200}?\bthen)\b",
     "number": r"\b\d+(\.\d+)?\s*%|\b\d{2,}(,\d{3})+\b",
+    # widened (issue 42): inline results and derivation lines without a trigger word
+    "we-find": r"\bwe (\w+ly |first |then |now |also |can )?(find|found|obtain|get|have|see|"
+               r"observe|argue|know|conclude|show)\b",
+    "resulting": r"\b(resulting|results? in|leads? to|leading to|yields?|giving|amounts? to|"
+                 r"reduces? to|it follows|confirms?|contradict\w*|attains?|achieves?|"
+                 r"is realized|depends? on)\b",
+    "approximate": r"\b(approximat\w*|close to|roughly|nearly|almost|as (large|small|high|low|"
+                   r"much|little|few|many) as possible)\b",
+    "structure": r"\b(disjoint|pairwise|partition\w*|one-to-one|bijecti\w*|injective|"
+                 r"surjective|well-defined|finite|countabl\w*)\b",
+    "inline-relation": r"\$[^$]*(=|\\in\b|\\subset|\\neq|\\l[et]q?\b|\\g[et]q?\b|\\approx)"
+                       r"[^$]*\$",
+    "numeric-value": r"(?<![\w.\\{^_])\d+\.\d+\b|\b\d+(x|×)\b|\b\d+ times\b",
 }
 _COMPILED = {name: re.compile(rx, re.IGNORECASE) for name, rx in PATTERNS.items()}
 
+_REFERENCE = re.compile(r"\b(sections?|sec\.|lemmas?|theorems?|thm\.|corollar(y|ies)|propositions?|"
+                        r"definitions?|algorithms?|figures?|fig\.|tables?|eqs?\.|equations?|"
+                        r"appendi(x|ces)|examples?|remarks?|claims?|lines?)\s+[A-Z]?\d+(\.\d+)*",
+                        re.IGNORECASE)
 _LABEL = re.compile(
     r"^\W*(definition|lemma|theorem|corollary|proposition|algorithm|figure|table|example|"
     r"assumption|remark|claim)\b\s*([A-Z]?[\d.]*\d|[A-Z](?=\b))?", re.IGNORECASE)
@@ -103,6 +128,9 @@ class InventoryItem:
     kind: str  # sentence, equation, algorithm-line, table-row, or a label kind ("theorem")
     patterns: tuple[str, ...]
     text: str
+    #: what the item can be named by: ``"eq (12)"`` for a numbered equation, ``"lemma 4.1"``
+    #: for a labelled statement and the sentences of its statement block; ``""`` otherwise
+    anchor: str = ""
 
 
 def _norm(text: str) -> str:
@@ -117,7 +145,10 @@ def _first_words(text: str, n: int = 6) -> str:
 def _patterns(text: str) -> tuple[str, ...]:
     # a footnote mark glued to a word ("2Note that", "1We focus") must not hide the word
     text = re.sub(r"(?<=[\d\u00b2\u00b3\u00b9\u2070-\u2079])(?=[A-Za-z])", " ", text)
-    return tuple(name for name, rx in _COMPILED.items() if rx.search(text))
+    # "Section 4.2", "Lemma 3.1": a reference, not a numeric value
+    unref = _REFERENCE.sub(" ", text)
+    return tuple(name for name, rx in _COMPILED.items()
+                 if rx.search(unref if name == "numeric-value" else text))
 
 
 def _heading(line: str) -> tuple[str, str] | None:
@@ -236,8 +267,22 @@ def _is_statement(block: str, label: re.Match) -> bool:
     return after[:1] in (".", ":", "(", "") or (not label.group(2) and after[:1].isupper())
 
 
-def _raw_items(text: str) -> Iterator[tuple[str, str, str]]:
-    """(section, kind, text) before keys are given."""
+_EQ_NUMBER = re.compile(r"(?:\\tag\{|\\quad\s*\(|\(|\\qquad\s*\()\s*"
+                        r"([0-9]{1,3}[a-z]?|[A-Z]\.?[0-9]{1,3})\s*[)}]\s*\$*\s*$")
+
+
+def _eq_anchor(block: str) -> str:
+    """``"eq (N)"`` when a displayed equation ends with its number (``\\tag{N}``,
+    ``\\quad (N)``, ``(N)$$``), else ``""``."""
+    m = _EQ_NUMBER.search(block.strip().rstrip("$").rstrip() + "$$") or _EQ_NUMBER.search(
+        block.strip())
+    return f"eq ({m.group(1)})" if m else ""
+
+
+def _raw_items(text: str, every_sentence: bool = False
+               ) -> Iterator[tuple[str, str, str, str]]:
+    """(section, kind, text, anchor) before keys are given (``every_sentence``: prose
+    sentences without a claim-like pattern too)."""
     started = not any(_UNNUMBERED.match(ln) and "abstract" in ln.lower()
                       for ln in text.splitlines())
     in_algo = False
@@ -253,7 +298,7 @@ def _raw_items(text: str) -> Iterator[tuple[str, str, str]]:
             if not (lab and lab.group(1).lower() in ("figure", "table") and _is_statement(b, lab)):
                 continue
         if b.startswith("$$"):
-            yield section, "equation", b
+            yield section, "equation", b, _eq_anchor(b)
             continue
         lines = [ln for ln in b.splitlines() if ln.strip()]
         if any("\t" in ln or ln.strip().startswith("|") for ln in lines):
@@ -261,7 +306,7 @@ def _raw_items(text: str) -> Iterator[tuple[str, str, str]]:
             for ln in lines:
                 if re.fullmatch(r"[\s|:\-]+", ln):
                     continue
-                yield section, "table-row", ln
+                yield section, "table-row", ln, ""
             continue
         label = _LABEL.match(b)
         words = len(_mask_math(b)[0].split())  # a formula counts as one word
@@ -269,45 +314,81 @@ def _raw_items(text: str) -> Iterator[tuple[str, str, str]]:
         if in_algo and not label and (_ALGO.search(b) or _ALGO_BODY.match(b)
                                       or (len(b) < 200 and not prose)):
             for ln in lines:
-                yield section, "algorithm-line", ln
+                yield section, "algorithm-line", ln, ""
             continue
         in_algo = False
         if label and not _is_statement(b, label):
             label = None
+        anchor = ""
         if label:
             kind = label.group(1).lower()
-            if True:
-                yield section, kind, label.group(0).strip(" *").strip()
-                in_algo = kind == "algorithm" and len(b) < 400
-                if kind == "algorithm":
-                    for ln in lines[1:] if len(lines) > 1 else []:
-                        yield section, "algorithm-line", ln
-                    if len(lines) > 1:
-                        continue
+            anchor = _label_anchor(label)
+            yield section, kind, label.group(0).strip(" *").strip(), anchor
+            in_algo = kind == "algorithm" and len(b) < 400
+            if kind == "algorithm":
+                for ln in lines[1:] if len(lines) > 1 else []:
+                    yield section, "algorithm-line", ln, anchor
+                if len(lines) > 1:
+                    continue
         if _ALGO.search(lines[0]) and not label:
             for ln in lines:
-                yield section, "algorithm-line", ln
+                yield section, "algorithm-line", ln, ""
             continue
         if "\\tag{" in b or re.search(r"\\quad\s*\(\d+\)\s*\$?\s*$", b):
-            yield section, "equation", b
+            yield section, "equation", b, _eq_anchor(b)
         for unit in _units(b):
             for s in _sentences(unit):
-                if _patterns(s):
-                    yield section, "sentence", s
+                if every_sentence or detected(s):
+                    yield section, "sentence", s, anchor
 
 
-def inventory(text: str) -> list[InventoryItem]:
-    """Every claim-like item of a paper's Markdown ``text``, in order, with stable keys."""
+_CONNECTIVE = {"conclusion", "we-find", "assertion", "resulting", "quantifier", "guarantee",
+               "order"}
+_LEAD_IN = re.compile(r"(:|,|\bthat|\bwe have|\bis|\bare|\bthen|\bwhere|\bby|\bas|\bbecomes|"
+                      r"\bgives|\bhence|\bthus|\btherefore|\bsimilarly)\W*$", re.IGNORECASE)
+
+
+def _fragment(sentence: str) -> bool:
+    """A piece of prose that states nothing by itself: under four words ("Hence,",
+    "\\square"), or a short lead-in (at most 12 words, only connective patterns, no relation
+    in inline maths) to the displayed formula that follows it ("It follows that", "Thus, for
+    any r we have", "The density of X is").  The displayed formula is an item of its own."""
+    if _COMPILED["inline-relation"].search(sentence):
+        return False
+    masked = _mask_math(sentence)[0]
+    words = len(masked.split())
+    if words < 4:
+        return True
+    # a lead-in carries only connective patterns ("thus", "we have", "for all", "follows")
+    return (words <= 12 and bool(_LEAD_IN.search(masked.rstrip(" *")))
+            and set(_patterns(sentence)) <= _CONNECTIVE)
+
+
+def detected(sentence: str) -> bool:
+    """Whether the detector inventories a prose sentence: it has a claim-like pattern
+    (:data:`PATTERNS`) and is not a fragment (:func:`_fragment`)."""
+    return bool(_patterns(sentence)) and not _fragment(sentence)
+
+
+def _label_anchor(label: re.Match) -> str:
+    """``"theorem 4.1"`` for a numbered label, ``""`` for an unnumbered one."""
+    return f"{label.group(1).lower()} {label.group(2)}" if label.group(2) else ""
+
+
+def inventory(text: str, every_sentence: bool = False) -> list[InventoryItem]:
+    """Every claim-like item of a paper's Markdown ``text``, in order, with stable keys
+    (``every_sentence``: every prose sentence as well, detected or not -- the population a
+    hand-labelled sample of the detector is drawn from)."""
     seen: dict[str, int] = {}
     items: list[InventoryItem] = []
-    for section, kind, raw in _raw_items(text):
+    for section, kind, raw, anchor in _raw_items(text, every_sentence):
         norm = _norm(raw)
         digest = hashlib.sha256(norm.encode("utf-8")).hexdigest()[:8]
         key = f"{section}|{digest}|{_first_words(norm)}"
         seen[key] = seen.get(key, 0) + 1
         if seen[key] > 1:
             key = f"{key}#{seen[key]}"
-        items.append(InventoryItem(key, section, kind, _patterns(norm), norm))
+        items.append(InventoryItem(key, section, kind, _patterns(norm), norm, anchor))
     return items
 
 
@@ -318,7 +399,8 @@ def manifest(paper: str, items: list[InventoryItem]) -> dict:
         "generator": "audit.paper_inventory",
         "count": len(items),
         "items": [{"key": it.key, "section": it.section, "kind": it.kind,
-                   "patterns": list(it.patterns)} for it in items],
+                   "patterns": list(it.patterns), **({"anchor": it.anchor} if it.anchor else {})}
+                  for it in items],
     }
 
 
@@ -357,21 +439,32 @@ def paper_path(filename: str) -> Path | None:
 @dataclass(frozen=True)
 class Rule:
     """How a subject's coverage table accounts for manifest items: the items of ``section``
-    (``"*"``: any) whose key's first words start with ``starts`` (or whose hash is ``starts``)
-    and whose kind is in
-    ``kinds`` (empty: any) are checked by ``keys``, or, when ``keys`` is empty, are
-    "not checked" for the reason in ``note``."""
+    (``"*"``: any) whose key's first words start with ``starts`` (or whose hash is ``starts``),
+    whose anchor is in ``anchors`` (empty: any; ``"eq (12)"``, ``"theorem 4.1"``) and whose
+    kind is in ``kinds`` (empty: any) are checked by ``keys``, or, when ``keys`` is empty, are
+    "not checked" for the reason in ``note``.
+
+    A rule is **specific** when it names its items -- by their first words or hash
+    (``starts``) or by their equation / statement number (``anchors``); a rule naming only a
+    section (and kinds) is a **section default**: the items it matches are "in a checked
+    section, not themselves checked" (:func:`coverage_counts`)."""
 
     section: str
     keys: tuple[str, ...]
     note: str = ""
     starts: str = ""
     kinds: tuple[str, ...] = ()
+    anchors: tuple[str, ...] = ()
+
+    @property
+    def specific(self) -> bool:
+        return bool(self.starts or self.anchors)
 
     def matches(self, entry: dict) -> bool:
         _, digest, words = entry["key"].split("|", 2)
         return ((self.section == "*" or entry["section"] == self.section)
                 and (words.startswith(self.starts) or digest == self.starts)
+                and (not self.anchors or entry.get("anchor", "") in self.anchors)
                 and (not self.kinds or entry["kind"] in self.kinds))
 
 
@@ -386,3 +479,34 @@ def account(items: list[dict], rules: tuple[Rule, ...]) -> tuple[dict[str, Rule]
         else:
             found[entry["key"]] = rule
     return found, missing
+
+
+#: the coverage classes of an inventory item (:func:`coverage_class`)
+SPECIFIC, SECTION, NOT_CHECKED, NOT_A_CLAIM = "specific", "section", "not checked", "not a claim"
+#: the note that marks an inventory item, read and named by a specific rule, as no claim
+NOT_A_CLAIM_NOTE = "not a claim: "
+
+
+def coverage_class(rule: Rule | None) -> str:
+    """``"specific"``: a rule naming the item maps it to claims that test it; ``"section"``:
+    only a section default maps it to claims (in a checked section, not itself checked);
+    ``"not a claim"``: a specific rule whose note starts with ``"not a claim: "`` (the detector
+    over-reaches: a roadmap sentence, a definition); ``"not checked"``: no claim tests it (a
+    rule saying why, or no rule at all; a section-wide "not a claim" counts here)."""
+    if rule is None or not rule.keys:
+        if rule is not None and rule.specific and rule.note.startswith(NOT_A_CLAIM_NOTE):
+            return NOT_A_CLAIM
+        return NOT_CHECKED
+    return SPECIFIC if rule.specific else SECTION
+
+
+def coverage_counts(items: list[dict], rules: tuple[Rule, ...]) -> dict[str, int]:
+    """Items per coverage class and in all (``total``), and the claim-bearing ones
+    (``claims``: all but "not a claim"); the coverage table's headline is ``specific`` over
+    ``claims``."""
+    found, missing = account(items, rules)
+    counts = {SPECIFIC: 0, SECTION: 0, NOT_CHECKED: len(missing), NOT_A_CLAIM: 0}
+    for rule in found.values():
+        counts[coverage_class(rule)] += 1
+    return {**counts, "total": len(items), "claims": len(items) - counts[NOT_A_CLAIM]}
+

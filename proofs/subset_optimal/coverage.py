@@ -129,7 +129,6 @@ RULES: tuple[Rule, ...] = (
          "proof of Lemma 3: its first step needs D1, D2 subsets of D; its final display "
          "prints 1/(2 eps^2) for 1/(2e^2)"),
     Rule("D.2", ("text.subset.lemma7-dominance",), starts="lemma-7"),
-    Rule("D.2", ("text.subset.lemma7-dominance",), starts="let-l-and-u"),
     Rule("D.2", ("text.subset.lemma7-dominance",), starts="begin-aligned-2r-geq"),
     Rule("D.2", ("text.subset.lemma7-dominance",), starts="for-all-d-such-that"),
     Rule("D.2", ("text.subset.lemma7-dominance",), starts="d-setminus-l-4r"),
