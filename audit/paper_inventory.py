@@ -55,6 +55,7 @@ __all__ = [
     "load_manifest",
     "manifest",
     "manifest_diff",
+    "named",
     "paper_path",
 ]
 
@@ -286,6 +287,7 @@ def _raw_items(text: str, every_sentence: bool = False
     started = not any(_UNNUMBERED.match(ln) and "abstract" in ln.lower()
                       for ln in text.splitlines())
     in_algo = False
+    algo_anchor = ""  # the algorithm whose lines follow ("algorithm 2"), until prose resumes
     for section, block in _blocks(text):
         if section == "abstract":
             started = True
@@ -314,7 +316,7 @@ def _raw_items(text: str, every_sentence: bool = False
         if in_algo and not label and (_ALGO.search(b) or _ALGO_BODY.match(b)
                                       or (len(b) < 200 and not prose)):
             for ln in lines:
-                yield section, "algorithm-line", ln, ""
+                yield section, "algorithm-line", ln, algo_anchor
             continue
         in_algo = False
         if label and not _is_statement(b, label):
@@ -326,14 +328,17 @@ def _raw_items(text: str, every_sentence: bool = False
             yield section, kind, label.group(0).strip(" *").strip(), anchor
             in_algo = kind == "algorithm" and len(b) < 400
             if kind == "algorithm":
+                algo_anchor = anchor
                 for ln in lines[1:] if len(lines) > 1 else []:
                     yield section, "algorithm-line", ln, anchor
                 if len(lines) > 1:
                     continue
         if _ALGO.search(lines[0]) and not label:
             for ln in lines:
-                yield section, "algorithm-line", ln, ""
+                yield section, "algorithm-line", ln, algo_anchor
             continue
+        if not label:
+            algo_anchor = ""
         if "\\tag{" in b or re.search(r"\\quad\s*\(\d+\)\s*\$?\s*$", b):
             yield section, "equation", b, _eq_anchor(b)
         for unit in _units(b):
@@ -466,6 +471,12 @@ class Rule:
                 and (words.startswith(self.starts) or digest == self.starts)
                 and (not self.anchors or entry.get("anchor", "") in self.anchors)
                 and (not self.kinds or entry["kind"] in self.kinds))
+
+
+def named(section: str, keys: tuple[str, ...], *starts: str, note: str = "") -> tuple[Rule, ...]:
+    """One specific rule per item of ``section`` named by its first words or hash in
+    ``starts`` (``keys`` empty: "not checked" / "not a claim" for the reason in ``note``)."""
+    return tuple(Rule(section, keys, note, starts=st) for st in starts)
 
 
 def account(items: list[dict], rules: tuple[Rule, ...]) -> tuple[dict[str, Rule], list[str]]:

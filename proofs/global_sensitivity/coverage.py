@@ -12,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import NamedTuple
 
-from audit.paper_inventory import Rule
+from audit.paper_inventory import Rule, named
 
 PAPER_FILE = "liu-laplace-bounding-constraints-supplement.md"
 MANIFEST = Path(__file__).with_name("coverage_manifest.json")
@@ -32,69 +32,64 @@ _MAX = ("gs.sup", "gs.smt")  # the exact supremum (exhaustive over vertex data s
 _KLIN = ("derivation.steps",)  # 'linear in k1, k2, k3, so the extremes are at corners'
 
 
-def _s(section: str, keys: tuple[str, ...], *starts: str, note: str = "") -> tuple[Rule, ...]:
-    """One specific rule per named item (first words or hash) of ``section``."""
-    return tuple(Rule(section, keys, note, starts=st) for st in starts)
-
-
 #: specific rules first (naming their items), then each section's default
 RULES: tuple[Rule, ...] = (
     Rule("front", (), "not a claim: the title", starts="supplemental-materials"),
-    *_s("front", (), "there-are-two-ways", "in-the-first-definition", "in-the-second-definition",
+    *named("front", (), "there-are-two-ways", "in-the-first-definition", "in-the-second-definition",
         note="not a claim: the two neighbour relations Def 1 / Def 2 (definitions)"),
-    *_s("front", (), "sections-1-to-5", note="not a claim: the supplement's roadmap"),
+    *named("front", (), "sections-1-to-5", note="not a claim: the supplement's roadmap"),
     # Section 1: mean and proportion
-    *_s("1", (), "denote-by-delta", "where-bar-x", note=_NOTATION),
-    *_s("1", _DISPLAYS + _MAX, "9eff4681",
+    *named("1", (), "denote-by-delta", "where-bar-x", note=_NOTATION),
+    *named("1", _DISPLAYS + _MAX, "9eff4681",
         note="Def 1 display: re-derived line by line; its value is the exact sup"),
-    *_s("1", _MAX, "therefore-delta-bar-x", "therefore-1-of-a-single", "a-sample-proportion",
+    *named("1", _MAX, "therefore-delta-bar-x", "therefore-1-of-a-single", "a-sample-proportion",
         note="GS of the mean / proportion = the exact supremum (statistics mean, proportion)"),
     # Section 2: variance
-    *_s("2", (), "denote-the-sample-variances", "the-l-1-gs-delta", "where-bar-x",
+    *named("2", (), "denote-the-sample-variances", "the-l-1-gs-delta", "where-bar-x",
         note=_NOTATION),
-    *_s("2", _DISPLAYS, "4dbe7171", "1787ee4e", note="Def 1 / Def 2 displays re-derived"),
-    *_s("2", ("derivation.steps",) + _MAX, "since-both-terms-in-eq",
+    *named("2", _DISPLAYS, "4dbe7171", "1787ee4e", note="Def 1 / Def 2 displays re-derived"),
+    *named("2", ("derivation.steps",) + _MAX, "since-both-terms-in-eq",
         note="the maximiser of eq. (1)"),
-    *_s("2", _MAX, "delta-s-2-sup", "delta-s-2-n-1", note="GS of the variance = exact sup"),
-    *_s("2", ("text.liu.var-def2-cases",) + _MAX, "case-2-is-realized",
+    *named("2", _MAX, "delta-s-2-sup", "delta-s-2-n-1", note="GS of the variance = exact sup"),
+    *named("2", ("text.liu.var-def2-cases",) + _MAX, "case-2-is-realized",
         note="case 2's value and maximiser"),
     # Section 3: covariance
-    *_s("3", (), "denote-the-global-bounds", "where-bar-x-k", "def-2-denote", "the-gs-of-the-cov",
-        "to-simplify-the-algebra", "let-k-1", "thus-bar-x-1", "the-goal-is-to",
+    *named("3", (), "denote-the-global-bounds", "where-bar-x-k", "def-2-denote",
+        "the-gs-of-the-cov", "to-simplify-the-algebra", "let-k-1", "thus-bar-x-1", "the-goal-is-to",
         "note-that-the-above", note=_NOTATION),
-    *_s("3", _DISPLAYS, "5665c64b", "5532d791", "95adfd9c",
+    *named("3", _DISPLAYS, "5665c64b", "5532d791", "95adfd9c",
         note="eqs. (2), (3): re-derived (typos read as intended, listed in the evidence)"),
-    *_s("3", (), "if-x-11-x-12", note="not a claim: a case's lead-in to its display"),
-    *_s("3", _DISPLAYS, "2a1f3ffd", note="the Def 2 rewriting of eq. (3), re-derived"),
-    *_s("3", ("derivation.steps",), "wlos-assume-that-x-2", "eq-2-is-maximized",
+    *named("3", (), "if-x-11-x-12", note="not a claim: a case's lead-in to its display"),
+    *named("3", _DISPLAYS, "2a1f3ffd", note="the Def 2 rewriting of eq. (3), re-derived"),
+    *named("3", ("derivation.steps",), "wlos-assume-that-x-2", "eq-2-is-maximized",
         "which-suggests-is-a-linear",
         note="the maximiser of eq. (2) (refuted), 'Delta is linear' (refuted: multilinear)"),
-    *_s("3", _MAX, "d26207ab", "after-the-transformation", "the-maximum-on-the-original",
+    *named("3", _MAX, "d26207ab", "after-the-transformation", "the-maximum-on-the-original",
         note="GS of the covariance = exact sup; the [0, 1] rescaling is exact"),
     # Section 4: pooled variance
-    *_s("4", (), "denote-the-number-of-cells-of", "assume-each-cell", "denote-the-total-sample",
+    *named("4", (), "denote-the-number-of-cells-of", "assume-each-cell", "denote-the-total-sample",
         "d766c964", "def-1-wlos", "3a1bcf5d", "to-compare-max-s", "which-is-approximated",
         note=_NOTATION),
-    *_s("4", _DISPLAYS, "2571009c", note="the Def 2 display, re-derived"),
-    *_s("4", _MAX, "therefore-max-delta-n-j-1", "if-n-1-is-the-largest", "1276f400",
+    *named("4", _DISPLAYS, "2571009c", note="the Def 2 display, re-derived"),
+    *named("4", _MAX, "therefore-max-delta-n-j-1", "if-n-1-is-the-largest", "1276f400",
         "therefore-max-delta-1-n-1", "that-is-max-delta-1-n", "a92cbd13",
         note="GS of the pooled variance (Def 1; Def 2 case 1 and both cases) = exact sup"),
-    *_s("4", ("derivation.steps",), "case-2-s-p-2-reaches", "therefore-max-s-p-2",
+    *named("4", ("derivation.steps",), "case-2-s-p-2-reaches", "therefore-max-s-p-2",
         "cef5a9a4", "45f666f9", "the-right-hand-side-rhs",
         note="case 2's maximum (refuted) and eq. (4) with 'RHS < n_max except n = 2J'"),
     # Section 5: pooled covariance
-    *_s("5", (), "denote-the-number-of-cells-by", "assume-each-cell", "denote-total-sample",
+    *named("5", (), "denote-the-number-of-cells-by", "assume-each-cell", "denote-total-sample",
         "32d303fb", "def-1-wlos", "def-2-wlos", "24e5ab1a", "first-we-transform", "let-k-1",
         "thus-bar-x-n-1", "the-maximum-and-minimum-of-term", note=_NOTATION),
-    *_s("5", _DISPLAYS, "6aefe81d", note="the Def 2 display, re-derived"),
-    *_s("5", (), "if-x-11-y-11", note="not a claim: a case's lead-in to its display"),
-    *_s("5", _MAX, "f35285fa", note="GS of the pooled covariance under Def 1 = exact sup"),
-    *_s("5", _KLIN, "is-linear-in-k-1-k", "s-is-linear-in-k-1",
+    *named("5", _DISPLAYS, "6aefe81d", note="the Def 2 display, re-derived"),
+    *named("5", (), "if-x-11-y-11", note="not a claim: a case's lead-in to its display"),
+    *named("5", _MAX, "f35285fa", note="GS of the pooled covariance under Def 1 = exact sup"),
+    *named("5", _KLIN, "is-linear-in-k-1-k", "s-is-linear-in-k-1",
         note="'linear in k1, k2, k3, so the extremes are at corners' (derivation.k-linear)"),
-    *_s("5", ("derivation.steps",), "which-reaches-the-maximum-at", "30e17932",
+    *named("5", ("derivation.steps",), "which-reaches-the-maximum-at", "30e17932",
         note="eq. (5)'s maximiser 2 sqrt(n-1-J) and the value after it (derivation.eq5)"),
     # Section 6 and the figures placed after the references
-    *_s("6", (), "figures-s1-to-s2", note="not a claim: says where the figures are"),
+    *named("6", (), "figures-s1-to-s2", note="not a claim: says where the figures are"),
     Rule("references", ("sim.section6",), anchors=("figure S1", "figure S2")),
     Rule("front", (), "not checked: an opinion on which definition is more intuitive / simpler "
                       "to compute", starts="def-2-is-more-intuitive"),
