@@ -287,7 +287,7 @@ def _raw_items(text: str, every_sentence: bool = False
     started = not any(_UNNUMBERED.match(ln) and "abstract" in ln.lower()
                       for ln in text.splitlines())
     in_algo = False
-    algo_anchor = ""  # the algorithm whose lines follow ("algorithm 2"), until prose resumes
+    body_anchor = ""  # the algorithm / table whose lines or rows follow, until prose resumes
     for section, block in _blocks(text):
         if section == "abstract":
             started = True
@@ -308,7 +308,7 @@ def _raw_items(text: str, every_sentence: bool = False
             for ln in lines:
                 if re.fullmatch(r"[\s|:\-]+", ln):
                     continue
-                yield section, "table-row", ln, ""
+                yield section, "table-row", ln, body_anchor
             continue
         label = _LABEL.match(b)
         words = len(_mask_math(b)[0].split())  # a formula counts as one word
@@ -316,7 +316,7 @@ def _raw_items(text: str, every_sentence: bool = False
         if in_algo and not label and (_ALGO.search(b) or _ALGO_BODY.match(b)
                                       or (len(b) < 200 and not prose)):
             for ln in lines:
-                yield section, "algorithm-line", ln, algo_anchor
+                yield section, "algorithm-line", ln, body_anchor
             continue
         in_algo = False
         if label and not _is_statement(b, label):
@@ -327,18 +327,18 @@ def _raw_items(text: str, every_sentence: bool = False
             anchor = _label_anchor(label)
             yield section, kind, label.group(0).strip(" *").strip(), anchor
             in_algo = kind == "algorithm" and len(b) < 400
-            if kind == "algorithm":
-                algo_anchor = anchor
+            if kind in ("algorithm", "table"):
+                body_anchor = anchor
                 for ln in lines[1:] if len(lines) > 1 else []:
                     yield section, "algorithm-line", ln, anchor
                 if len(lines) > 1:
                     continue
         if _ALGO.search(lines[0]) and not label:
             for ln in lines:
-                yield section, "algorithm-line", ln, algo_anchor
+                yield section, "algorithm-line", ln, body_anchor
             continue
         if not label:
-            algo_anchor = ""
+            body_anchor = ""
         if "\\tag{" in b or re.search(r"\\quad\s*\(\d+\)\s*\$?\s*$", b):
             yield section, "equation", b, _eq_anchor(b)
         for unit in _units(b):
