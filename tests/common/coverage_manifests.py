@@ -60,9 +60,12 @@ def main(argv: list[str]) -> int:
             continue
         fresh = manifest(cov.PAPER_FILE, inventory(path.read_text(encoding="utf-8")))
         if check:
-            gone, new = manifest_diff(load_manifest(cov.MANIFEST), fresh)
-            print(f"{name}: {fresh['count']} items; {len(gone)} gone, {len(new)} new")
-            status |= bool(gone or new)
+            committed = load_manifest(cov.MANIFEST)
+            gone, new = manifest_diff(committed, fresh)
+            stale = committed["items"] != fresh["items"]
+            print(f"{name}: {fresh['count']} items; {len(gone)} gone, {len(new)} new"
+                  + ("; kinds / patterns / anchors differ" if stale else ""))
+            status |= stale
         else:
             cov.MANIFEST.write_text(json.dumps(fresh, indent=1) + "\n", encoding="utf-8")
             print(f"{name}: {fresh['count']} items -> {cov.MANIFEST}")
