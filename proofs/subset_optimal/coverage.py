@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from audit.paper_inventory import Rule
+from audit.paper_inventory import Rule, named
 
 PAPER_FILE = "dick-et-al-subset-instance-optimality.md"
 MANIFEST = Path(__file__).with_name("coverage_manifest.json")
@@ -25,7 +25,107 @@ _THM1 = ("subset.alg3-privacy", "subset.alg3-blackbox", "subset.theorem1-accurac
          "subset.theorem1-constants")
 _THM3 = ("subset.alg4-privacy", "subset.alg4-rank-target", "subset.theorem3-constants")
 
-RULES: tuple[Rule, ...] = (
+_DEF = "not a claim: a definition, notation, assumption or roadmap"
+_ALG4 = _THM3 + ("subset.alg5-privacy", "subset.replace-one")
+
+#: items named one by one (issue 42): statements and algorithms by their anchor, sentences by
+#: their first words or hash; first match wins, so these come before the older rules
+_NAMED: tuple[Rule, ...] = (
+    *named("abstract", (), "we-propose-a-new-definition", note=_DEF),
+    *named("1", (), "but-what-do-we-mean", "in-this-work-we-propose", "we-refer-to-our-def",
+           "to-motivate-this-approach", "we-begin-by-describing", note=_DEF),
+    *named("2", (), "for-two-datasets-d", "00b25abe", "we-refer-to-d-and", "note-that-this-notion",
+           "let-mathcal-a-be", "our-goal-is-to-estimate", "b5d751e1", "given-l-we-would",
+           "for-each-d-we-will", "where-mathcal-a-is", "the-benchmark-algorithm-for",
+           "for-a-dataset-d-x-1", note=_DEF),
+    *named("2", ("subset.definitions",), "for-example-d-1-2-3",
+           note="d({1, 2, 3}, {2, 3, 4}) = 2 (the distance, computed)"),
+    *named("2", ("text.subset.footnotes",), "else-we-can-set",
+           note="eps' = 1/ceil(1/eps) in (eps/2, eps] (exact)"),
+    *named("2.1", (), "we-propose-a-new-instance", "moreover-we-propose-algorithm-4",
+           note=_DEF),
+    Rule("2.1", ("subset.table1-rates", "subset.theorem4-corollary2"), anchors=("table 1",)),
+    # Section 3
+    *named("3", (), "we-will-use-ell", "we-begin-by-establishing", "the-proof-is-based-on",
+           "we-use-d-m-to", "we-start-by-describing", note=_DEF),
+    Rule("3", _THM1, anchors=("theorem 1",)),
+    *named("3", ("subset.theorem1-accuracy",), "a2a2677a",
+           note="Theorem 1's accuracy display, within Appendix B.3's final constants"),
+    Rule("*", _ALG1, anchors=("lemma 2", "algorithm 1")),
+    Rule("*", _ALG2, anchors=("theorem 2", "algorithm 2")),
+    Rule("*", ("subset.alg2-accuracy", "text.subset.cor1-rounding"), anchors=("corollary 1",)),
+    Rule("*", _THM1, anchors=("algorithm 3",)),
+    Rule("*", _ALG4, anchors=("algorithm 4",)),
+    Rule("*", ("subset.alg5-privacy", "subset.theorem5"), anchors=("algorithm 5",)),
+    *named("3.1", ("text.subset.def3-prose", "subset.definitions"), "that-is-there-are-at-most",
+           note="the sentence restating Definition 3 (exhaustive, exact)"),
+    Rule("*", (), "not a claim: Definitions 3-8 (definitions)",
+         anchors=tuple(f"definition {i}" for i in range(3, 9))),
+    Rule("3.1", ("subset.definitions",), anchors=("figure 1",)),
+    *named("3.1", (), "we-will-therefore-define", "b86e07e4", "the-loss-or-negative", note=_DEF),
+    *named("3.2", ("subset.lemma1-oracle",), "fbc16627",
+           note="Lemma 1's bound, restated: brute-force subset risk (LP)"),
+    *named("3.2", (), "our-goal-is-to-show-that", "our-goal-is-to-prove-that", note=_DEF),
+    *named("3.3", (), "however-we-show-in-the-next", note=_DEF),
+    # Section 4
+    *named("4", (), "2671f7e7", "we-start-by-defining-our", "e3923994", "46eaca76", "6704afae",
+           "intuitively-the-definition", "957c402d", "57a1abd3", "for-any-dataset-d-supported",
+           "3in-general-we-only", "we-use-the-same-r", "l-is-a-metric", "l-is-finite-and",
+           "let-b-sup-d", "whenever-theta-geq", "41547f86", "l-is-l-lipschitz", "let-x-i-d-denote",
+           "for-all-d-d-such-that", "3381c54f", "for-all-and-theta-1", "13f96235",
+           "4the-constants-in-the", "we-first-show-a-simple", "we-show-that-the-above-lower",
+           note=_DEF),
+    *named("4", ("subset.definition7-monotone",), "the-family-of-monotone",
+           note="mean, median, quantiles are monotone (exhaustive, exact)"),
+    Rule("4", _THM3, anchors=("theorem 3",)),
+    *named("4", _THM3, "e725d102", note="Theorem 3's bound 2e^2 R(D, eps) + 7 L beta"),
+    # Section 5
+    *named("5", (), "f086fd74", "in-appendix-e-1-we", "a-distribution-p-is-subgaussian",
+           "ef852957", "distributions-with-bounded", "let-mathcal-m-k-m", "extending-to-higher",
+           "we-leave-exploring", "if-it-is-finite-otherwise", "4c6ad7f4", note=_DEF),
+    Rule("5", ("subset.theorem4-corollary2",), anchors=("theorem 4", "corollary 2")),
+    *named("5", ("subset.theorem4-corollary2",), "8672879f", "3e0b0277", "applying-theorem-1-to",
+           note="Theorem 4 and Corollary 2's bounds"),
+    *named("5", ("subset.table1-rates",), "7d1dc763", "c6509ca1",
+           note="the subgaussian / bounded-moment rates (Table 1's slopes)"),
+    *named("5", (), "this-matches-the-optimal",
+           note="not checked: a comparison with cited optimal rates"),
+    # Appendices: statements by anchor, restated results and final constants by name
+    Rule("*", ("subset.definitions",), anchors=("lemma 4", "lemma 5")),
+    Rule("*", ("text.subset.lemma3", "subset.lemma1-oracle"), anchors=("lemma 3",)),
+    Rule("*", ("subset.lemma6",), anchors=("lemma 6",)),
+    Rule("*", ("text.subset.lemma7-dominance",), anchors=("lemma 7",)),
+    Rule("*", ("subset.lemma8",), anchors=("lemma 8",)),
+    Rule("*", ("subset.theorem5",), anchors=("theorem 5",)),
+    *named("A", ("subset.definitions",), "it-follows-that-is-a-rank", "we-will-show-that-is-a",
+           note="Lemmas 4-5 restated at the end of their proofs (exhaustive, exact)"),
+    *named("A", (), "first-we-show-that-if", "this-proves-the-first", "we-will-show-that-this",
+           "let-x-in-d-be-any", "now-let-x-in-d-be", "assume-this-high-probability",
+           "now-suppose-that-tilde", "suppose-for-contradiction", "let-r-min-sum",
+           "let-tau-in-a-b-be", "next-define-i-tau", "for-any-c-geq-0", "finally-we-prove-the",
+           "now-let-hat-tau-be", note=_DEF),
+    *named("B.2", (), "first-we-prove-the-privacy", "recall-that-n-d", "since-d-d-m",
+           "hence-we-can-bound-the", note=_DEF),
+    *named("B.3", ("subset.theorem1-constants",), "192f0c6a", "166d553c",
+           note="the constants (2e(2 + 4 beta eps^2) + 6e^2) and 56 + 44 ln(2R/(alpha zeta))"),
+    *named("B.3", ("subset.lemma6",), "72b8f9a9", "65da8ba1", note="Lemma 6's two displays"),
+    *named("C", (), "in-this-section-we-state", "most-of-the-proof-follows", "let-d-be-a-dataset",
+           "34736e6a", "i-e-the-maximum-change", "24fab148", "which-is-the-minimum-number",
+           "133c022a", "the-following-guarantee-holds", note=_DEF),
+    *named("C", ("subset.theorem5",), "299a0360", note="Theorem 5's bound"),
+    *named("D.2", _THM3, "in-this-proof-we-show", "c5caa986", "where-varepsilon-frac",
+           "theorem-3-can-be-obtained", "by-composition-theorem-the",
+           note="Theorem 3's budget (composition) and bound 2e^2 R(D, eps') + 7 L beta"),
+    *named("D.2", ("subset.alg4-rank-target",), "by-corollary-1-with-probability",
+           note="the target 7r/4 of the proof vs Algorithm 4 line 3's r/4"),
+    *named("D.2", (), "we-first-prove-a-general", "for-a-dataset-d-and", "in-the-rest-of-the",
+           "let-e-be-the-event", "let-l-4r-l-4r", note=_DEF),
+    Rule("E.1", ("subset.theorem4-corollary2",), anchors=("eq (5)",)),
+    *named("E.1", ("subset.lemma8",), "7088cdbe", note="Lemma 8's display"),
+    *named("E.1", (), "we-first-prove-eq-5", "hence-it-remains-to-show", note=_DEF),
+)
+
+RULES: tuple[Rule, ...] = _NAMED + (
     Rule("abstract", (), _SUMMARY),
     Rule("1", (), "not checked: motivation; the definitions and results are stated and checked "
                   "in Sections 2-5"),
@@ -46,9 +146,6 @@ RULES: tuple[Rule, ...] = (
     Rule("2", ("subset.definitions", "subset.lemma1-oracle"),
          "the distance d(D, D'), R(D, eps) (used by the Lemma 1 oracle) and the prose "
          "explaining them"),
-    Rule("2.1", ("subset.table1-rates", "subset.theorem4-corollary2"), kinds=("table",
-                                                                               "table-row")),
-    Rule("2.1", ("subset.table1-rates", "subset.theorem4-corollary2"), starts="sigma-mathcal"),
     Rule("2.1", (), _SUMMARY),
     Rule("2.2", (), "not checked: results of cited work (Asi & Duchi, Huang et al., Kamath et "
                     "al.); the paper's own comparison rests on Lemma 1 / Theorem 1, checked in "
@@ -57,19 +154,12 @@ RULES: tuple[Rule, ...] = (
     Rule("3", ("subset.lemma1-oracle",), starts="lemma-1"),
     Rule("3", ("subset.lemma1-oracle",), starts="for-any-varepsilon-in"),
     Rule("3", ("subset.lemma1-oracle",), starts="r-d-varepsilon-geq"),
-    Rule("3", _ALG1, kinds=("algorithm", "algorithm-line")),
-    Rule("3", _ALG1, starts="lemma-2"),
-    Rule("3", _ALG1, starts="publishing-hat-mu-output"),
     Rule("3", _ALG1, starts="8f218e39"),
     Rule("3", _THM1 + _ALG1 + ("subset.lemma1-oracle",),
          "Theorem 1 and the text leading to Algorithms 1 and 3"),
     # Section 3.1: Definitions 3-5, Figure 1, Algorithm 2, Theorem 2, Corollary 1
     Rule("3.1", ("text.subset.def3-prose", "subset.definitions"),
-         starts="that-is-there-are-at-most"),
-    Rule("3.1", ("text.subset.def3-prose", "subset.definitions"),
          starts="roughly-being-a-rank-r"),
-    Rule("3.1", ("subset.definitions",), kinds=("definition", "figure")),
-    Rule("3.1", _ALG2, kinds=("algorithm", "algorithm-line", "theorem", "corollary")),
     Rule("3.1", ("subset.definitions",) + _ALG2,
          "rank thresholds (Definitions 3-5, Figure 1) and Algorithm 2's guarantee"),
     Rule("3.2", ("text.subset.footnotes",), starts="2note-that-when"),
@@ -83,12 +173,7 @@ RULES: tuple[Rule, ...] = (
          "intuition for Theorem 1 (the clipping bias vs the Lemma 1 lower bound)"),
     # Section 4: Algorithm 4, Definitions 6-7, Theorem 3, Lemma 3
     Rule("4", ("subset.definition7-monotone", "text.subset.lemma7-dominance"),
-         kinds=("definition",)),
-    Rule("4", ("subset.definition7-monotone", "text.subset.lemma7-dominance"),
          starts="in-other-words-first-order"),
-    Rule("4", ("text.subset.lemma3", "subset.lemma1-oracle"), starts="lemma-3"),
-    Rule("4", ("text.subset.lemma3", "subset.lemma1-oracle"), starts="for-varepsilon-in-0-1"),
-    Rule("4", ("text.subset.lemma3", "subset.lemma1-oracle"), starts="if-s-neq-emptyset"),
     Rule("4", ("text.subset.lemma3", "subset.lemma1-oracle"), starts="frac-1-2e-2-cdot"),
     Rule("4", ("text.subset.lipschitz",), starts="observe-that-both-mean"),
     Rule("4", _THM3 + ("subset.alg5-privacy", "subset.replace-one"),
@@ -101,8 +186,6 @@ RULES: tuple[Rule, ...] = (
          "Table 1"),
     Rule("6", (), _SUMMARY),
     # Appendices
-    Rule("A", ("subset.definitions",), starts="lemma-4"),
-    Rule("A", ("subset.definitions",), starts="lemma-5"),
     Rule("A", ("text.subset.cor1-rounding", "subset.alg2-accuracy"),
          starts="when-the-dataset-d-is-supported"),
     Rule("A", ("text.subset.cor1-rounding", "subset.alg2-accuracy"),
@@ -118,17 +201,14 @@ RULES: tuple[Rule, ...] = (
     Rule("B.2", ("text.subset.lemma2-proof",), starts="where-a-uses-the-fact"),
     Rule("B.2", ("text.subset.lemma2-proof",), starts="where-the-last-inequality"),
     Rule("B.2", _ALG1, "proof of Lemma 2"),
-    Rule("B.3", ("subset.lemma6",), starts="lemma-6"),
     Rule("B.3", ("text.subset.clip-vs-delete",), starts="we-have-shown-that-the-bias"),
     Rule("B.3", ("text.subset.clip-vs-delete",), starts="begin-aligned-mu-d-setminus-l"),
     Rule("B.3", ("text.subset.clip-vs-delete",), starts="next-we-argue-that-clipping"),
     Rule("B.3", ("subset.theorem1-constants", "subset.theorem1-accuracy", "subset.lemma6"),
          "proof of Theorem 1 and of Lemma 6"),
-    Rule("C", ("subset.theorem5", "subset.alg5-privacy"), "Algorithm 5, Theorem 5"),
     Rule("D.1", ("text.subset.lemma3", "subset.lemma1-oracle"),
          "proof of Lemma 3: its first step needs D1, D2 subsets of D; its final display "
          "prints 1/(2 eps^2) for 1/(2e^2)"),
-    Rule("D.2", ("text.subset.lemma7-dominance",), starts="lemma-7"),
     Rule("D.2", ("text.subset.lemma7-dominance",), starts="begin-aligned-2r-geq"),
     Rule("D.2", ("text.subset.lemma7-dominance",), starts="for-all-d-such-that"),
     Rule("D.2", ("text.subset.lemma7-dominance",), starts="d-setminus-l-4r"),
