@@ -33,6 +33,7 @@ SUBJECT = Subject(
         "proofs.gini.tight_bound",
         "proofs.gini.experiments",
         "proofs.gini.claims_text",
+        "proofs.gini.claims_appendix",
     ),
     regress="proofs.gini.regress:SUITE",
     coverage="proofs.gini.coverage:RULES",

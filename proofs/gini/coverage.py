@@ -110,6 +110,10 @@ COVERAGE: tuple[Item, ...] = (
                                                    "subsets.smt")),
     Item("eq. (59), eq. (60): O(1) Gini after k replacements", ("deriv.a3-closed-forms",)),
     Item("Prop. 5.1 proof (A.4): scale invariance, two-point data", ("deriv.prop51",)),
+    Item("A.1.2 / A.1.3 text: s_{m+1} >= s_m, q_{m+1} >= q_m, Delta g(n, q_n) <= "
+         "Delta g(m, q_m), Delta g(m, s_m) negative", ("text.appendix.thresholds",)),
+    Item("A.4 text: scale invariance of IQ and g; g = sum |x_i - x_j| / n^2 at mean 1",
+         ("text.a4.prop51-facts",)),
     # ---- not paper items: our extensions (each registered claim must appear somewhere)
     Item("Beyond the paper: a tighter A^(k) (kernels.gini.tight, issue 18)",
          ("tight.ball-exhaustive", "tight.chain-exhaustive", "tight.smoothness-search",
@@ -324,6 +328,10 @@ _NAMED: tuple[Rule, ...] = (
          anchors=("eq (35)", "eq (36)", "eq (40)", "eq (41)")),
     *named("A.1.2", (), "increasing-m-by-one", "when-m-s-m-we-have", "with-a-x-s-m",
            "for-any-m-geq-m", note=_DEF),
+    *named("A.1.2", ("text.appendix.thresholds",), "we-now-argue-that-s-m", "since-s-m-1-is-the",
+           "when-m-1-delta-g-1", "the-definition-of-s-m-also",
+           note="s_{m+1} >= s_m (verified); Delta g(m, s_m) < 0 (refuted: 0 when s_m = m or "
+                "at ties)"),
     *named("A.1.2", ("subsets.lemma41",), "in-section-4-1-1-of", "since-s-m-1-geq",
            "a-for-m-and-m-1", "we-conclude-that-when-m-s",
            note="for m' = s_m the largest |Delta g| is at m = 1 (paper.a12.max-at-m1)"),
@@ -333,8 +341,12 @@ _NAMED: tuple[Rule, ...] = (
            "we-first-consider-m-1", "we-next-consider-m-q", "we-define-f-m-m", note=_DEF),
     *named("A.1.3", ("subsets.lemma41",), "in-section-4-1-2-of", "when-g-0-frac-2m-n",
            "delta-g-m-m-a-attains", "for-a-fixed-m-the-largest", "from-the-sign-of-the",
-           "we-also-have-delta-g-n", "since-delta-g-m-q-m",
+           "since-delta-g-m-q-m",
            note="Lemma A.1's facts and the candidates (n, q_m), (m_D, 1): exact search"),
+    *named("A.1.3", ("text.appendix.thresholds",), "we-now-argue-that-q-m",
+           "therefore-q-m-1-geq", "we-also-have-delta-g-n",
+           note="q_{m+1} >= q_m (verified); Delta g(n, q_n) <= Delta g(m, q_m) (refuted when "
+                "m' must differ from m)"),
     *named("A.1.3", ("deriv.decrease",), "when-m-m-frac-partial", "when-m-1-we-have-frac",
            note="the derivative (48) at m' = m and at m' = 1"),
     # Appendix A.2: Lemma 4.2 and the proofs of Theorems 4.1-4.2
@@ -366,6 +378,10 @@ _NAMED: tuple[Rule, ...] = (
     Rule("A.4", ("deriv.prop51",), anchors=("proposition 5.1",)),
     *named("A.4", (), "this-proposition-allows", "that-is-suppose-we-create",
            "hence-for-this-proposition", "consider-x-in-which", note=_DEF),
+    *named("A.4", ("text.a4.prop51-facts",), "to-begin-we-note-that-iq", "then-iq-y-iq-x",
+           "with-bar-x-1-g-x",
+           note="scale invariance (verified); sum_{i,j} |x_i - x_j| / n^2 (refuted over "
+                "ordered pairs, holds over i < j)"),
     *named("A.4", ("deriv.prop51",), "since-alpha-1-alpha", "hence-in-these-cases",
            "using-62-we-find",
            note="the two branches of Proposition 5.1: 4g (g <= 1/2), 1/(1 - g) (exact)"),

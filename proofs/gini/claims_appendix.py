@@ -1,0 +1,301 @@
+"""Appendix sentences of Lan & Reiter (2025) that no claim tested (issue 42, found by the
+sentence inventory): the monotonicity of the rank thresholds s_m (A.1.2) and q_m (A.1.3), the
+sign of Delta g at s_m (A.1.2), the comparison of (n, q_n) with (m, q_m) (A.1.3), and the two
+facts the proof of Proposition 5.1 starts from (A.4): scale invariance, and the Gini index of
+unit-mean data written as sum |x_i - x_j| / n^2.
+
+Every check is exhaustive and exact (Fractions) on every multiset of size 3..6 drawn from
+{1, 2, 3, 5, 8}; s_m and q_m are :func:`s_t` / :func:`q_t`
+(eqs. (15) / (49)) under two readings (m' = m allowed, as printed, or not), Delta g is
+recomputed from eq. (2) (:func:`proofs.gini.subsets.delta_true`).
+A verified finding carries a twin (:mod:`audit.falsifiability`): the same check on the reversed
+or perturbed statement, refuted in the same scope.
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+from collections.abc import Callable
+from fractions import Fraction as Q
+from typing import Any
+
+from audit.falsifiability import decide, twin
+from audit.findings import Finding, Method, Verdict, counterexample_document, from_jsonable
+from audit.registry import replayer
+from proofs.gini import NAME, claim, oracles
+from proofs.gini.subsets import delta_true
+from proofs.text_findings import SPLIT, paper_finding
+
+SUBJECT = f"paper:{NAME}"
+REF = "Lan & Reiter 2025, Appendix"
+GRID = (1, 2, 3, 5, 8)
+SCOPE = ("every multiset of size 3..6 on {{1, 2, 3, 5, 8}} ({count} data sets), exact "
+         "Fractions; s_m by eq. (15) (s_m = n when no m' < n qualifies), q_m by eq. (49)")
+
+
+def data_sets(max_n: int = 6) -> list[list[Q]]:
+    """Sorted multisets of size 3..max_n on :data:`GRID`, as Fractions: those without ties
+    first (a counterexample is then tie-free whenever one exists)."""
+    sets = [[Q(v) for v in c] for n in range(3, max_n + 1)
+            for c in itertools.combinations_with_replacement(GRID, n)]
+    return sorted(sets, key=lambda x: len(set(x)) < len(x))
+
+
+# ---------------------------------------------------------------- the per-data-set relations
+#: the two readings of the thresholds: eqs. (15) / (49) let m' = m (then a = 0 and Delta g = 0);
+#: "moved" requires the rank to move (m' > m for s_m, m' < m for q_m)
+READINGS = {"printed": "(a) as printed: m' = m allowed in eqs. (15) / (49)",
+            "moved": "(b) the rank moves: m' > m in s_m, m' < m in q_m"}
+
+
+def _F(x: list[Q], m: int, mp: int, sign: int) -> Q:
+    """sign = +1: eq. (15)'s (2m'/(n-1) - w - g0) n xbar + 2/(n-1) sum_{i=m}^{m'} (x_i - x_m);
+    sign = -1: eq. (49)'s (g0 - 2m'/(n-1) + w) n xbar + 2/(n-1) sum_{i=m'}^{m} (x_i - x_m)."""
+    n, S = len(x), sum(x)
+    coef = Q(2 * mp, n - 1) - Q(n + 1, n - 1) - oracles.gini2(x)
+    lo, hi = (m, mp) if sign > 0 else (mp, m)
+    return sign * coef * S + Q(2, n - 1) * sum(x[i - 1] - x[m - 1] for i in range(lo, hi + 1))
+
+
+def s_t(x: list[Q], m: int, reading: str) -> int:
+    """s_m: the smallest m' < n (m' > m under "moved") with eq. (15)'s expression >= 0, else n
+    (the reading of :func:`proofs.gini.subsets.s_m`, which this equals under "printed")."""
+    first = m + (reading == "moved")
+    return next((mp for mp in range(first, len(x)) if _F(x, m, mp, 1) >= 0), len(x))
+
+
+def q_t(x: list[Q], m: int, reading: str) -> int | None:
+    """q_m: the largest m' <= m (m' < m under "moved") with eq. (49)'s expression <= 0."""
+    last = m - (reading == "moved")
+    return max((mp for mp in range(1, last + 1) if _F(x, m, mp, -1) <= 0), default=None)
+
+
+def s_monotone_violation(x: list[Q], reading: str, reverse: bool = False) -> dict | None:
+    """s_{m+1} >= s_m (``reverse``: the twin s_{m+1} <= s_m) violated at some m?"""
+    for m in range(1, len(x)):
+        a, b = s_t(x, m, reading), s_t(x, m + 1, reading)
+        if (b < a) if not reverse else (b > a):
+            return {"m": m, "s_m": a, "s_m+1": b}
+    return None
+
+
+def q_monotone_violation(x: list[Q], reading: str, reverse: bool = False) -> dict | None:
+    """q_{m+1} >= q_m (``reverse``: q_{m+1} <= q_m) violated at some m (both defined)?"""
+    for m in range(1, len(x)):
+        a, b = q_t(x, m, reading), q_t(x, m + 1, reading)
+        if a is not None and b is not None and ((b < a) if not reverse else (b > a)):
+            return {"m": m, "q_m": a, "q_m+1": b}
+    return None
+
+
+def delta_at_q(x: list[Q], m: int, reading: str) -> Q | None:
+    """Delta g(m, q_m, a = x_m - x_{q_m}) from eq. (2), or None when q_m is undefined."""
+    qm = q_t(x, m, reading)
+    return None if qm is None else delta_true(x, m, x[qm - 1])
+
+
+def qn_violation(x: list[Q], reading: str, reverse: bool = False) -> dict | None:
+    """Delta g(n, q_n) <= Delta g(m, q_m) for every m < n (``reverse``: >=) violated?"""
+    n = len(x)
+    dn = delta_at_q(x, n, reading)
+    for m in range(1, n):
+        dm = delta_at_q(x, m, reading)
+        if dn is not None and dm is not None and ((dn > dm) if not reverse else (dn < dm)):
+            return {"m": m, "delta_n": str(dn), "delta_m": str(dm)}
+    return None
+
+
+def s_negative_violation(x: list[Q], reading: str, reverse: bool = False) -> dict | None:
+    """Delta g(m, s_m, x_{s_m} - x_m) < 0 for every m whose s_m eq. (15) defines (some m' < n
+    qualifies; ``reverse``: the twin '> 0') violated?"""
+    for m in range(1, len(x)):
+        sm = s_t(x, m, reading)
+        if sm >= len(x):
+            continue
+        d = delta_true(x, m, x[sm - 1])
+        if (d >= 0) if not reverse else (d <= 0):
+            return {"m": m, "s_m": sm, "delta": str(d)}
+    return None
+
+
+def _first(data: list[list[Q]], bad: Callable[[list[Q]], Any]) -> dict | None:
+    """The first violation of ``bad`` (a dict or None per data set) over ``data``."""
+    for x in data:
+        v = bad(x)
+        if v is not None:
+            return {"data": [str(t) for t in x], **v}
+    return None
+
+
+def _reading_finding(fid: str, sentence: str, check: Callable[..., dict | None],
+                     data: list[list[Q]], seed: int, t0: float) -> Finding:
+    """The check under each reading of the thresholds; a reading under which the statement
+    holds carries the twin (the reversed relation), which must be refuted there."""
+    bad = {r: _first(data, lambda x, r=r: check(x, r)) for r in READINGS}
+    twins = {r: _first(data, lambda x, r=r: check(x, r, reverse=True)) for r in READINGS}
+    outcome = {READINGS[r]: "refuted" if bad[r] else "holds" for r in READINGS}
+    # under a reading that holds, can the check fail there at all (its reversed relation)?
+    live_twins = {READINGS[r]: "refuted" if twins[r] else
+                  "not-refuted: the reversed relation holds too (both sides equal)"
+                  for r in READINGS if bad[r] is None}
+    held = [r for r in READINGS if bad[r] is None]
+    live = [r for r in held if twins[r]]
+    tw = twin("the reversed relation, under the reading(s) where the statement holds",
+              "refuted" if live else "not-refuted", witness=twins[live[0]] if live else None)
+    if not held:
+        verdict = Verdict.REFUTED
+    elif len(held) < len(READINGS):
+        verdict = SPLIT  # refuted under one reading; the other's outcome is in the readings
+    else:
+        verdict = decide(True, tw, failed=Verdict.REFUTED,
+                         vacuous_reason="under every reading the reversed relation holds too: "
+                                        "both sides are equal (e.g. a = 0)")
+    failing = next((r for r in READINGS if bad[r]), None)
+    first = bad[failing] if failing else None
+    return paper_finding(
+        id=fid, claim=sentence, reference=REF, method=Method.EXHAUSTIVE,
+        reading=READINGS[failing] if failing else "", verdict=verdict,
+        scope=SCOPE.format(count=len(data)),
+        evidence={"violations": {READINGS[r]: bad[r] for r in READINGS}, "readings": outcome,
+                  "twin": tw, "twin_by_reading": live_twins},
+        counterexample=counterexample_document(
+            fid, SUBJECT, {"data": first["data"], "reading": failing}, True, False, None,
+            note=str(first)) if first else None,
+        seed=seed, duration_s=time.perf_counter() - t0, subject=SUBJECT)
+
+
+_CHECKS: dict[str, tuple[str, Callable[..., dict | None]]] = {
+    "text.a12.s-monotone": ("Appendix A.1.2: 'we have s_{m+1} >= s_m'", s_monotone_violation),
+    "text.a13.q-monotone": ("Appendix A.1.3: 'Therefore, q_{m+1} >= q_m'",
+                            q_monotone_violation),
+    "text.a13.qn-smallest": ("Appendix A.1.3: 'We also have Delta g(n, q_n, a = x_n - x_{q_n}) "
+                             "<= Delta g(m, q_m, a = x_m - x_{q_m}) for any m < n'",
+                             qn_violation),
+    "text.a12.delta-at-s-negative": ("Appendix A.1.2: 'When m = 1, Delta g(1, s_1, a = x_{s_1} "
+                                     "- x_1) is negative. The definition of s_m also ensures "
+                                     "Delta g(m, s_m, a) to be negative'",
+                                     s_negative_violation),
+}
+
+
+@claim("text.appendix.thresholds", "Appendix A.1.2 / A.1.3: s_{m+1} >= s_m, q_{m+1} >= q_m, "
+       "Delta g(n, q_n) <= Delta g(m, q_m), Delta g(m, s_m) < 0 (exhaustive, exact; m' = m "
+       "allowed or not)", "prove", reference="Appendix A.1.2, A.1.3")
+def thresholds(budget_s: float, seed: int) -> list[Finding]:
+    t0 = time.perf_counter()
+    data = data_sets()
+    return [_reading_finding(fid, sentence, check, data, seed, t0)
+            for fid, (sentence, check) in _CHECKS.items()]
+
+
+def _replay(fid: str) -> Callable[[dict], tuple[bool, Any, Any, str]]:
+    def run(inputs: dict) -> tuple[bool, Any, Any, str]:
+        inputs = from_jsonable(inputs)  # raw JSON or already decoded
+        x = sorted(Q(v) for v in inputs["data"])
+        v = _CHECKS[fid][1](x, inputs.get("reading") or "printed")
+        return v is not None, "no violation", v, f"{fid}: {v}"
+    return run
+
+
+for _fid in _CHECKS:
+    replayer(_fid)(_replay(_fid))
+
+
+# ------------------------------------------------------------------ Appendix A.4 (Prop. 5.1)
+def iq(x: list[Q], L: Q, U: Q) -> Q:
+    """IQ(X) = (U - L) / xbar."""
+    return (U - L) / (sum(x) / len(x))
+
+
+def unit_mean_gini(x: list[Q], pairs: str, denominator: Q | None = None) -> Q:
+    """A.4's 'with xbar = 1, g(X) = sum_{i,j} |x_i - x_j| / n^2' on x scaled to mean 1:
+    ``pairs`` "ordered" (every (i, j)) or "unordered" (i < j); ``denominator`` replaces n^2
+    (the twin)."""
+    n = len(x)
+    y = [v * n / sum(x) for v in x]
+    total = sum(abs(a - b) for i, a in enumerate(y) for j, b in enumerate(y)
+                if pairs == "ordered" or i < j)
+    return total / (denominator if denominator is not None else n * n)
+
+
+def eq1(x: list[Q]) -> Q:
+    """Eq. (1): sum_i sum_j |x_i - x_j| / (2 n^2 xbar)."""
+    n = len(x)
+    return sum(abs(a - b) for a in x for b in x) / (2 * n * n * (sum(x) / n))
+
+
+@claim("text.a4.prop51-facts", "Appendix A.4: IQ(X) and g(X) are scale invariant; with xbar = "
+       "1, g(X) = sum_{i,j} |x_i - x_j| / n^2 (exhaustive, exact; both readings of the sum)",
+       "prove", reference="Appendix A.4")
+def prop51_facts(budget_s: float, seed: int) -> list[Finding]:
+    t0 = time.perf_counter()
+    data = data_sets()
+    L, U = Q(0), Q(10)
+    scales = (Q(2), Q(1, 3), Q(5, 2))
+    bad_scale = twin_scale = None
+    for x in data:
+        for c in scales:
+            y = [c * v for v in x]
+            if bad_scale is None and (iq(y, c * L, c * U) != iq(x, L, U)
+                                      or oracles.gini2(y) != oracles.gini2(x)):
+                bad_scale = {"data": [str(v) for v in x], "c": str(c)}
+            if twin_scale is None and iq(y, c * L, c * U) != c * iq(x, L, U):
+                twin_scale = {"data": [str(v) for v in x], "c": str(c)}
+    tw = twin("IQ(cX) = c IQ(X) (the normalised range read as scaling with the data)",
+              "refuted" if twin_scale else "not-refuted", witness=twin_scale)
+    out = [paper_finding(
+        id="text.a4.scale-invariance",
+        claim="Appendix A.4: 'IQ(X) = (U - L)/xbar and g(X) are both scale invariant ... IQ(Y) "
+              "= IQ(X) and g(Y) = g(X)' for Y = cX, (L_y, U_y) = (cL, cU)",
+        reference=REF, method=Method.EXHAUSTIVE, reading="",
+        verdict=decide(bad_scale is None, tw, failed=Verdict.REFUTED,
+                       vacuous_reason="IQ(cX) = c IQ(X) also held: no scale in the scope"),
+        scope=SCOPE.format(count=len(data)) + "; c in {2, 1/3, 5/2}, [L, U] = [0, 10], "
+                                              "g by eq. (2)",
+        evidence={"violation": bad_scale, "twin": tw},
+        seed=seed, duration_s=time.perf_counter() - t0, subject=SUBJECT)]
+    bad: dict[str, dict | None] = {"ordered": None, "unordered": None}
+    twin_bad = None
+    for x in data:
+        truth = eq1(x)
+        for pairs in bad:
+            got = unit_mean_gini(x, pairs)
+            if got != truth and bad[pairs] is None:
+                bad[pairs] = {"data": [str(v) for v in x], "printed": str(got),
+                              "eq1": str(truth), "pairs": pairs}
+        n = len(x)
+        if twin_bad is None and unit_mean_gini(x, "unordered", Q(n * n) + 1) != truth:
+            twin_bad = {"data": [str(v) for v in x]}
+    names = {"ordered": "(a) the sum over every ordered pair (i, j), as eq. (1) writes it",
+             "unordered": "(b) the sum over unordered pairs i < j"}
+    readings = {names[p]: "refuted" if bad[p] else "holds" for p in bad}
+    held = [p for p in bad if bad[p] is None]
+    first = bad["ordered"] or bad["unordered"]
+    tw2 = twin("the denominator n^2 nudged to n^2 + 1 (reading (b))",
+               "refuted" if twin_bad else "not-refuted", witness=twin_bad)
+    verdict = (Verdict.REFUTED if not held else SPLIT if len(held) < len(bad) else
+               Verdict.VERIFIED)
+    out.append(paper_finding(
+        id="text.a4.unit-mean-gini",
+        claim="Appendix A.4: 'With xbar = 1, g(X) = sum_{i,j} |x_i - x_j| / n^2', against eq. "
+              "(1) (sum over all i, j divided by 2 n^2 xbar): a factor 2 apart when the sum runs "
+              "over every ordered pair",
+        reference=REF, method=Method.EXHAUSTIVE,
+        reading=names["ordered"] if bad["ordered"] else "", verdict=verdict,
+        scope=SCOPE.format(count=len(data)) + "; each data set scaled to mean 1",
+        evidence={"violations": bad, "readings": readings, "twin": tw2},
+        counterexample=counterexample_document(
+            "text.a4.unit-mean-gini", SUBJECT, {"data": first["data"], "pairs": first["pairs"]},
+            first["eq1"], first["printed"], None, note="printed sum / n^2 vs eq. (1)")
+        if first else None,
+        seed=seed, duration_s=time.perf_counter() - t0, subject=SUBJECT))
+    return out
+
+
+@replayer("text.a4.unit-mean-gini")
+def replay_unit_mean(inputs: dict) -> tuple[bool, Any, Any, str]:
+    inputs = from_jsonable(inputs)  # raw JSON or already decoded
+    x = sorted(Q(v) for v in inputs["data"])
+    got, truth = unit_mean_gini(x, inputs.get("pairs", "ordered")), eq1(x)
+    return got != truth, str(truth), str(got), f"printed {got}, eq. (1) {truth}"

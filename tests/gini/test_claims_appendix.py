@@ -1,0 +1,53 @@
+"""Appendix A.1.2 / A.1.3 / A.4 sentences of Lan & Reiter (proofs/gini/claims_appendix.py):
+hand-worked values, the thresholds against the independent implementation in
+proofs.gini.subsets, the verdicts, their twins and the replayers."""
+
+from __future__ import annotations
+
+from fractions import Fraction as Q
+
+from audit.findings import from_jsonable
+from audit.registry import REPLAYERS
+from proofs.gini import claims_appendix as ca
+from proofs.gini import subsets
+
+
+def test_thresholds_by_hand_and_against_subsets() -> None:
+    x = [Q(1), Q(2), Q(3)]
+    # g0 = (-2 + 0 + 6) / (3 * 2 * 2) = 1/3, w = 2, n xbar = 6: eq. (15)'s expression at m = 1
+    # is -8 (m' = 1) and -1 (m' = 2), never >= 0 for m' < 3, so s_1 = n = 3 (the reading)
+    assert ca._F(x, 1, 1, 1) == -8 and ca._F(x, 1, 2, 1) == -1
+    assert ca.s_t(x, 1, "printed") == 3 == subsets.s_m(x, 1)
+    for y in ca.data_sets(5):
+        for m in range(1, len(y) + 1):
+            assert ca.s_t(y, m, "printed") == subsets.s_m(y, m)
+            assert ca.q_t(y, m, "printed") == subsets.q_m(y, m)
+
+
+def test_unit_mean_gini_by_hand() -> None:
+    x = [Q(1), Q(2), Q(3)]
+    # eq. (1): sum over ordered pairs 2 (1 + 2 + 1) = 8, over 2 n^2 xbar = 36 -> 2/9; the
+    # printed formula on y = (1/2, 1, 3/2): ordered pairs 4 / 9, unordered pairs 2 / 9
+    assert ca.eq1(x) == Q(2, 9)
+    assert ca.unit_mean_gini(x, "ordered") == Q(4, 9)
+    assert ca.unit_mean_gini(x, "unordered") == Q(2, 9)
+
+
+def test_verdicts_twins_and_replays() -> None:
+    found = {f.id: f for f in ca.thresholds(0, 0) + ca.prop51_facts(0, 0)}
+    # F(m+1, m') <= F(m, m') (the appendix's own argument): both monotone, with live twins
+    for fid in ("text.a12.s-monotone", "text.a13.q-monotone", "text.a4.scale-invariance"):
+        assert found[fid].verdict == "verified", fid
+        assert found[fid].evidence["twin"]["outcome"] == "refuted", fid
+    # as printed q_n = n (the coefficient g0 - 1 < 0), so both sides are 0: not falsifiable
+    # there; with m' < m required a tie makes Delta g(n, q_n) = 0 > Delta g(m, q_m)
+    assert found["text.a13.qn-smallest"].verdict == "refuted-under-reading"
+    assert found["text.a12.delta-at-s-negative"].verdict == "refuted"
+    assert found["text.a4.unit-mean-gini"].verdict == "refuted-under-reading"
+    for fid, f in found.items():
+        if f.counterexample:
+            still, _, _, _ = REPLAYERS[fid](from_jsonable(f.counterexample["inputs"]))
+            assert still, fid
+    # the unordered-pairs reading replays as holding on the same data
+    still, _, _, _ = ca.replay_unit_mean({"data": ["1", "2", "3"], "pairs": "unordered"})
+    assert not still
