@@ -14,6 +14,7 @@ or perturbed statement, refuted in the same scope.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import time
 from collections.abc import Callable
@@ -52,8 +53,10 @@ READINGS = {"printed": "(a) as printed: m' = m allowed in eqs. (15) / (49)",
 def _F(x: list[Q], m: int, mp: int, sign: int) -> Q:
     """sign = +1: eq. (15)'s (2m'/(n-1) - w - g0) n xbar + 2/(n-1) sum_{i=m}^{m'} (x_i - x_m);
     sign = -1: eq. (49)'s (g0 - 2m'/(n-1) + w) n xbar + 2/(n-1) sum_{i=m'}^{m} (x_i - x_m)."""
-    n, S = len(x), sum(x)
-    coef = Q(2 * mp, n - 1) - Q(n + 1, n - 1) - oracles.gini2(x)
+    n, S, g0 = len(x), sum(x), oracles.gini2(x)
+    if g0 is None:
+        raise ValueError(f"eq. (2) is undefined for {x} (mean 0)")
+    coef = Q(2 * mp, n - 1) - Q(n + 1, n - 1) - g0
     lo, hi = (m, mp) if sign > 0 else (mp, m)
     return sign * coef * S + Q(2, n - 1) * sum(x[i - 1] - x[m - 1] for i in range(lo, hi + 1))
 
@@ -132,8 +135,9 @@ def _reading_finding(fid: str, sentence: str, check: Callable[..., dict | None],
                      data: list[list[Q]], seed: int, t0: float) -> Finding:
     """The check under each reading of the thresholds; a reading under which the statement
     holds carries the twin (the reversed relation), which must be refuted there."""
-    bad = {r: _first(data, lambda x, r=r: check(x, r)) for r in READINGS}
-    twins = {r: _first(data, lambda x, r=r: check(x, r, reverse=True)) for r in READINGS}
+    bad = {r: _first(data, functools.partial(check, reading=r)) for r in READINGS}
+    twins = {r: _first(data, functools.partial(check, reading=r, reverse=True))
+             for r in READINGS}
     outcome = {READINGS[r]: "refuted" if bad[r] else "holds" for r in READINGS}
     # under a reading that holds, can the check fail there at all (its reversed relation)?
     live_twins = {READINGS[r]: "refuted" if twins[r] else
@@ -205,7 +209,7 @@ for _fid in _CHECKS:
 # ------------------------------------------------------------------ Appendix A.4 (Prop. 5.1)
 def iq(x: list[Q], L: Q, U: Q) -> Q:
     """IQ(X) = (U - L) / xbar."""
-    return (U - L) / (sum(x) / len(x))
+    return (U - L) / (Q(sum(x)) / len(x))
 
 
 def unit_mean_gini(x: list[Q], pairs: str, denominator: Q | None = None) -> Q:
@@ -213,16 +217,16 @@ def unit_mean_gini(x: list[Q], pairs: str, denominator: Q | None = None) -> Q:
     ``pairs`` "ordered" (every (i, j)) or "unordered" (i < j); ``denominator`` replaces n^2
     (the twin)."""
     n = len(x)
-    y = [v * n / sum(x) for v in x]
-    total = sum(abs(a - b) for i, a in enumerate(y) for j, b in enumerate(y)
-                if pairs == "ordered" or i < j)
+    y = [v * n / Q(sum(x)) for v in x]
+    total = Q(sum(abs(a - b) for i, a in enumerate(y) for j, b in enumerate(y)
+                  if pairs == "ordered" or i < j))
     return total / (denominator if denominator is not None else n * n)
 
 
 def eq1(x: list[Q]) -> Q:
     """Eq. (1): sum_i sum_j |x_i - x_j| / (2 n^2 xbar)."""
     n = len(x)
-    return sum(abs(a - b) for a in x for b in x) / (2 * n * n * (sum(x) / n))
+    return Q(sum(abs(a - b) for a in x for b in x)) / (2 * n * n * (Q(sum(x)) / n))
 
 
 @claim("text.a4.prop51-facts", "Appendix A.4: IQ(X) and g(X) are scale invariant; with xbar = "
