@@ -112,6 +112,8 @@ COVERAGE: tuple[Item, ...] = (
     Item("Prop. 5.1 proof (A.4): scale invariance, two-point data", ("deriv.prop51",)),
     Item("A.1.2 / A.1.3 text: s_{m+1} >= s_m, q_{m+1} >= q_m, Delta g(n, q_n) <= "
          "Delta g(m, q_m), Delta g(m, s_m) negative", ("text.appendix.thresholds",)),
+    Item("A.2: Theorem 4.2 as restated ('removing n - k consecutive elements')",
+         ("text.a2.thm42-restated",)),
     Item("A.4 text: scale invariance of IQ and g; g = sum |x_i - x_j| / n^2 at mean 1",
          ("text.a4.prop51-facts",)),
     # ---- not paper items: our extensions (each registered claim must appear somewhere)
@@ -364,7 +366,9 @@ _NAMED: tuple[Rule, ...] = (
            "thus-there-exists-a-point",
            note="Lemma 4.2 from (55): the sign term (I) and its monotonicity in m"),
     Rule("A.2", ("subsets.thm41", "subsets.smt"), anchors=("theorem 4.1",)),
-    Rule("A.2", ("subsets.thm42", "subsets.smt"), anchors=("theorem 4.2",)),
+    Rule("A.2", ("text.a2.thm42-restated", "subsets.thm42"), anchors=("theorem 4.2",),
+         note="the restatement adds 'consecutive' to the removed elements: refuted under both "
+              "readings ((1, 2, 3, 5), k = 2: min 1/4 vs 1/5); Section 4.2's version holds"),
     *named("A.2", ("subsets.thm41",), "d2c23f64",
            "using-theorem-4-1-we",
            note="consequences of Theorem 4.1 (prefix + suffix): exhaustive search"),

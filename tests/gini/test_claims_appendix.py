@@ -51,3 +51,15 @@ def test_verdicts_twins_and_replays() -> None:
     # the unordered-pairs reading replays as holding on the same data
     still, _, _, _ = ca.replay_unit_mean({"data": ["1", "2", "3"], "pairs": "unordered"})
     assert not still
+
+
+def test_theorem_42_restated_by_hand() -> None:
+    # X = (1, 2, 3, 5), k = 2, eq. (2) of a pair = (b - a)/(a + b): the minimum 1/5 is the middle
+    # window (2, 3); prefix + suffix keeps give (1, 2) 1/3, (1, 5) 2/3, (3, 5) 1/4
+    x = [Q(1), Q(2), Q(3), Q(5)]
+    for reading in ("block", "end"):
+        v = ca.thm42_restated_violation(x, 2, reading)
+        assert v == {"k": 2, "restated_min": "1/4", "true_min": "1/5"}
+    (f,) = ca.thm42_restated(0, 0)
+    assert f.verdict == "refuted"
+    assert REPLAYERS["text.a2.thm42-restated"](f.counterexample["inputs"])[0]
