@@ -377,3 +377,90 @@ def replay_thm42(inputs: dict) -> tuple[bool, Any, Any, str]:
     x = sorted(Q(v) for v in inputs["data"])
     v = thm42_restated_violation(x, int(inputs["k"]), inputs.get("reading", "block"))
     return v is not None, v and v["true_min"], v and v["restated_min"], f"{v}"
+
+
+# ------------------------------------------- proof steps of A.1.2 / A.1.3 and of Theorems 4.1-4.2
+def f_step_violation(x: list[Q], reading: str = "", reverse: bool = False) -> dict | None:
+    """A.1.2: F(m+1, m') <= F(m, m') for m' >= m + 1 (eq. (15)'s expression); A.1.3:
+    F(m+1, m') - F(m, m') = 2/(n-1) (m - m' + 1)(x_m - x_{m+1}) <= 0 for m' <= m (eq. (49)'s).
+    ``reverse``: the twin 'F(m+1, m') >= F(m, m')' (A.1.2's direction reversed)."""
+    n = len(x)
+    for m in range(1, n):
+        for mp in range(m + 1, n + 1):
+            d = _F(x, m + 1, mp, 1) - _F(x, m, mp, 1)
+            if (d > 0) if not reverse else (d < 0):
+                return {"where": "A.1.2", "m": m, "m'": mp, "difference": str(d)}
+        if reverse:
+            continue
+        for mp in range(1, m + 1):
+            d = _F(x, m + 1, mp, -1) - _F(x, m, mp, -1)
+            printed = Q(2, n - 1) * (m - mp + 1) * (x[m - 1] - x[m])
+            if d != printed or d > 0:
+                return {"where": "A.1.3", "m": m, "m'": mp, "difference": str(d),
+                        "printed": str(printed)}
+    return None
+
+
+def subset_step_violation(x: list[Q], reading: str = "", reverse: bool = False) -> dict | None:
+    """A.2: a 2-maximal and a 3-maximal Gini subset contain x_1 and x_n; a 2-minimal one is two
+    consecutive elements (some optimal subset of each kind does, eq. (2)).  ``reverse``: the
+    twin 'every 2-subset containing x_1 and x_n is 2-minimal'."""
+    n = len(x)
+
+    def best(k: int, sense: int) -> tuple[Q, list[tuple[int, ...]]]:
+        subs = list(itertools.combinations(range(n), k))
+        vals = {s: oracles.gini2([x[i] for i in s]) for s in subs}
+        top = max(sense * v for v in vals.values() if v is not None)
+        return top, [s for s, v in vals.items() if v is not None and sense * v == top]
+
+    if reverse:
+        top, mins = best(2, -1)
+        return None if (0, n - 1) in mins else {"two-minimal": mins[:2]}
+    for k in (2, 3):
+        if k < n:
+            _, args = best(k, 1)
+            if not any(x[s[0]] == x[0] and x[s[-1]] == x[-1] for s in args):
+                return {"k": k, "k-maximal": args[:2]}
+    _, args = best(2, -1)
+    if not any(s[1] == s[0] + 1 for s in args):
+        return {"k": 2, "k-minimal": args[:2]}
+    return None
+
+
+_CHECKS.update({
+    "text.a1.f-step": ("Appendix A.1.2: 'F(m+1, m') <= F(m, m')' (and A.1.3: 'F(m+1, m') - "
+                       "F(m, m') = 2/(n-1)(m - m' + 1)(x_m - x_{m+1}) <= 0')", f_step_violation),
+    "text.a2.small-k-subsets": ("Appendix A.2: 'the 2-maximal subset Q includes x_1 and x_n'; "
+                                "'the 3-maximal subset Q includes x_1 and x_n'; 'the 2-minimal "
+                                "subset Q must include two consecutive elements'",
+                                subset_step_violation),
+})
+for _fid in ("text.a1.f-step", "text.a2.small-k-subsets"):
+    replayer(_fid)(_replay(_fid))
+
+
+@claim("text.appendix.proof-steps", "Appendix A.1.2 / A.1.3 step F(m+1, m') <= F(m, m'), and "
+       "A.2's small-k facts (2-/3-maximal contain x_1, x_n; 2-minimal consecutive) (exhaustive, "
+       "exact)", "prove", reference="Appendix A.1.2, A.1.3, A.2")
+def proof_steps(budget_s: float, seed: int) -> list[Finding]:
+    t0 = time.perf_counter()
+    data = data_sets()
+    out = []
+    for fid in ("text.a1.f-step", "text.a2.small-k-subsets"):
+        sentence, check = _CHECKS[fid]
+        bad = _first(data, check)
+        twin_bad = _first(data, functools.partial(check, reverse=True))
+        tw = twin("A.1.2's inequality reversed" if fid == "text.a1.f-step" else
+                  "'every 2-subset containing x_1 and x_n is 2-minimal'",
+                  "refuted" if twin_bad else "not-refuted", witness=twin_bad)
+        out.append(paper_finding(
+            id=fid, claim=sentence, reference=REF, method=Method.EXHAUSTIVE,
+            reading="as printed" if bad else "",
+            verdict=decide(bad is None, tw, failed=Verdict.REFUTED,
+                           vacuous_reason="the twin also holds everywhere in the scope"),
+            scope=SCOPE.format(count=len(data)),
+            evidence={"violation": bad, "twin": tw},
+            counterexample=counterexample_document(fid, SUBJECT, {"data": bad["data"]}, True,
+                                                   False, None, note=str(bad)) if bad else None,
+            seed=seed, duration_s=time.perf_counter() - t0, subject=SUBJECT))
+    return out

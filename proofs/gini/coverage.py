@@ -112,6 +112,8 @@ COVERAGE: tuple[Item, ...] = (
     Item("Prop. 5.1 proof (A.4): scale invariance, two-point data", ("deriv.prop51",)),
     Item("A.1.2 / A.1.3 text: s_{m+1} >= s_m, q_{m+1} >= q_m, Delta g(n, q_n) <= "
          "Delta g(m, q_m), Delta g(m, s_m) negative", ("text.appendix.thresholds",)),
+    Item("A.1.2 / A.1.3 / A.2 proof steps: F(m+1, m') <= F(m, m'); small-k subsets",
+         ("text.appendix.proof-steps",)),
     Item("A.2: Theorem 4.2 as restated ('removing n - k consecutive elements')",
          ("text.a2.thm42-restated",)),
     Item("A.4 text: scale invariance of IQ and g; g = sum |x_i - x_j| / n^2 at mean 1",
@@ -334,6 +336,8 @@ _NAMED: tuple[Rule, ...] = (
            "when-m-1-delta-g-1", "the-definition-of-s-m-also",
            note="s_{m+1} >= s_m (verified); Delta g(m, s_m) < 0 (refuted: 0 when s_m = m or "
                 "at ties)"),
+    *named("A.1.2", ("text.appendix.proof-steps",), "notice-that-sum-i-m-1", "thus-f-m-1-m-leq",
+           "this-inequality-implies-that-if-f", note="F(m+1, m') <= F(m, m') (exhaustive)"),
     *named("A.1.2", ("subsets.lemma41",), "in-section-4-1-1-of", "since-s-m-1-geq",
            "a-for-m-and-m-1", "we-conclude-that-when-m-s",
            note="for m' = s_m the largest |Delta g| is at m = 1 (paper.a12.max-at-m1)"),
@@ -349,6 +353,8 @@ _NAMED: tuple[Rule, ...] = (
            "therefore-q-m-1-geq", "we-also-have-delta-g-n",
            note="q_{m+1} >= q_m (verified); Delta g(n, q_n) <= Delta g(m, q_m) (refuted when "
                 "m' must differ from m)"),
+    *named("A.1.3", ("text.appendix.proof-steps",), "notice-that-f-m-1-m",
+           note="F(m+1, m') - F(m, m') = 2/(n-1)(m - m' + 1)(x_m - x_{m+1}) <= 0 (exhaustive)"),
     *named("A.1.3", ("deriv.decrease",), "when-m-m-frac-partial", "when-m-1-we-have-frac",
            note="the derivative (48) at m' = m and at m' = 1"),
     # Appendix A.2: Lemma 4.2 and the proofs of Theorems 4.1-4.2
@@ -369,6 +375,9 @@ _NAMED: tuple[Rule, ...] = (
     Rule("A.2", ("text.a2.thm42-restated", "subsets.thm42"), anchors=("theorem 4.2",),
          note="the restatement adds 'consecutive' to the removed elements: refuted under both "
               "readings ((1, 2, 3, 5), k = 2: min 1/4 vs 1/5); Section 4.2's version holds"),
+    *named("A.2", ("text.appendix.proof-steps",), "clearly-the-2-maximal",
+           "the-3-maximal-subset-q", "for-any-other-q-that-does",
+           note="2-/3-maximal subsets contain x_1, x_n; a 2-minimal subset is consecutive"),
     *named("A.2", ("subsets.thm41",), "d2c23f64",
            "using-theorem-4-1-we",
            note="consequences of Theorem 4.1 (prefix + suffix): exhaustive search"),

@@ -63,3 +63,16 @@ def test_theorem_42_restated_by_hand() -> None:
     (f,) = ca.thm42_restated(0, 0)
     assert f.verdict == "refuted"
     assert REPLAYERS["text.a2.thm42-restated"](f.counterexample["inputs"])[0]
+
+
+def test_proof_steps_by_hand() -> None:
+    x = [Q(1), Q(2), Q(3)]
+    # F(1, 2) = (2 - 2 - 1/3) 6 + (0 + 1) = -1 and F(2, 2) = -2: F(m+1, m') <= F(m, m')
+    assert ca._F(x, 1, 2, 1) == -1 and ca._F(x, 2, 2, 1) == -2
+    assert ca.f_step_violation(x) is None
+    # 2-subsets of (1, 2, 3): (1, 3) has the largest Gini, (2, 3) the smallest (1/5 < 1/3)
+    assert ca.subset_step_violation(x) is None
+    found = {f.id: f for f in ca.proof_steps(0, 0)}
+    for fid in ("text.a1.f-step", "text.a2.small-k-subsets"):
+        assert found[fid].verdict == "verified" and found[fid].evidence["twin"]["outcome"] == \
+            "refuted", fid
