@@ -140,6 +140,10 @@ _DEF = "not a claim: a definition, notation or setting"
 _ROAD = "not a claim: roadmap or description of what follows"
 _BG = "not checked: background on differential privacy or cited work, not a result of the paper"
 _TOY = ("sec3.toy-numbers",)
+_NOCLAIM_BG = ("not a claim: background, motivation or an opinion (no checkable statement; "
+               "rubric of the labelled samples, proofs/*/sentence_labels.json)")
+_NOCLAIM_SUGGEST = ("not a claim: a suggestion, proposal or expectation (hedged: may, could, "
+                    "suspect)")
 
 #: sentences, equations and algorithm lines named one by one (issue 42): first match wins, so
 #: these come before the older rules and the section defaults below
@@ -147,6 +151,13 @@ _NAMED: tuple[Rule, ...] = (
     *named("abstract", ("privacy.admissibility",), "using-this-bound-we-define",
            note="the mechanism (9)-(10) with the smooth bound is eps-DP"),
     *named("abstract", (), "keywords", note="not a claim: keywords"),
+    *named("abstract", (), "we-present-an-approach-for", "in-doing-so-we-analyze", note=_ROAD),
+    *named("abstract", ("def21.smooth",), "we-then-derive-a-smooth",
+           note="the smooth upper bound satisfies Definition 2.1 (exhaustive search)"),
+    *named("1", ("def21.smooth",), "we-derive-a-smooth-upper",
+           note="the smooth upper bound satisfies Definition 2.1 (exhaustive search)"),
+    *named("1", (), "the-gini-index-is-a-widely", "this-requirement-motivates",
+           "data-and-privacy-demands", note=_NOCLAIM_BG),
     *named("1", (), "the-remainder-of-this", "in-section-2-we", "in-section-5-we",
            "finally-in-section-6", "to-do-so-we-determine", "we-use-bayesian-inference",
            note=_ROAD),
@@ -162,14 +173,16 @@ _NAMED: tuple[Rule, ...] = (
     *named("2.2", ("repro.sec2-examples",), "for-example-when-f-is",
            "unfortunately-the-laplace", "this-is-because-the-global", "removing-that-individual",
            note="GS of the mean = 1/n; the Gini's GS = 1 ('from 1 to 0')"),
-    *named("2.2", (), "heuristically-when", "the-degree-of-similarity", "however-smaller-values",
-           "ideally-the-value", "for-many-dp-algorithms", "when-d-z-1", "in-some-contexts",
-           "as-examples-test-scores", "to-preserve-the-dp", "when-domain-knowledge",
-           "for-example-one-can-obtain", "the-gs-f-can-be", note=_BG),
-    *named("2.3", (), "the-global-sensitivity-of-the-gini", "for-example-the-gini-index-for",
-           "this-situation-i-e", "one-approach-to-circumvent", "often-ls-f-d",
+    *named("2.2", (), "heuristically-when", "ideally-the-value", "for-many-dp-algorithms",
+           "in-some-contexts", "as-examples-test-scores", "when-domain-knowledge",
+           "for-example-one-can-obtain", "the-gs-f-can-be", note=_NOCLAIM_BG),
+    *named("2.2", (), "the-degree-of-similarity", "however-smaller-values", "when-d-z-1",
+           "to-preserve-the-dp", note=_BG),
+    *named("2.3", (), "the-global-sensitivity-of-the-gini", "this-situation-i-e",
+           "one-approach-to-circumvent", "smooth-sensitivity-enables", note=_NOCLAIM_BG),
+    *named("2.3", (), "for-example-the-gini-index-for", "often-ls-f-d",
            "for-example-if-ls", "as-this-example-suggests", "to-avoid-the-risks",
-           "nissim-et-al-2007-show", "d6655224", "smooth-sensitivity-enables",
+           "nissim-et-al-2007-show", "d6655224",
            "nissim-et-al-2007-also", note=_BG + " (Nissim et al.'s results are used as given)"),
     *named("2.3", (), "we-use-this-strategy", "for-any-function-f", "df2497bd",
            "following-their-notation", "given-a-smooth-upper", "let-d-be-some", "for-k-0-dots",
@@ -277,8 +290,7 @@ _NAMED: tuple[Rule, ...] = (
     *named("4.3", ("sec43.example",), "to-illustrate-if-n-2",
            note="n = 2, X = (0.5, 1), [L, U] = [0.5, 1]: the bounds differ by 0.35"),
     *named("4.3", ("thm45.inequality",), "the-bounds-in-theorem-4-3"),
-    *named("4.3", (), "in-practical-situations",
-           note="not checked: an expectation about practical data"),
+    *named("4.3", (), "in-practical-situations", note=_NOCLAIM_SUGGEST),
     *named("4.4", (), "we-use-two-computational", "let-k-min-left", "in-particular-we-maintain",
            note=_DEF),
     *named("4.4", ("complexity.printed",), "this-would-result-in-a-cost",
@@ -322,7 +334,11 @@ _NAMED: tuple[Rule, ...] = (
     *named("5.2.2", ("repro.fig4",), "the-root-mean-squared-error", "we-also-see-that-increases",
            note="Figure 4's text: RMSE rises with IQ(X), falls with eps"),
     *named("5.2.2", (), "these-results-suggest", "the-results-also-suggest", "thus-for-x-where",
-           note="not checked: a recommendation drawn from the simulations"),
+           note=_NOCLAIM_SUGGEST),
+    *named("6", (), "in-such-settings-we-suspect", "however-for-x-with-high",
+           "one-possible-strategy-is", "this-procedure-could", "in-fact-downweighting",
+           "developing-methods-for", note=_NOCLAIM_SUGGEST),
+    *named("appendix", (), "python-package-for", note="not a claim: supplementary material"),
     Rule("A", (), "not a claim: the notation table (Table A.1)", anchors=("table A.1",)),
     # Appendix A.1
     *named("A.1.1", (), "recall-that-g-x-sum", "let-w-n-1", "in-section-4-1-we-show",
@@ -445,7 +461,6 @@ RULES: tuple[Rule, ...] = _NAMED + (
     Rule("5.2.1", ("repro.sec52-iq", "deriv.prop51", "repro.fig3"),
          "simulated data, Proposition 5.1"),
     Rule("6", (), "not checked: discussion and proposals for future work"),
-    Rule("appendix", (), "not checked: supplementary-material heading text"),
     Rule("A.1.2", ("subsets.lemma41", "deriv.increase"), "eqs. (35)-(41): s_{m+1} >= s_m and "
                                                         "the maximum at m = 1"),
     Rule("A.1.3", ("deriv.decrease", "subsets.lemma41"), "eqs. (42)-(51), Lemma A.1"),
