@@ -122,6 +122,17 @@ def s_negative_violation(x: list[Q], reading: str, reverse: bool = False) -> dic
     return None
 
 
+def _start() -> tuple[float, list[list[Q]]]:
+    """A check's start time and its scope (:func:`data_sets`)."""
+    return time.perf_counter(), data_sets()
+
+
+def _decoded(inputs: dict) -> tuple[dict, list[Q]]:
+    """A replayer's inputs (raw JSON or already decoded) and their sorted data set."""
+    inputs = from_jsonable(inputs)
+    return inputs, sorted(Q(v) for v in inputs["data"])
+
+
 def _first(data: list[list[Q]], bad: Callable[[list[Q]], Any]) -> dict | None:
     """The first violation of ``bad`` (a dict or None per data set) over ``data``."""
     for x in data:
@@ -191,15 +202,13 @@ _THRESHOLDS = tuple(_CHECKS)
        "Delta g(n, q_n) <= Delta g(m, q_m), Delta g(m, s_m) < 0 (exhaustive, exact; m' = m "
        "allowed or not)", "prove", reference="Appendix A.1.2, A.1.3")
 def thresholds(budget_s: float, seed: int) -> list[Finding]:
-    t0 = time.perf_counter()
-    data = data_sets()
+    t0, data = _start()
     return [_reading_finding(fid, *_CHECKS[fid], data, seed, t0) for fid in _THRESHOLDS]
 
 
 def _replay(fid: str) -> Callable[[dict], tuple[bool, Any, Any, str]]:
     def run(inputs: dict) -> tuple[bool, Any, Any, str]:
-        inputs = from_jsonable(inputs)  # raw JSON or already decoded
-        x = sorted(Q(v) for v in inputs["data"])
+        inputs, x = _decoded(inputs)
         v = _CHECKS[fid][1](x, inputs.get("reading") or "printed")
         return v is not None, "no violation", v, f"{fid}: {v}"
     return run
@@ -236,8 +245,7 @@ def eq1(x: list[Q]) -> Q:
        "1, g(X) = sum_{i,j} |x_i - x_j| / n^2 (exhaustive, exact; both readings of the sum)",
        "prove", reference="Appendix A.4")
 def prop51_facts(budget_s: float, seed: int) -> list[Finding]:
-    t0 = time.perf_counter()
-    data = data_sets()
+    t0, data = _start()
     L, U = Q(0), Q(10)
     scales = (Q(2), Q(1, 3), Q(5, 2))
     bad_scale = twin_scale = None
@@ -302,8 +310,7 @@ def prop51_facts(budget_s: float, seed: int) -> list[Finding]:
 
 @replayer("text.a4.unit-mean-gini")
 def replay_unit_mean(inputs: dict) -> tuple[bool, Any, Any, str]:
-    inputs = from_jsonable(inputs)  # raw JSON or already decoded
-    x = sorted(Q(v) for v in inputs["data"])
+    inputs, x = _decoded(inputs)
     got, truth = unit_mean_gini(x, inputs.get("pairs", "ordered")), eq1(x)
     return got != truth, str(truth), str(got), f"printed {got}, eq. (1) {truth}"
 
@@ -339,8 +346,7 @@ def thm42_restated_violation(x: list[Q], k: int, reading: str) -> dict | None:
        "n - k consecutive elements'), which adds a word to the main text's statement "
        "(exhaustive, exact; two readings)", "search", reference="Appendix A.2")
 def thm42_restated(budget_s: float, seed: int) -> list[Finding]:
-    t0 = time.perf_counter()
-    data = data_sets()
+    t0, data = _start()
     bad: dict[str, dict | None] = {r: None for r in THM42_READINGS}
     cases = 0
     for x in data:
@@ -376,8 +382,7 @@ def thm42_restated(budget_s: float, seed: int) -> list[Finding]:
 
 @replayer("text.a2.thm42-restated")
 def replay_thm42(inputs: dict) -> tuple[bool, Any, Any, str]:
-    inputs = from_jsonable(inputs)  # raw JSON or already decoded
-    x = sorted(Q(v) for v in inputs["data"])
+    inputs, x = _decoded(inputs)
     v = thm42_restated_violation(x, int(inputs["k"]), inputs.get("reading", "block"))
     return v is not None, v and v["true_min"], v and v["restated_min"], f"{v}"
 
@@ -446,8 +451,7 @@ for _fid in ("text.a1.f-step", "text.a2.small-k-subsets"):
        "A.2's small-k facts (2-/3-maximal contain x_1, x_n; 2-minimal consecutive) (exhaustive, "
        "exact)", "prove", reference="Appendix A.1.2, A.1.3, A.2")
 def proof_steps(budget_s: float, seed: int) -> list[Finding]:
-    t0 = time.perf_counter()
-    data = data_sets()
+    t0, data = _start()
     out = []
     for fid in ("text.a1.f-step", "text.a2.small-k-subsets"):
         sentence, check = _CHECKS[fid]
