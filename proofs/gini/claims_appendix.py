@@ -471,3 +471,83 @@ def proof_steps(budget_s: float, seed: int) -> list[Finding]:
                                                    False, None, note=str(bad)) if bad else None,
             seed=seed, duration_s=time.perf_counter() - t0, subject=SUBJECT))
     return out
+
+
+# ---------------------------------------------- Section 4.3: the mean and IQ after k changes
+def mean_extremes(x: list[Q], k: int, L: Q, U: Q) -> tuple[Q, Q]:
+    """(min, max) of the mean over every data set at distance k (k records replaced by values
+    in [L, U]): exact, since the mean is linear in the replaced values (extremes at L / U)."""
+    n = len(x)
+    means = [Q(sum(x) - sum(x[i] for i in R) + sum(vals)) / n
+             for R in itertools.combinations(range(n), k)
+             for vals in itertools.product((L, U), repeat=k)]
+    return min(means), max(means)
+
+
+def iq_bounds_violation(x: list[Q], k: int, L: Q, U: Q, nudge: Q = Q(0)) -> dict | None:
+    """Section 4.3: 'min xbar_(k) = (sum_{i<=n-k} x_i + kL)/n >= xbar - k(U-L)/n', 'max xbar_(k)
+    = (sum_{i>k} x_i + kU)/n <= xbar + k(U-L)/n' and (26): 1/(1/IQ(X) + k/n) <= IQ(X_(kt)) <=
+    min((U-L)/L, 1/(1/IQ(X) - k/n)) (the last term when 1/IQ(X) > k/n).  ``nudge`` > 0 (the
+    twin) raises the lower bound of (26) by the factor (1 + nudge)."""
+    n, xbar = len(x), Q(sum(x)) / len(x)
+    lo, hi = mean_extremes(x, k, L, U)
+    printed_lo = (sum(x[: n - k]) + k * L) / n
+    printed_hi = (sum(x[k:]) + k * U) / n
+    iq = (U - L) / xbar
+    iq_lo, iq_hi = (U - L) / hi, (U - L) / lo  # IQ(X_(kt)) = (U - L) / its mean
+    bound_lo = 1 / (1 / iq + Q(k, n)) * (1 + nudge)
+    cap = (U - L) / L
+    bound_hi = min(cap, 1 / (1 / iq - Q(k, n))) if 1 / iq > Q(k, n) else cap
+    checks = {"min mean": lo == printed_lo, "min mean bound": printed_lo >= xbar - k * (U - L) / n,
+              "max mean": hi == printed_hi, "max mean bound": printed_hi <= xbar + k * (U - L) / n,
+              "(26) lower": iq_lo >= bound_lo, "(26) upper": iq_hi <= bound_hi}
+    failed = [name for name, ok in checks.items() if not ok]
+    if nudge:
+        failed = [f for f in failed if f == "(26) lower"]
+    return None if not failed else {"k": k, "failed": failed, "iq_range": [str(iq_lo), str(iq_hi)],
+                                    "bounds": [str(bound_lo), str(bound_hi)]}
+
+
+@claim("text.sec43.mean-iq-bounds", "Section 4.3 (proof of Theorem 4.4): the smallest / largest "
+       "mean after k changes and the bounds (26) on IQ(X_(kt)) (exhaustive, exact)", "prove",
+       reference="Section 4.3")
+def mean_iq_bounds(budget_s: float, seed: int) -> list[Finding]:
+    t0 = time.perf_counter()
+    L, U = Q(1), Q(8)  # (U - L)/L is finite only for L > 0; the grid holds both ends
+    data = data_sets(5)
+    bad = twin_bad = None
+    cases = 0
+    for x in data:
+        for k in range(1, len(x)):
+            cases += 1
+            if bad is None and (v := iq_bounds_violation(x, k, L, U)) is not None:
+                bad = {"data": [str(t) for t in x], **v}
+            if twin_bad is None and (v := iq_bounds_violation(x, k, L, U,
+                                                              Q(1, 2 ** 20))) is not None:
+                twin_bad = {"data": [str(t) for t in x], **v}
+    tw = twin("(26)'s lower bound raised by the factor 1 + 2^-20", "refuted" if twin_bad
+              else "not-refuted", witness=twin_bad)
+    return [paper_finding(
+        id="text.sec43.mean-iq-bounds",
+        claim="Section 4.3: 'min xbar_(k) = (sum_{i=1}^{n-k} x_i + kL)/n >= xbar - k(U-L)/n and "
+              "max xbar_(k) = (sum_{i=k+1}^n x_i + kU)/n <= xbar + k(U-L)/n' and eq. (26): "
+              "1/(1/IQ(X) + k/n) <= IQ(X_(kt)) <= min((U-L)/L, 1/(1/IQ(X) - k/n))",
+        reference="Lan & Reiter 2025, Section 4.3", method=Method.EXHAUSTIVE,
+        reading="as printed" if bad else "",
+        verdict=decide(bad is None, tw, failed=Verdict.REFUTED,
+                       vacuous_reason="the lower bound of (26) is never attained in the scope"),
+        scope=f"every multiset of size 3..5 on {{1, 2, 3, 5, 8}}, [L, U] = [1, 8], every "
+              f"1 <= k < n ({cases} (data, k) cases); every set of k replaced records with "
+              "values at L or U (the mean is linear in them, so its extremes are exact)",
+        evidence={"violation": bad, "twin": tw},
+        counterexample=counterexample_document("text.sec43.mean-iq-bounds", SUBJECT,
+                                               {"data": bad["data"], "k": bad["k"]}, True,
+                                               False, None) if bad else None,
+        seed=seed, duration_s=time.perf_counter() - t0, subject=SUBJECT)]
+
+
+@replayer("text.sec43.mean-iq-bounds")
+def replay_mean_iq(inputs: dict) -> tuple[bool, Any, Any, str]:
+    inputs, x = _decoded(inputs)
+    v = iq_bounds_violation(x, int(inputs["k"]), Q(1), Q(8))
+    return v is not None, "bounds hold", v, f"{v}"

@@ -76,3 +76,15 @@ def test_proof_steps_by_hand() -> None:
     for fid in ("text.a1.f-step", "text.a2.small-k-subsets"):
         assert found[fid].verdict == "verified" and found[fid].evidence["twin"]["outcome"] == \
             "refuted", fid
+
+
+def test_mean_and_iq_bounds_by_hand() -> None:
+    # X = (1, 2, 3), [L, U] = [1, 8], k = 1: the mean ranges over [(1 + 2 + 1)/3, (2 + 3 + 8)/3]
+    # = [4/3, 13/3]; IQ(X) = 7/2, and (26)'s lower bound 1/(2/7 + 1/3) = 21/13 = 7/(13/3) is
+    # attained (so raising it by any factor fails)
+    x = [Q(1), Q(2), Q(3)]
+    assert ca.mean_extremes(x, 1, Q(1), Q(8)) == (Q(4, 3), Q(13, 3))
+    assert ca.iq_bounds_violation(x, 1, Q(1), Q(8)) is None
+    assert ca.iq_bounds_violation(x, 1, Q(1), Q(8), Q(1, 2 ** 20))["failed"] == ["(26) lower"]
+    (f,) = ca.mean_iq_bounds(0, 0)
+    assert f.verdict == "verified" and f.evidence["twin"]["outcome"] == "refuted"
