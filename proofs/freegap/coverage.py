@@ -180,18 +180,15 @@ _NAMED: tuple[Rule, ...] = (
            "in-the-special-case-that-all",
            note="Noisy Max: cost <= eps (<= eps/2 for monotone queries), Z3"),
     *named("5.1", _TOPK_ALIGN, "but-our-improved-version", "we-emphasize-that-keeping",
-           "370567c7", "e1a5f16e", "dc1ef6f0", "0b4bfc1f", "5cdca6a0", "bd10f4bf",
+           "370567c7", "bd10f4bf",
            "therefore-theorem-2-follows", "the-local-alignments-are-clearly-acyclic",
            note="the alignment (2) of Noisy-Top-K-with-Gap: output kept, acyclic, cost <= eps "
                 "(eps/2 monotone), Z3"),
     *named("5.1", _TOPK_ALIGN, "since-phi-mathrm-d-mathrm-d", "017832c7", "this-means-on-d-the",
            "e4ea5011", "in-other-words-the-query-with", "thus-m-d-h-omega",
-           "also-note-that-phi-mathrm-d", "there-are-n-queries-and", "by-the-global-sensitivity",
-           "apply-lemma-3-to-the", "c9e49662", "either-forall-i-q-i", "or-forall-i-q-i-geq",
-           "in-both-cases-we-have-q", "conditions-i-through-iii", "thus-each-gap-is-positive",
-           note="Lemma 2's proof (output kept on D': every step entailed by the Z3 query "
-                "M(D', phi(H)) = w) and Theorem 2's cost bound (Z3: cost <= eps, eps/2 "
-                "monotone), for the sizes in the scope"),
+           "also-note-that-phi-mathrm-d", "there-are-n-queries-and", "conditions-i-through-iii",
+           note="Lemma 2's proof (output kept on D': each statement entailed by the Z3 query "
+                "M(D', phi(H)) = w) for the sizes in the scope"),
     *named("5.1", ("freegap.align.noisy-max",), "that-is-the-classical-top-k",
            "we-can-obtain-the-classical", note="Noisy Max / Top-K without gaps (Z3)"),
     *named("5.1", ("freegap.deriv-a1",), "in-the-appendix-we-show-that", "thus-this-is-an-upper",
@@ -220,8 +217,7 @@ _NAMED: tuple[Rule, ...] = (
     # Section 6
     Rule("*", _ASVT, anchors=("algorithm 2",)),
     Rule("6.1", _ASVT_ALIGN, anchors=("lemma 4", "theorem 4")),
-    *named("6.1", _ASVT_ALIGN, "8fca5fe7", "f3869d12", "9909df8f", "32fc5786", "dc10e23b",
-           "the-first-inequality-is-from-sens", "the-local-alignments-are-clearly-acyclic",
+    *named("6.1", _ASVT_ALIGN, "8fca5fe7", "f3869d12", "the-local-alignments-are-clearly-acyclic",
            note="the alignment (3): output kept, acyclic, cost <= eps (Z3)"),
     *named("6.1", _ASVT_ALIGN, "q-i-xi-i-t-eta", "this-means-the-first-if", "therefore-w-i-w-i",
            "3d997481", "the-first-inequality-is-due", "these-two-equations-mean",

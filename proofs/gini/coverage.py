@@ -302,15 +302,18 @@ _NAMED: tuple[Rule, ...] = (
            note="O((n - k) k log n)"),
     # Section 5
     *named("5", (), "in-this-section-we-illustrate", "because-we-evaluate-the", note=_DEF),
-    *named("5.1", ("repro.fig1",), "we-restrict-z-to", "the-resulting-g-z-0",
-           note="n = 115,777 and g(Z) = 0.574 of the CPS data (inconclusive: the data set is "
-                "not available)"),
+    *named("5.1", (), "we-restrict-z-to", "the-resulting-g-z-0",
+           note="not checked: n = 115,777 and g(Z) = 0.574 of the CPS data (repro.fig1 is "
+                "inconclusive: the data set is not available)"),
     *named("5.1", (), "note-that-we-do-not-consider", "we-apply-the-dp-gini", "we-set-the-lower",
            "for-each-of-the-five", "as-the-dp-mechanism-we-use", "figure-2-illustrates-the",
            note=_DEF),
-    *named("5.1", ("repro.sec51-upper-bound",), "since-we-do-not-know-an", "originally-designed",
-           "to-begin-the-algorithm", "the-algorithm-then-starts", "we-add-this-noise",
-           "the-algorithm-stops-at", "the-value-of-the-guess", "the-abovethreshold-algorithm",
+    *named("5.1", (), "originally-designed", "to-begin-the-algorithm", "the-algorithm-then-starts",
+           "we-add-this-noise", "the-algorithm-stops-at", "the-value-of-the-guess",
+           note="not a claim: a description of the DP upper bound's algorithm (AboveThreshold), "
+                "which repro.sec51-upper-bound implements"),
+    *named("5.1", ("repro.sec51-upper-bound",), "since-we-do-not-know-an",
+           "the-abovethreshold-algorithm",
            "to-reduce-the-risk", "this-represents-a-conservative", "across-all-of-our",
            note="the DP upper bound: n~ (eps1 = 0.075), AboveThreshold (eps2 = 0.075), its "
                 "privacy, U = 2.5 x~ vs x_n, 'always exceeds', max ~3,640,000"),
