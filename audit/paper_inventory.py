@@ -11,7 +11,16 @@
 * every sentence of the running text (labelled statements included) that contains a
   claim-like pattern (:data:`PATTERNS`: comparatives, "always", "never", "should",
   "minimi/maximi", "at least", "at most", "optimal", "equals", "bounded", "DP" / "private",
-  "for all", "guarantee", "tight", "exact", relations such as ``\\leq``, ...).
+  "for all", "guarantee", "tight", "exact", relations such as ``\\leq``, and -- widened for
+  issue 42 -- inline results: "we find / we have", "resulting / leads to / confirms",
+  "approximately", relations inside inline maths, numeric values) and is not a fragment
+  (:func:`detected`; ``every_sentence=True`` lists every prose sentence, for labelled samples).
+
+Each item carries an **anchor** when it can be named by number: ``"eq (12)"`` for a numbered
+display, ``"theorem 4.1"`` for a labelled statement, the sentences of its block and, for an
+algorithm or a table, the lines or rows that follow it.  :class:`Rule` maps items to claims by
+section, first words / hash or anchor; :func:`coverage_counts` classes every item as mapped
+*specifically* (a rule naming it), by a *section* default only, *not a claim*, or *not checked*.
 
 Front matter before the abstract and the reference list are skipped (they state no claim).
 
@@ -275,8 +284,7 @@ _EQ_NUMBER = re.compile(r"(?:\\tag\{|\\quad\s*\(|\(|\\qquad\s*\()\s*"
 def _eq_anchor(block: str) -> str:
     """``"eq (N)"`` when a displayed equation ends with its number (``\\tag{N}``,
     ``\\quad (N)``, ``(N)$$``), else ``""``."""
-    m = _EQ_NUMBER.search(block.strip().rstrip("$").rstrip() + "$$") or _EQ_NUMBER.search(
-        block.strip())
+    m = _EQ_NUMBER.search(block.strip())
     return f"eq ({m.group(1)})" if m else ""
 
 
