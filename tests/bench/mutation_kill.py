@@ -285,6 +285,22 @@ def _test_neighbour_args(work: Path) -> list[tuple[str, list[str]]]:
     ]
 
 
+def _test_claim_args(work: Path) -> list[tuple[str, list[str]]]:
+    """``dpaudit test --claim`` on the Gaussian twins of tests/bench/mutation_mechanisms.py:
+    gdp:mu=1 and zcdp:rho=0.5 at the claim (not refuted, exit 0) and on the sigma-halved
+    twin (true mu = 2, rho = 2: refuted, exit 1)."""
+    pairs = work / "claim-pairs.json"
+    pairs.write_text("[[[0.0], [1.0]]]")
+    common = ["--pairs", str(pairs), "--relation", "trusted", "--max-samples", "40000",
+              "--n-select", "20000", "--no-progress"]
+    runs = [("gdp-at-claim", "gauss_twin", "gdp:mu=1"),
+            ("gdp-half-sigma", "gauss_half_twin", "gdp:mu=1"),
+            ("zcdp-at-claim", "gauss_twin", "zcdp:rho=0.5"),
+            ("zcdp-half-sigma", "gauss_half_twin", "zcdp:rho=0.5")]
+    return [(label, ["test", f"mutation_mechanisms:{m}", "--claim", c, *common])
+            for label, m, c in runs]
+
+
 def test_files(names: str) -> list[Path]:
     """The test files called ``names`` (comma list of file names, or of paths under
     ``tests/`` where a name is not unique, e.g. ``gini/test_exact_loss.py``) under
@@ -376,6 +392,10 @@ def engine_run(name: str, tree: Path, work: Path, seed: int) -> list[tuple[str, 
                                     "20000", "--no-progress", "--seed", str(seed)], out,
                              "t-directions")
         return [(name, code, v)]
+    if name == "test:claims":
+        return [(f"{name}:{label}", *dpaudit(tree, [*args, "--seed", str(seed)], out,
+                                             f"t-claims-{label}")[:2])
+                for label, args in _test_claim_args(work)]
     if name == "test:neighbours":
         rows = []
         for label, args in _test_neighbour_args(work):

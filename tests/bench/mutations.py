@@ -72,6 +72,9 @@ ENGINE_MODULES: tuple[str, ...] = (
     "audit/findings.py",
     "audit/report/writer.py",
     "audit/fingerprint.py",
+    "audit/privacy/claims/certify.py",
+    "audit/privacy/claims/histogram_renyi.py",
+    "audit/privacy/claims/user_claim.py",
 )
 
 OPERATORS: dict[str, str] = {
@@ -971,6 +974,50 @@ CATALOGUE += [
        "out = dict(source)",
        "the file's plain SHA-256 kept next to its keyed fingerprint", "engine:confidentiality",
        ("confidentiality",)),
+]
+
+
+# ------------------------------------------- engine: the claim tester (dpaudit test --claim)
+_CL = "audit/privacy/claims/"
+#: dpaudit test --claim gdp / zcdp on a Gaussian at the claim and on its sigma-halved twin
+#: (tests/bench/mutation_kill.py: the claim tester's in-run accounting, exit 4, and its power)
+_TEST_CLAIMS = "test:claims"
+_PY_CL = ("pytest:test_claim_accounting.py,test_claim_certify.py,test_histogram_renyi.py,"
+          "test_claim_cli.py")
+CATALOGUE += [
+    _e("claims.event-one-factor", "budget-split", _CL + "certify.py",
+       "a_each = bonferroni_level(alpha, 2)", "a_each = bonferroni_level(alpha, 1)",
+       "the event certificate's two bounds each at the whole alpha (Bonferroni factor 2 "
+       "dropped)", "engine:claims", (_TEST_CLAIMS, _PY_CL)),
+    _e("claims.hist-bins-level", "budget-split", _CL + "histogram_renyi.py",
+       "level = bonferroni_level(1.0 - float(t.confidence), 2 * (BINS + 1))",
+       "level = bonferroni_level(1.0 - float(t.confidence), BINS + 1)",
+       "the histogram's level split over one bound per bin instead of two",
+       "engine:claims", (_TEST_CLAIMS, _PY_CL)),
+    _e("claims.no-half-split", "budget-split", _CL + "user_claim.py",
+       "confidence=half_confidence(conf) if both else conf,", "confidence=conf,",
+       "zCDP / RDP: the event and the histogram certificates each spend the whole alpha",
+       "engine:claims", (_TEST_CLAIMS, _PY_CL)),
+    _e("claims.corner-level", "constant", _CL + "certify.py",
+       "a_up, b_up = certified_corner(k_oth, k_fav, n_cert, a_each)",
+       "a_up, b_up = certified_corner(k_oth, k_fav, n_cert, 2 * a_each)",
+       "the corner's bounds computed at twice the level the run records",
+       "engine:claims", (_TEST_CLAIMS, _PY_CL)),
+    _e("claims.corner-swapped", "swapped-args", _CL + "certify.py",
+       "a_up, b_up = certified_corner(k_oth, k_fav, n_cert, a_each)",
+       "a_up, b_up = certified_corner(k_fav, k_oth, n_cert, a_each)",
+       "the corner from the swapped counts (conservative: a refutation is never certified)",
+       "engine:claims", (_TEST_CLAIMS, _PY_CL)),
+    _e("claims.hist-direction", "swapped-args", _CL + "histogram_renyi.py",
+       "kp, kq = (ca, cb) if direction == 0 else (cb, ca)",
+       "kp, kq = (cb, ca) if direction == 0 else (ca, cb)",
+       "the histogram's bounds from the other direction than the one selected",
+       "engine:claims", (_TEST_CLAIMS, _PY_CL)),
+    _e("claims.hist-rho-order", "dropped-factor", _CL + "histogram_renyi.py",
+       "rho = mp.down(mpmath.mpf(d) / mp.exact(alpha)) if math.isfinite(d) else 0.0",
+       "rho = mp.down(mpmath.mpf(d)) if math.isfinite(d) else 0.0",
+       "zCDP from the histogram: rho = D_alpha instead of D_alpha / alpha",
+       "engine:claims", (_TEST_CLAIMS, _PY_CL)),
 ]
 
 

@@ -313,12 +313,13 @@ class TestCommand(Command):
             table, data_id = _read_table(a)
             _check_form(table, a.form or "array")
         elif a.data is not None:
-            data = datasets.load_csv_column(a.data, a.column)
+            data, reader = datasets.read_csv_column(a.data, a.column)
             # the file, its digest and its size name the confidential data: kept in the
-            # confidential report (keyed fingerprint, never a plain hash; see below)
+            # confidential report (keyed fingerprint, never a plain hash; see below), with
+            # the reader's record (checked against the records audited: audit.reader_record)
             data_id = {"data": "the data holder's file (in the confidential report)",
                        "confidential": {"file": a.data, "column": a.column,
-                                        "records": int(data.size)}}
+                                        "records": int(data.size), "reader": reader}}
         elif a.pairs is not None:
             pairs = _read_pairs(a.pairs)
             data_id = {"pairs_file": a.pairs}
@@ -415,6 +416,11 @@ class TestCommand(Command):
             audit = _timed_out(plan, limit, time.perf_counter() - t0)
         finally:
             bar.close()
+        reader = (data_id.get("confidential") or {}).get("reader")
+        if reader is not None:  # the run audited what the reader read, or INCONCLUSIVE
+            from audit.reader_record import check_run
+
+            check_run(audit, reader, a.column, int(getattr(plan.data, "size", 0)))
         if out_dir is None:  # the time limit hit before the report folder was taken
             out_dir = start_report(a.out, run_id, "test", subject, a.seed, params0, started,
                                    **conf)
