@@ -396,6 +396,16 @@ def engine_run(name: str, tree: Path, work: Path, seed: int) -> list[tuple[str, 
         return [(f"{name}:{label}", *dpaudit(tree, [*args, "--seed", str(seed)], out,
                                              f"t-claims-{label}")[:2])
                 for label, args in _test_claim_args(work)]
+    if name == "test:schedule":  # a schedule a user sets; both kinds share the level
+        three = work / "three.csv"
+        three.write_text("x\n0\n0.2\n0.3\n")
+        code, v, _ = dpaudit(tree, ["test", "mutation_mechanisms:sum_twin", "--data",
+                                    str(three), "--column", "x", "--epsilon", "1", "--lower",
+                                    "0", "--upper", "1", "--no-exact", "--first-batch", "2000",
+                                    "--growth", "3", "--max-samples", "18000", "--n-select",
+                                    "20000", "--no-progress", "--seed", str(seed)], out,
+                             "t-schedule")
+        return [(name, code, v)]
     if name == "test:neighbours":
         rows = []
         for label, args in _test_neighbour_args(work):

@@ -75,6 +75,7 @@ ENGINE_MODULES: tuple[str, ...] = (
     "audit/privacy/claims/certify.py",
     "audit/privacy/claims/histogram_renyi.py",
     "audit/privacy/claims/user_claim.py",
+    "audit/privacy/user_audit.py",
 )
 
 OPERATORS: dict[str, str] = {
@@ -704,6 +705,9 @@ _BB = "audit/privacy/blackbox/"
 _COV_BB = "coverage-full:blackbox-fixed-laplace,clopper-pearson"
 _TEST_FIXED = "test:directions"
 _TEST_SEQ = "test:neighbours"
+#: dpaudit test --first-batch 2000 --growth 3 --max-samples 18000, float-bit kind on: a
+#: schedule a user sets (b_r = 2000 x 3^r lands on n_max) and both kinds sharing the level
+_TEST_SCHED = "test:schedule"
 _COV_EV = "coverage:blackbox-fixed,float-bits"
 _COV_SEQ = "coverage-full:sequential"
 _COV_EXACT = "coverage:exact-loss"
@@ -729,6 +733,11 @@ CATALOGUE += [
        "lo = np.where(kk > 0, lo * (1.0 - _SAFETY), 0.0)", "lo = np.where(kk > 0, lo, 0.0)",
        "the 2^-36 safe-direction shrink of the lower bound removed", "engine:statistics",
        (_COV_BB,)),
+    _e("st.kinds-no-split", "budget-split", "audit/privacy/user_audit.py",
+       "per_kind = confidence_share(confidence, kinds)", "per_kind = confidence",
+       "dpaudit test: the real-number and float-bit kinds each at the whole confidence "
+       "(no union bound over the two kinds)", "engine:statistics",
+       (_TEST_SCHED, "pytest:test_shared_level.py")),
     _e("st.certify-reused", "wrong-variable", _BB + "fixed.py",
        "        state = rng.bit_generator.state\n        try:\n            cf = t.count(",
        "        rng.bit_generator.state = rng_start[\"state\"]  # replay the stream\n"
@@ -739,7 +748,7 @@ CATALOGUE += [
     _e("seq.full-alpha", "budget-split", _BB + "sequential.py",
        "a_look = plan.alpha_at(r)", "a_look = alpha",
        "every look spends the whole alpha (no split over the looks)", "engine:sequential",
-       (_COV_SEQ, _PY_SEQ)),
+       (_TEST_SCHED, _COV_SEQ, _PY_SEQ)),
     _e("seq.looks-minus-one", "off-by-one", _BB + "sequential.py",
        "share = ((1 - Fraction(self.by_size)) / self.looks\n",
        "share = ((1 - Fraction(self.by_size)) / (self.looks - 1)\n",
@@ -920,21 +929,23 @@ CATALOGUE += [
     _e("seq.decide-full-level", "budget-split", _SEQ,
        "    a = alpha_look / 2.0\n", "    a = alpha_look\n",
        "the look's flag/clear decision from bounds at alpha_look each (two of them per look)",
-       "engine:sequential", (_TEST_SEQ, _COV_SEQ, _PY_SEQ)),
+       "engine:sequential", (_TEST_SEQ, _TEST_SCHED, _COV_SEQ, _PY_SEQ)),
+    # reachable by a user: --first-batch F --max-samples F x growth^k (e.g. 2000 x 3^2)
     _e("seq.schedule-short", "flipped-comparison", _SEQ,
        "while batches[-1] * growth <= n_max:", "while batches[-1] * growth < n_max:",
        "the schedule stops one round early when a batch lands exactly on n_max",
-       "engine:sequential", (_PY_SEQ,)),
+       "engine:sequential", (_TEST_SCHED, _PY_SEQ)),
+    # reachable by a user: dpaudit test --growth (BlackBoxTester.seq_growth in the API)
     _e("seq.growth-ignored", "constant", _SEQ,
        "batches.append(batches[-1] * int(growth))", "batches.append(batches[-1] * 2)",
        "batches always double (seq_growth ignored): other looks than the schedule states",
-       "engine:sequential", (_PY_SEQ,)),
+       "engine:sequential", (_TEST_SCHED, _PY_SEQ)),
     _e("seq.alpha-from-selection", "wrong-variable", _SEQ,
        "    alpha = 1.0 - float(t.confidence)\n    plan = schedule(",
        "    alpha = 1.0 - float(t.selection_confidence)\n    plan = schedule(",
        "the looks split 1 - selection_confidence (0.05) instead of 1 - confidence (0.1): "
        "conservative, but not the stated schedule (power lost)", "engine:sequential",
-       (_COV_SEQ, _PY_SEQ)),
+       (_TEST_SCHED, _COV_SEQ, _PY_SEQ)),
     # exact-loss optimiser
     _e("el.agree-loose", "constant", _EL,
        "_AGREE_EXP = 25  # the two precisions", "_AGREE_EXP = 8  # the two precisions",
@@ -995,7 +1006,7 @@ CATALOGUE += [
        "the histogram's level split over one bound per bin instead of two",
        "engine:claims", (_TEST_CLAIMS, _PY_CL)),
     _e("claims.no-half-split", "budget-split", _CL + "user_claim.py",
-       "confidence=half_confidence(conf) if both else conf,", "confidence=conf,",
+       "confidence=confidence_share(conf, 2) if both else conf,", "confidence=conf,",
        "zCDP / RDP: the event and the histogram certificates each spend the whole alpha",
        "engine:claims", (_TEST_CLAIMS, _PY_CL)),
     _e("claims.corner-level", "constant", _CL + "certify.py",

@@ -267,6 +267,9 @@ class TestCommand(Command):
                        help="selection outputs per data set (default 200000)")
         p.add_argument("--first-batch", type=integer(low=10), default=2000,
                        help="sequential: first batch per data set (default 2000)")
+        p.add_argument("--growth", type=integer(low=2, high=64), default=2,
+                       help="sequential: each batch is this many times the previous one "
+                       "(default 2; larger: fewer looks, each at a larger share of alpha)")
         p.add_argument("--max-seconds", default=None, type=real(low=0.0, low_open=True),
                        help="wall-time limit: the sequential tester stops after the round "
                        "that passes it, and a watchdog stops the run (e.g. a mechanism that "
@@ -360,7 +363,7 @@ class TestCommand(Command):
             relation=a.relation, pairs=pairs,
             data=data, lower=a.lower, upper=a.upper, seed=a.seed, confidence=a.confidence,
             sequential=not a.fixed, n_select=a.n_select, n_certify=a.max_samples,
-            first_batch=a.first_batch, float_bits=not a.no_float_bits,
+            first_batch=a.first_batch, growth=a.growth, float_bits=not a.no_float_bits,
             exact=not a.no_exact, max_pairs=a.max_pairs, n=a.n, max_seconds=a.max_seconds,
             chunk_size=a.chunk_size, style=a.style, randomness=a.randomness,
             seed_bits=a.seed_bits, ref=a.mechanism, queries=a.queries,

@@ -18,12 +18,12 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from fractions import Fraction
 from typing import Any
 
 import numpy as np
 
 from audit.findings import Finding, Method, Verdict, counterexample_document
+from audit.privacy.blackbox.accounting import confidence_share
 from audit.privacy.blackbox.crashes import MechanismCrash
 from audit.privacy.blackbox.events import Event
 from audit.privacy.blackbox.settings import TesterSettings
@@ -43,11 +43,10 @@ from audit.privacy.claims.zcdp import ZCDP
 from audit.privacy.import_root import ensure_on_path, import_root
 from audit.privacy.user_mechanism import load_object, wrap_mechanism
 from audit.registry import replayer
-from audit.rounding import float_up
 from kernels.errors import InputError, InvalidParameterError
 
 __all__ = ["CHECK_CLAIM", "CHECK_HISTOGRAM", "CLAIM_STREAM", "claim_option", "claim_words",
-           "half_confidence", "level_record", "replay_claim", "replay_histogram", "run_claim"]
+           "level_record", "replay_claim", "replay_histogram", "run_claim"]
 
 #: the counterexample check id of a refuted claim
 CHECK_CLAIM = "user-mechanism.claim-corner"
@@ -106,7 +105,7 @@ def run_claim(plan: Any, claim: Claim,
     both = isinstance(claim, (ZCDP, RenyiDP))
     conf = float(plan.params["confidence"])
     t = TesterSettings(n_select=base.n_select, n_certify=base.certify_samples,
-                       confidence=half_confidence(conf) if both else conf,
+                       confidence=confidence_share(conf, 2) if both else conf,
                        chunk_size=base.chunk_size)
     rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(CLAIM_STREAM,)))
     subject = f"user-mechanism:{plan.ref or mech.name}"
@@ -201,14 +200,6 @@ def run_claim(plan: Any, claim: Claim,
                     "a proof)", evidence=ev, seed=seed, duration_s=dur, subject=subject)
         outcome = "not-flagged"
     return UserAudit([f], outcome, params, None, [], time.perf_counter() - t0)
-
-
-def half_confidence(conf: float) -> float:
-    """The confidence of each of two certificates sharing alpha = 1 - ``conf``: the
-    smallest double c >= 1 - alpha / 2 (exact Fraction), so 1 - c (exact in float for
-    c >= 1/2) is at most alpha / 2 and the two halves never spend more than alpha
-    (``1 - (1 - conf) / 2`` in floats overspent by an ulp for about 1 confidence in 4)."""
-    return float_up(1 - Fraction(1.0 - float(conf)) / 2)
 
 
 def level_record(res: ClaimResult, hist: HistogramResult | None, claim: Claim,

@@ -20,7 +20,7 @@ import numpy as np
 import pytest
 
 from audit.cli import main
-from audit.privacy.blackbox.accounting import AlphaAccountingError
+from audit.privacy.blackbox.accounting import AlphaAccountingError, confidence_share
 from audit.privacy.blackbox.statistics import (
     bonferroni_level,
     clopper_pearson_lower,
@@ -73,7 +73,7 @@ def test_the_half_split_never_overspends() -> None:
     old = 1.0 - (1.0 - 0.9) / 2
     assert 2 * Fraction(1.0 - old) > Fraction(1.0 - 0.9)
     for conf in [0.9, 0.95, 0.99, 0.999, *np.linspace(0.5, 0.9999, 997).tolist()]:
-        c = user_claim.half_confidence(conf)
+        c = confidence_share(conf, 2)
         assert 2 * Fraction(1.0 - c) <= Fraction(1.0 - conf)
         a = bonferroni_level(1.0 - c, 2)
         h = bonferroni_level(1.0 - c, 2 * (hist_mod.BINS + 1))
@@ -82,13 +82,13 @@ def test_the_half_split_never_overspends() -> None:
 
 
 def _records(k_oth=40, k_fav=400, n=2000, conf=0.9):  # noqa: ANN001, ANN202
-    a = bonferroni_level((1.0 - user_claim.half_confidence(conf)), 2)
+    a = bonferroni_level((1.0 - confidence_share(conf, 2)), 2)
     up = float(clopper_pearson_upper(k_oth, n, a))
     b = 1.0 - float(clopper_pearson_lower(k_fav, n, a))
     ev = event_record(k_oth, k_fav, n, a, up, np.nextafter(b, 2.0))
     first = np.array([100, 300, 600, 700, 300], dtype=np.int64)
     second = np.array([300, 600, 700, 300, 100], dtype=np.int64)
-    lv = bonferroni_level(1.0 - user_claim.half_confidence(conf), 2 * 5)
+    lv = bonferroni_level(1.0 - confidence_share(conf, 2), 2 * 5)
     pl = np.asarray(clopper_pearson_lower(first, n, lv))
     qu = np.asarray(clopper_pearson_upper(second, n, lv))
     d = float(np.log(np.sum(pl**2.0 * qu**-1.0)))  # order 2
@@ -141,7 +141,7 @@ def _one_factor(alpha: float, bounds: int) -> float:
 @pytest.mark.parametrize("target, name, repl, claim", [
     (certify_mod, "bonferroni_level", _one_factor, "gdp:mu=1"),  # event bounds at alpha/1
     (hist_mod, "bonferroni_level", _one_factor, "zcdp:rho=0.5"),  # bins at alpha/(bins+1)
-    (user_claim, "half_confidence", lambda conf: conf, "zcdp:rho=0.5"),  # no half split
+    (user_claim, "confidence_share", lambda conf, parts: conf, "zcdp:rho=0.5"),  # no split
 ])
 def test_a_miscounted_claim_run_exits_4(tmp_path, capsys, monkeypatch, target, name,  # noqa: ANN001
                                         repl, claim) -> None:
