@@ -41,6 +41,12 @@ Usage::
     python tests/bench/mutation_kill.py --only fg.      # mutants whose id starts with fg.
     python tests/bench/mutation_kill.py --seeds 0 --no-false-alarm --json out.json
     python tests/bench/mutation_kill.py --only seq.,el. --stop-at-kill --no-false-alarm
+    # issue 39's table: dpaudit's commands and pytest apart, then merged (two columns)
+    python tests/bench/mutation_kill.py --only st.,seq. --no-pytest --stop-at-kill \
+        --no-false-alarm --json cmd.json
+    python tests/bench/mutation_kill.py --only st.,seq. --pytest-only --stop-at-kill \
+        --no-false-alarm --json py.json
+    python tests/bench/mutation_kill.py --merge cmd.json py.json
 
 ``--stop-at-kill`` stops each mutant at its first killing run, cheapest runs first (the
 kill verdicts are the same; per-command rates then cover only the runs that ran).  Time on
@@ -50,7 +56,9 @@ the shared 2-core machine (load ~9), with ``--stop-at-kill``: an engine mutant k
 ``--json`` files with ``--merge``.
 
 Prints the kill rate per command and per module, every survivor (with the catalogue's
-equivalence note), and the false-alarm rate of the unmutated copy over the seeds.
+equivalence note), and the false-alarm rate of the unmutated copy over the seeds.  A mutant
+counts as killed only by dpaudit's own commands; kills by ``pytest:`` runs are a separate
+column of the per-area table (issue 39).
 """
 
 from __future__ import annotations
@@ -110,7 +118,26 @@ class MutantResult:
 
     @property
     def killed(self) -> bool:
-        return any(r.killed for r in self.results)
+        """Killed by dpaudit's own commands (the issue-39 standard: pytest kills apart)."""
+        return any(r.killed for r in self.results if not is_pytest(r.command))
+
+    @property
+    def killed_by_pytest(self) -> bool:
+        """Killed by a ``pytest:`` run (the catalogue's test files on the shadow tree)."""
+        return any(r.killed for r in self.results if is_pytest(r.command))
+
+    @property
+    def pytest_ran(self) -> bool:
+        return any(is_pytest(r.command) for r in self.results)
+
+    @property
+    def commands_ran(self) -> bool:
+        return any(not is_pytest(r.command) for r in self.results)
+
+
+def is_pytest(command: str) -> bool:
+    """A ``pytest:`` run (the catalogue's test files), not one of dpaudit's commands."""
+    return command.startswith("pytest:")
 
 
 def _alarm(seconds: int):
@@ -341,6 +368,10 @@ def engine_run(name: str, tree: Path, work: Path, seed: int) -> list[tuple[str, 
     * ``calibrate``: ``calibrate --quick``;
     * ``test:neighbours``: ``dpaudit test`` on the known-answer twins;
     * ``test:directions``: ``dpaudit test --fixed`` on a leak in one direction only;
+    * ``test:schedule``: ``dpaudit test`` at ``--first-batch 2000 --growth 3 --max-samples
+      18000`` (a schedule landing on n_max) with the float-bit kind on;
+    * ``test:claims``: ``dpaudit test --claim`` gdp / zcdp on a Gaussian at the claim and
+      on its sigma-halved twin;
     * ``csv`` / ``confidentiality``: ``tests/bench/mutation_io.py`` (``dpaudit release`` on
       good and bad CSV files; ``certify --quick`` on planted records, report scanned);
     * ``pytest:<file>[,<file>...]``: the default test suite's files of that name (found
@@ -470,13 +501,16 @@ class Runner:
 
     def __init__(self, work: Path, seed: int = 0, area_only: bool = False,
                  commands: tuple[str, ...] = ("regress", "certify", "search"),
-                 stop_at_kill: bool = False, no_pytest: bool = False) -> None:
+                 stop_at_kill: bool = False, no_pytest: bool = False,
+                 pytest_only: bool = False) -> None:
         self.work = work
         #: stop a mutant at its first killing run (cheapest runs first): the kill verdict is
         #: the same, the per-command rates only cover the runs that ran
         self.stop_at_kill = stop_at_kill
         #: skip pytest: runs (count only dpaudit's own commands)
         self.no_pytest = no_pytest
+        #: only the pytest: runs (the kill table's pytest column)
+        self.pytest_only = pytest_only
         self.seed = seed
         self.area_only = area_only
         self.commands = commands
@@ -527,10 +561,14 @@ class Runner:
         wd.mkdir(exist_ok=True)
         runs = sorted(m.runs, key=_run_cost) if self.stop_at_kill else list(m.runs)
         if self.no_pytest:
-            runs = [r for r in runs if not r.startswith("pytest:")]
+            runs = [r for r in runs if not is_pytest(r)]
+        if self.pytest_only:
+            runs = [r for r in runs if is_pytest(r)]
         for name in runs:
-            if self.stop_at_kill and any(c.killed for c in out):
-                break
+            # stop at the first kill of each column (dpaudit's commands / pytest)
+            if self.stop_at_kill and any(c.killed and is_pytest(c.command) == is_pytest(name)
+                                         for c in out):
+                continue
             base = {lab: (c, v) for lab, c, v in self.engine_baseline(name)}
             t0 = time.perf_counter()
             rows = engine_run(name, root, wd, self.seed)
@@ -650,7 +688,9 @@ class Runner:
 # ------------------------------------------------------------------------- tables
 def kill_table(results: list[MutantResult]) -> dict[str, Any]:
     """Kill rates per command (over the mutants the command applies to), per module, and
-    overall; equivalent mutants are counted apart (excluded from the rate)."""
+    overall, counting kills by dpaudit's commands only; per area also the rate of the
+    ``pytest:`` runs (``per_area_pytest``, over the mutants whose pytest runs ran);
+    equivalent mutants are counted apart (excluded from the rate)."""
     def rate(k: int, n: int) -> str:
         return f"{k}/{n} ({100.0 * k / n:.0f}%)" if n else "-"
 
@@ -669,6 +709,12 @@ def kill_table(results: list[MutantResult]) -> dict[str, Any]:
     for r in live:
         k, n = per_area.setdefault(area_of(r.mutant), [0, 0])
         per_area[area_of(r.mutant)] = [k + r.killed, n + 1]
+    # the pytest column: over the mutants whose pytest runs ran ("-": none ran)
+    per_area_py: dict[str, list[int]] = {}
+    for r in live:
+        if r.pytest_ran:
+            k, n = per_area_py.setdefault(area_of(r.mutant), [0, 0])
+            per_area_py[area_of(r.mutant)] = [k + r.killed_by_pytest, n + 1]
     per_op: dict[str, list[int]] = {}
     for r in live:
         k, n = per_op.setdefault(r.mutant.operator, [0, 0])
@@ -680,6 +726,8 @@ def kill_table(results: list[MutantResult]) -> dict[str, Any]:
         "per_command": {c: rate(*v) for c, v in sorted(per_cmd.items())},
         "per_area": {a: rate(*v) for a, v in sorted(per_area.items())},
         "per_area_fraction": {a: v[0] / v[1] for a, v in sorted(per_area.items())},
+        "per_area_pytest": {a: rate(*per_area_py[a]) if a in per_area_py else "-"
+                            for a in sorted(per_area)},
         "per_module": {f: rate(*v) for f, v in sorted(per_mod.items())},
         "per_operator": {o: rate(*v) for o, v in sorted(per_op.items())},
         "equivalent": [(r.mutant.id, r.killed) for r in results if r.mutant.equivalent],
@@ -691,7 +739,9 @@ def _print_results(results: list[MutantResult], w=sys.stdout.write) -> None:
     for r in results:
         m = r.mutant
         tag = "KILLED  " if r.killed else ("equiv.  " if m.equivalent else "SURVIVED")
-        w(f"{tag} {m.id:<32} [{m.operator}] {m.what}\n")
+        py = (f" (pytest: {'killed' if r.killed_by_pytest else 'survived'})"
+              if r.pytest_ran else "")
+        w(f"{tag} {m.id:<32} [{m.operator}] {m.what}{py}\n")
         for c in r.results:
             w(f"           {c.command:<36} {'kill' if c.killed else 'pass':<5} "
               f"{c.seconds:6.1f} s  {c.detail[:110]}\n")
@@ -712,6 +762,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-pytest", action="store_true",
                     help="skip the pytest: runs (the kill table then counts only kills by "
                     "dpaudit's own commands)")
+    ap.add_argument("--pytest-only", action="store_true",
+                    help="run only the pytest: runs of engine mutants (the pytest column of "
+                    "the kill table; merge with a --no-pytest run's --json)")
     ap.add_argument("--stop-at-kill", action="store_true",
                     help="stop each mutant at its first killing run, cheapest first (same kill "
                     "verdicts; per-command rates then cover only the runs that ran)")
@@ -740,13 +793,16 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="dpaudit-mut-") as tmp:
         runner = Runner(Path(tmp), a.seed, area_only=a.area,
                         commands=tuple(c.strip() for c in a.commands.split(",")),
-                        stop_at_kill=a.stop_at_kill, no_pytest=a.no_pytest)
+                        stop_at_kill=a.stop_at_kill, no_pytest=a.no_pytest,
+                        pytest_only=a.pytest_only)
         for i, m in enumerate(todo, 1):
             t0 = time.perf_counter()
             r = runner.run(m)
             results.append(r)
             print(f"[{i:>3}/{len(todo)}] {'killed  ' if r.killed else 'SURVIVED'} {m.id:<32} "
-                  f"{', '.join(c.command for c in r.results if c.killed) or '-'} "
+                  + (f"(pytest: {'killed' if r.killed_by_pytest else 'survived'}) "
+                     if r.pytest_ran else "")
+                  + f"{', '.join(c.command for c in r.results if c.killed) or '-'} "
                   f"({time.perf_counter() - t0:.1f} s)", file=sys.stderr, flush=True)
             if a.json:  # incremental: a long run interrupted keeps what it measured
                 _dump(a.json, results, control_rows)
@@ -795,13 +851,16 @@ def _load(paths: list[str]) -> tuple[list[MutantResult], list]:
             control.setdefault(c["seed"], []).append(
                 CommandResult(c["command"], c["killed"], c["detail"], c["seconds"], c["checks"]))
     order = {m.id: i for i, m in enumerate(M.CATALOGUE)}
-    # a mutant run twice: keep the run with more commands; at equal counts the later file
-    # (a re-run after the checks changed) wins
-    best: dict[str, MutantResult] = {}
+    # a mutant in several files (a --no-pytest run and a --pytest-only run, or a re-run
+    # after the checks changed): the union of its runs; a run present in several files is
+    # taken from the later file
+    best: dict[str, dict[str, CommandResult]] = {}
     for r in results:
-        if r.mutant.id not in best or len(r.results) >= len(best[r.mutant.id].results):
-            best[r.mutant.id] = r
-    results = sorted(best.values(), key=lambda r: order[r.mutant.id])
+        runs = best.setdefault(r.mutant.id, {})
+        for c in r.results:
+            runs[c.command] = c
+    results = sorted((MutantResult(M.by_id(i), list(runs.values())) for i, runs in best.items()),
+                     key=lambda r: order[r.mutant.id])
     return results, sorted(control.items())
 
 
@@ -818,9 +877,10 @@ def _print_tables(results: list[MutantResult], control_rows: list, w) -> None:
     tab = kill_table(results)
     w(f"\n== kill rate (dpaudit's own commands; equivalent mutants excluded) ==\n"
       f"overall: {tab['overall']}\n")
-    w("per area:\n")
+    w(f"per area:\n  {'area':<36} {'by dpaudit commands':<22} by pytest (catalogue's "
+      "test files)\n")
     for a, v in tab["per_area"].items():
-        w(f"  {a:<36} {v}\n")
+        w(f"  {a:<36} {v:<22} {tab['per_area_pytest'][a]}\n")
     w("per command (over the mutants it applies to):\n")
     for c, v in tab["per_command"].items():
         w(f"  {c:<10} {v}\n")
@@ -832,7 +892,7 @@ def _print_tables(results: list[MutantResult], control_rows: list, w) -> None:
         w(f"  {o:<20} {v}\n")
     eq = [f"{i} ({'killed' if k else 'not killed'})" for i, k in tab["equivalent"]]
     w(f"equivalent mutants (excluded): {', '.join(eq) or 'none'}\n")
-    w("survivors:\n")
+    w("survivors (of dpaudit's commands):\n")
     for r in results:
         if r.mutant.id in tab["survivors"]:
             w(f"  {r.mutant.id}: {r.mutant.what} ({r.mutant.file})\n")

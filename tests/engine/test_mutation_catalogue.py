@@ -184,3 +184,28 @@ def test_whole_catalogue_kill_rate_and_no_false_alarm(tmp_path: Path) -> None:
     (tmp_path / "control").mkdir()
     alarms = [c for c in ctl.control() if c.killed]
     assert alarms == [], [(c.command, c.detail) for c in alarms]
+
+
+def test_kill_table_counts_commands_and_pytest_apart(tmp_path: Path) -> None:
+    """A pytest kill never counts as a kill by dpaudit's commands (issue 39): hand-built
+    results, one mutant killed only by pytest, one only by a command, one by neither; a
+    --no-pytest file and a --pytest-only file merge into the union of their runs."""
+    by = {m.id: m for m in M.CATALOGUE}
+    py = "pytest:test_sequential.py"
+    cmd = [MK.MutantResult(by["seq.full-alpha"], [MK.CommandResult("test:schedule", False, "", 0)]),
+           MK.MutantResult(by["seq.looks-minus-one"],
+                           [MK.CommandResult("test:neighbours", True, "", 0)]),
+           MK.MutantResult(by["st.fixed-level"], [MK.CommandResult("test:directions", False,
+                                                                   "", 0)])]
+    pyt = [MK.MutantResult(by["seq.full-alpha"], [MK.CommandResult(py, True, "", 0)]),
+           MK.MutantResult(by["seq.looks-minus-one"], [MK.CommandResult(py, False, "", 0)])]
+    for name, rows in (("cmd.json", cmd), ("py.json", pyt)):
+        MK._dump(str(tmp_path / name), rows, [])
+    merged, _ = MK._load([str(tmp_path / "cmd.json"), str(tmp_path / "py.json")])
+    assert [len(r.results) for r in merged] == [1, 2, 2]  # catalogue order
+    tab = MK.kill_table(merged)
+    assert tab["per_area"] == {"engine:sequential": "1/2 (50%)",
+                               "engine:statistics": "0/1 (0%)"}
+    assert tab["per_area_pytest"] == {"engine:sequential": "1/2 (50%)",
+                                      "engine:statistics": "-"}
+    assert tab["survivors"] == ["st.fixed-level", "seq.full-alpha"]
