@@ -817,55 +817,58 @@ CATALOGUE += [
 # ------------------------------------------------------ engine: CSV reading, confidentiality
 _DS = "audit/datasets.py"
 _CF = "audit/report/confidentiality.py"
+#: the areas' test files (the kill table's pytest column; never counted as a command kill)
+_PY_CSV = "pytest:test_reader_rules.py,test_datasets.py,test_datasets_fast.py"
+_PY_CONF = "pytest:test_confidentiality.py,test_public_filter_adversarial.py"
 CATALOGUE += [
     _e("csv.blank-middle", "removed-guard", _DS,
        "            if pending_blank_lines:\n                raise DataFileError(",
        "            if pending_blank_lines and False:\n                raise DataFileError(",
-       "careful path: a blank line inside the data silently skipped", "engine:csv", ("csv",)),
+       "careful path: a blank line inside the data silently skipped", "engine:csv", ("csv", _PY_CSV)),
     _e("csv.extra-fields", "flipped-comparison", _DS,
        "if len(row) != width:", "if len(row) < width:",
        "careful path: rows with more fields than the header accepted", "engine:csv",
-       ("csv",)),
+       ("csv", _PY_CSV)),
     _e("csv.overflow", "removed-guard", _DS,
        "    if not math.isfinite(value):", "    if math.isnan(value):",
-       "careful path: a value overflowing to infinity accepted", "engine:csv", ("csv",)),
+       "careful path: a value overflowing to infinity accepted", "engine:csv", ("csv", _PY_CSV)),
     _e("csv.bom", "wrong-variable", _DS,
        'with open(path, encoding="utf-8-sig", newline="") as fh:',
        'with open(path, encoding="utf-8", newline="") as fh:',
        "careful path: the byte-order mark kept in the first header name", "engine:csv",
-       ("csv",)),
+       ("csv", _PY_CSV)),
     _e("csv.dup-column", "off-by-one", _DS,
        "if len(matches) > 1:", "if len(matches) > 2:",
        "a column name appearing twice silently resolves to the first", "engine:csv",
-       ("csv",)),
+       ("csv", _PY_CSV)),
     _e("csv.fast-blank-line", "removed-guard", _DS,
        'if block.startswith((b"\\n", b"\\r\\n")) or b"\\n\\n" in block:',
        'if block.startswith((b"\\n", b"\\r\\n")):',
        "fast path: an empty line inside the data no longer sends the file to the careful "
-       "path (numpy skips it)", "engine:csv", ("csv",)),
+       "path (numpy skips it)", "engine:csv", ("csv", _PY_CSV)),
     _e("csv.fast-commas", "off-by-one", _DS,
        "if not np.all(per_line == width - 1):", "if not np.all(per_line >= width - 1):",
-       "fast path: lines with extra fields accepted", "engine:csv", ("csv",)),
+       "fast path: lines with extra fields accepted", "engine:csv", ("csv", _PY_CSV)),
     _e("csv.number-regex", "constant", _DS,
        '_NUMBER = re.compile(r"[+-]?(?:\\d+(?:\\.\\d*)?|\\.\\d+)(?:[eE][+-]?\\d+)?")',
        '_NUMBER = re.compile(r"[+-]?(?:\\d+(?:\\.\\d*)?|\\.\\d+)(?:[eE][+-]?\\d+)?|nan")',
-       "careful path: 'nan' accepted as a number", "engine:csv", ("csv",)),
+       "careful path: 'nan' accepted as a number", "engine:csv", ("csv", _PY_CSV)),
     # ------------------------------------------------------------ confidentiality filter
     _e("conf.key-confidential", "removed-guard", _CF,
        "        return {k: _strip(v) for k, v in obj.items() if k != MARK}",
        "        return {k: _strip(v) for k, v in obj.items()}",
        "'confidential' sub-dicts (of evidence, parameters, certification) no longer withheld",
-       "engine:confidentiality", ("confidentiality",)),
+       "engine:confidentiality", ("confidentiality", _PY_CONF)),
     _e("conf.finding-confidential", "removed-guard", _CF,
        'if k not in (MARK, "counterexample", "duration_s")}',
        'if k not in ("counterexample", "duration_s")}',
        "a Finding's confidential part kept in the public view", "engine:confidentiality",
-       ("confidentiality",)),
+       ("confidentiality", _PY_CONF)),
     _e("conf.evidence-unstripped", "removed-guard", _CF,
        'out["evidence"] = _strip(out.get("evidence") or {})',
        'out["evidence"] = out.get("evidence") or {}',
        "a finding's evidence copied whole (its 'confidential' parts kept)",
-       "engine:confidentiality", ("confidentiality",),
+       "engine:confidentiality", ("confidentiality", _PY_CONF),
        equivalent="no producer puts a 'confidential' part inside a finding's evidence today "
        "(certify and dpaudit test use Finding.confidential and parameters['confidential']): "
        "the strip guards future producers"),
@@ -873,7 +876,7 @@ CATALOGUE += [
        'if isinstance(f, dict) and f.get("confidentiality") == "public"]',
        'if isinstance(f, dict) and f.get("confidentiality") != "confidential"]',
        "figures kept unless tagged confidential (untagged and 'relative' ones reach the "
-       "public report)", "engine:confidentiality", ("confidentiality",)),
+       "public report)", "engine:confidentiality", ("confidentiality", _PY_CONF)),
     # conf.relative-label is gone: it dropped the x-label test that let a 'relative' figure
     # through when its axis was in noise-scale units; the public view now keeps only figures
     # tagged "public" (no label rule left), and keeping 'relative' figures is what
@@ -882,12 +885,12 @@ CATALOGUE += [
        '    if block.get("show_confidential"):\n        return {**report',
        '    if not block.get("show_confidential"):\n        return {**report',
        "the report left unstripped unless --show-confidential was given",
-       "engine:confidentiality", ("confidentiality",)),
+       "engine:confidentiality", ("confidentiality", _PY_CONF)),
     _e("conf.lists-not-walked", "removed-guard", _CF,
        "    if isinstance(obj, list | tuple):\n        return [_strip(",
        "    if isinstance(obj, list | tuple) and False:\n        return [_strip(",
        "'confidential' parts inside lists (e.g. per-pair evidence) not removed",
-       "engine:confidentiality", ("confidentiality",)),  # the writer's canary plants one in
+       "engine:confidentiality", ("confidentiality", _PY_CONF)),  # the writer's canary plants one in
     # every dict, lists of dicts included (audit/report/public_check.py): no longer equivalent
     # conf.records-key is gone: it removed "records" from a list of secret key names, and
     # the public view no longer consults any key list (confidential values are marked where
@@ -967,24 +970,24 @@ CATALOGUE += [
        '"scope": self.scope + (f" (detail: {self.confidential})" if self.confidential '
        'else ""),',
        "a Finding's confidential part copied into its public summary (scope text)",
-       "engine:confidentiality", ("confidentiality",)),
+       "engine:confidentiality", ("confidentiality", _PY_CONF)),
     _e("conf.counterexample-public", "wrong-variable", "audit/report/writer.py",
        "    _stamp_public(directory, report, _write_rendered(directory, public))",
        "    _stamp_public(directory, report, _write_rendered(\n"
        "        directory, public if secret is None else (*public[:3], secret[3])))",
        "the confidential counterexamples also written beside the public report",
-       "engine:confidentiality", ("confidentiality",)),
+       "engine:confidentiality", ("confidentiality", _PY_CONF)),
     _e("conf.plain-sha256", "removed-guard", "audit/fingerprint.py",
        "return PREFIX + hmac.new(key, canonical_bytes(xs), hashlib.sha256).hexdigest()",
        "return PREFIX + hashlib.sha256(canonical_bytes(xs)).hexdigest()",
        "the data fingerprint a plain SHA-256 of the records (dictionary attack: a reader "
        "knowing all records but one recovers it)", "engine:confidentiality",
-       ("confidentiality",)),
+       ("confidentiality", _PY_CONF)),
     _e("conf.file-sha-kept", "removed-guard", "audit/fingerprint.py",
        'out = {k: v for k, v in source.items() if k != "file_sha256"}',
        "out = dict(source)",
        "the file's plain SHA-256 kept next to its keyed fingerprint", "engine:confidentiality",
-       ("confidentiality",)),
+       ("confidentiality", _PY_CONF)),
 ]
 
 
