@@ -824,7 +824,8 @@ CATALOGUE += [
     _e("csv.blank-middle", "removed-guard", _DS,
        "            if pending_blank_lines:\n                raise DataFileError(",
        "            if pending_blank_lines and False:\n                raise DataFileError(",
-       "careful path: a blank line inside the data silently skipped", "engine:csv", ("csv", _PY_CSV)),
+       "careful path: a blank line inside the data silently skipped", "engine:csv",
+       ("csv", _PY_CSV)),
     _e("csv.extra-fields", "flipped-comparison", _DS,
        "if len(row) != width:", "if len(row) < width:",
        "careful path: rows with more fields than the header accepted", "engine:csv",
@@ -890,8 +891,9 @@ CATALOGUE += [
        "    if isinstance(obj, list | tuple):\n        return [_strip(",
        "    if isinstance(obj, list | tuple) and False:\n        return [_strip(",
        "'confidential' parts inside lists (e.g. per-pair evidence) not removed",
-       "engine:confidentiality", ("confidentiality", _PY_CONF)),  # the writer's canary plants one in
-    # every dict, lists of dicts included (audit/report/public_check.py): no longer equivalent
+       "engine:confidentiality", ("confidentiality", _PY_CONF)),
+    # the writer's canary plants one in every dict, lists of dicts included
+    # (audit/report/public_check.py): no longer equivalent
     # conf.records-key is gone: it removed "records" from a list of secret key names, and
     # the public view no longer consults any key list (confidential values are marked where
     # they are produced), so there is no such list left to get wrong.
@@ -998,40 +1000,42 @@ _CL = "audit/privacy/claims/"
 _TEST_CLAIMS = "test:claims"
 _PY_CL = ("pytest:test_claim_accounting.py,test_claim_certify.py,test_histogram_renyi.py,"
           "test_claim_cli.py")
+
+
+def _cl(id: str, op: str, file: str, old: str, new: str, what: str) -> Mutant:
+    """A claim-tester mutant (area ``engine:claims``, the ``test:claims`` run and the area's
+    test files); ``file`` under audit/privacy/claims/."""
+    return _e(id, op, _CL + file, old, new, what, "engine:claims", (_TEST_CLAIMS, _PY_CL))
+
+
 CATALOGUE += [
-    _e("claims.event-one-factor", "budget-split", _CL + "certify.py",
+    _cl("claims.event-one-factor", "budget-split", "certify.py",
        "a_each = bonferroni_level(alpha, 2)", "a_each = bonferroni_level(alpha, 1)",
        "the event certificate's two bounds each at the whole alpha (Bonferroni factor 2 "
-       "dropped)", "engine:claims", (_TEST_CLAIMS, _PY_CL)),
-    _e("claims.hist-bins-level", "budget-split", _CL + "histogram_renyi.py",
+       "dropped)"),
+    _cl("claims.hist-bins-level", "budget-split", "histogram_renyi.py",
        "level = bonferroni_level(1.0 - float(t.confidence), 2 * (BINS + 1))",
        "level = bonferroni_level(1.0 - float(t.confidence), BINS + 1)",
-       "the histogram's level split over one bound per bin instead of two",
-       "engine:claims", (_TEST_CLAIMS, _PY_CL)),
-    _e("claims.no-half-split", "budget-split", _CL + "user_claim.py",
+       "the histogram's level split over one bound per bin instead of two"),
+    _cl("claims.no-half-split", "budget-split", "user_claim.py",
        "confidence=confidence_share(conf, 2) if both else conf,", "confidence=conf,",
-       "zCDP / RDP: the event and the histogram certificates each spend the whole alpha",
-       "engine:claims", (_TEST_CLAIMS, _PY_CL)),
-    _e("claims.corner-level", "constant", _CL + "certify.py",
+       "zCDP / RDP: the event and the histogram certificates each spend the whole alpha"),
+    _cl("claims.corner-level", "constant", "certify.py",
        "a_up, b_up = certified_corner(k_oth, k_fav, n_cert, a_each)",
        "a_up, b_up = certified_corner(k_oth, k_fav, n_cert, 2 * a_each)",
-       "the corner's bounds computed at twice the level the run records",
-       "engine:claims", (_TEST_CLAIMS, _PY_CL)),
-    _e("claims.corner-swapped", "swapped-args", _CL + "certify.py",
+       "the corner's bounds computed at twice the level the run records"),
+    _cl("claims.corner-swapped", "swapped-args", "certify.py",
        "a_up, b_up = certified_corner(k_oth, k_fav, n_cert, a_each)",
        "a_up, b_up = certified_corner(k_fav, k_oth, n_cert, a_each)",
-       "the corner from the swapped counts (conservative: a refutation is never certified)",
-       "engine:claims", (_TEST_CLAIMS, _PY_CL)),
-    _e("claims.hist-direction", "swapped-args", _CL + "histogram_renyi.py",
+       "the corner from the swapped counts (conservative: a refutation is never certified)"),
+    _cl("claims.hist-direction", "swapped-args", "histogram_renyi.py",
        "kp, kq = (ca, cb) if direction == 0 else (cb, ca)",
        "kp, kq = (cb, ca) if direction == 0 else (ca, cb)",
-       "the histogram's bounds from the other direction than the one selected",
-       "engine:claims", (_TEST_CLAIMS, _PY_CL)),
-    _e("claims.hist-rho-order", "dropped-factor", _CL + "histogram_renyi.py",
+       "the histogram's bounds from the other direction than the one selected"),
+    _cl("claims.hist-rho-order", "dropped-factor", "histogram_renyi.py",
        "rho = mp.down(mpmath.mpf(d) / mp.exact(alpha)) if math.isfinite(d) else 0.0",
        "rho = mp.down(mpmath.mpf(d)) if math.isfinite(d) else 0.0",
-       "zCDP from the histogram: rho = D_alpha instead of D_alpha / alpha",
-       "engine:claims", (_TEST_CLAIMS, _PY_CL)),
+       "zCDP from the histogram: rho = D_alpha instead of D_alpha / alpha"),
 ]
 
 
