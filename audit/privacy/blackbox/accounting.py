@@ -144,10 +144,15 @@ def _decision_errors(c: Mapping[str, Any]) -> list[str]:
     kf, ko = ((counts["first"], counts["second"]) if int(c.get("direction_index", 0)) == 0
               else (counts["second"], counts["first"]))
     a = mpmath.mpf(c["alpha_per_bound"])
+    # a bound equal to the certificate's (already re-derived by _bound_errors) is not redone
+    done = {"favoured_lower": float(c["p_favoured_lower"]),
+            "other_upper": float(c["p_other_upper"])}
     bad = []
     for name, k, lower in (("favoured_lower", int(kf), True), ("other_upper", int(ko), False),
                            ("favoured_upper", int(kf), False), ("other_lower", int(ko), True)):
         v = float(b[name])
+        if done.get(name) == v:
+            continue
         if lower:
             unsafe = v != 0.0 if k == 0 else binomial_tail_ge(k, n, v) > a
         else:
