@@ -663,7 +663,9 @@ CATALOGUE += [
 # the default test suite's files that check an engine area (run on the shadow tree by
 # mutation_kill's ``pytest:`` runs; found by file name anywhere under tests/)
 _PY_NB = "pytest:test_neighbours_replace.py,test_neighbour_pairs.py"
-_PY_SEQ = "pytest:test_level_accounting.py,test_sequential.py"
+_PY_SEQ = "pytest:test_level_accounting.py,test_sequential.py,test_run_accounting.py"
+#: the testers' statistics: the in-run accounting's and the shared levels' tests
+_PY_ST = "pytest:test_run_accounting.py,test_shared_level.py,test_level_accounting.py"
 _PY_EXACT = ("pytest:engine/privacy/test_exact_loss.py,gini/test_exact_loss.py,"
              "test_exact_loss_rounding.py,test_exact_loss_screen.py,engine/test_rounding.py")
 _PY_EV = "pytest:test_event_families_spec.py"
@@ -715,35 +717,35 @@ CATALOGUE += [
     _e("st.bonferroni-events", "budget-split", _BB + "statistics.py",
        "alpha / bounds, 0.0)", "alpha / max(1, bounds // 2), 0.0)",
        "Bonferroni over events instead of one-sided bounds (each bound at alpha/m)",
-       "engine:statistics", (_TEST_FIXED, _COV_BB, _PY_SEQ)),
+       "engine:statistics", (_TEST_FIXED, _COV_BB, _PY_ST)),
     _e("st.fixed-level", "budget-split", _BB + "fixed.py",
        "a_each = bonferroni_level(alpha, 2 * m)", "a_each = bonferroni_level(alpha, m)",
        "fixed schedule: the certified bounds at alpha/m instead of alpha/(2m)",
-       "engine:statistics", (_TEST_FIXED, _COV_BB, _PY_SEQ)),
+       "engine:statistics", (_TEST_FIXED, _COV_BB, _PY_ST)),
     _e("st.cp-upper-k", "off-by-one", _BB + "statistics.py",
        "aa, bb = kk + 1.0, np.maximum(nn - kk, 1.0)", "aa, bb = kk, np.maximum(nn - kk, 1.0)",
        "Clopper-Pearson upper bound from Beta(k, n - k) instead of Beta(k + 1, n - k)",
-       "engine:statistics", (_TEST_FIXED, _COV_BB,)),
+       "engine:statistics", (_TEST_FIXED, _COV_BB, _PY_ST)),
     _e("st.cp-lower-level", "constant", _BB + "statistics.py",
        "lo = _newton(special.betaincinv(aa, bb, a), aa, bb, a, upper=False)",
        "lo = _newton(special.betaincinv(aa, bb, 2 * a), aa, bb, 2 * a, upper=False)",
        "Clopper-Pearson lower bound at level 2 alpha (two-sided table read as one-sided)",
-       "engine:statistics", (_TEST_FIXED, _COV_BB,)),
+       "engine:statistics", (_TEST_FIXED, _COV_BB, _PY_ST)),
     _e("st.safety-dropped", "rounding-nudge", _BB + "statistics.py",
        "lo = np.where(kk > 0, lo * (1.0 - _SAFETY), 0.0)", "lo = np.where(kk > 0, lo, 0.0)",
        "the 2^-36 safe-direction shrink of the lower bound removed", "engine:statistics",
-       (_COV_BB,)),
+       (_COV_BB, _PY_ST)),
     _e("st.kinds-no-split", "budget-split", "audit/privacy/user_audit.py",
        "per_kind = confidence_share(confidence, kinds)", "per_kind = confidence",
        "dpaudit test: the real-number and float-bit kinds each at the whole confidence "
        "(no union bound over the two kinds)", "engine:statistics",
-       (_TEST_SCHED, "pytest:test_shared_level.py")),
+       (_TEST_SCHED, _PY_ST)),
     _e("st.certify-reused", "wrong-variable", _BB + "fixed.py",
        "        state = rng.bit_generator.state\n        try:\n            cf = t.count(",
        "        rng.bit_generator.state = rng_start[\"state\"]  # replay the stream\n"
        "        state = rng.bit_generator.state\n        try:\n            cf = t.count(",
        "fixed schedule: certification redraws the selection stream (certifies on the "
-       "selection samples)", "engine:statistics", (_TEST_FIXED, _COV_BB,)),
+       "selection samples)", "engine:statistics", (_TEST_FIXED, _COV_BB, _PY_ST)),
     # -------------------------------------------------------------- sequential schedule
     _e("seq.full-alpha", "budget-split", _BB + "sequential.py",
        "a_look = plan.alpha_at(r)", "a_look = alpha",
