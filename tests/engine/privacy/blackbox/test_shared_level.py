@@ -71,6 +71,15 @@ def test_growth_sets_the_documented_schedule(tmp_path: Path) -> None:
     assert main(["test", f"{MOD}:sum_lap", "--growth", "1", "--epsilon", "1"]) == 2
 
 
+def test_both_kinds_share_the_level_exactly(tmp_path: Path) -> None:
+    # numpy's float64 Laplace is flagged by the float-bit events only: exit 5, never 4
+    assert _test(tmp_path, "ok", "--fixed", "--max-samples", "4000") == 5
+    rep = json.loads((tmp_path / "r" / "ok" / "report.json").read_text())
+    c = rep["parameters"]["confidence_per_kind"]
+    assert rep["parameters"]["verdict_kinds"] == ["real-number", "float-bits"]
+    assert 2 * Fraction(1.0 - c) <= Fraction(1.0 - 0.9) < 2 * Fraction(1.0 - c) + 2**-50
+
+
 def _old_split(conf: float, parts: int) -> float:
     return 1.0 - (1.0 - conf) / parts
 
