@@ -821,7 +821,7 @@ _DS = "audit/datasets.py"
 _CF = "audit/report/confidentiality.py"
 #: the areas' test files (the kill table's pytest column; never counted as a command kill)
 _PY_CSV = "pytest:test_reader_rules.py,test_datasets.py,test_datasets_fast.py"
-_PY_CONF = "pytest:test_confidentiality.py,test_public_filter_adversarial.py"
+_PY_CONF = "pytest:report/test_confidentiality.py,test_public_filter_adversarial.py"
 CATALOGUE += [
     _e("csv.blank-middle", "removed-guard", _DS,
        "            if pending_blank_lines:\n                raise DataFileError(",

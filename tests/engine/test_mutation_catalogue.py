@@ -48,10 +48,15 @@ def test_catalogue_is_well_formed_and_covers_every_kernel_module() -> None:
     on_disk = {p.relative_to(M.KERNELS).as_posix() for p in M.KERNELS.rglob("*.py")
                if p.name not in ("__init__.py", "protocol.py", "errors.py")}
     assert on_disk <= set(M.MODULES), sorted(on_disk - set(M.MODULES))
-    # engine mutants name their area and at least one dpaudit run
+    # engine mutants name their area and at least one dpaudit run; every pytest run's test
+    # files are found exactly once (a name in two folders crashed a --pytest-only run)
     for m in M.CATALOGUE:
         if m.engine:
             assert m.area_name.startswith("engine:") and m.runs, m.id
+            assert any(not MK.is_pytest(r) for r in m.runs), m.id  # a command, not only pytest
+        for r in m.runs:
+            if MK.is_pytest(r):
+                assert MK.test_files(r.split(":", 1)[1]), (m.id, r)
     assert {m.operator for m in M.CATALOGUE} == set(M.OPERATORS)
 
 
@@ -161,7 +166,7 @@ def test_engine_csv_mutant_is_killed_by_dpaudit_release(work: Path) -> None:
     """An engine mutant on a shadow tree (CSV reader keeps the byte-order mark on the careful
     path) changes what ``dpaudit release`` reads; the unmutated tree's answers are the
     baseline (same files, same seed)."""
-    runner = MK.Runner(work / "engine", seed=0)
+    runner = MK.Runner(work / "engine", seed=0, no_pytest=True)  # dpaudit's commands only
     (work / "engine").mkdir(exist_ok=True)
     res = runner.run(M.by_id("csv.bom"))
     killed = [c.command for c in res.results if c.killed]
