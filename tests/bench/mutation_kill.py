@@ -136,6 +136,13 @@ class MutantResult:
         return any(not is_pytest(r.command) for r in self.results)
 
 
+def scanned_by_bench(key: str) -> bool:
+    """A result key that tests/bench/mutation_io.py computes by scanning the written
+    reports (a leak it found, the public report's withheld list, the counterexample files
+    written), not an exit code or a finding's verdict of dpaudit's command."""
+    return key.startswith("leak:") or key in ("withheld", "test-counterexamples")
+
+
 def is_pytest(command: str) -> bool:
     """A ``pytest:`` run (the catalogue's test files), not one of dpaudit's commands."""
     return command.startswith("pytest:")
@@ -589,9 +596,16 @@ class Runner:
             for lab, code, v in rows:
                 bc, bv = base.get(lab, (None, {}))
                 diff = sorted(k for k in set(v) | set(bv) if v.get(k) != bv.get(k))
-                killed = code != bc or bool(diff)
+                own = [k for k in diff if not scanned_by_bench(k)]
+                # a difference only the bench's own scan of the written reports sees (a
+                # leak, the withheld list, the counterexample files) is not noticed by
+                # the user of the command: not a kill by dpaudit's commands
+                killed = code != bc or bool(own)
                 detail = (f"exit {code} (unmutated {bc})"
-                          + (f"; verdicts changed: {', '.join(diff[:4])}" if diff else ""))
+                          + (f"; verdicts changed: {', '.join(own[:4])}" if own else "")
+                          + (f"; seen only by the bench's report scan: "
+                             f"{', '.join(k for k in diff if scanned_by_bench(k))[:160]}"
+                             if len(own) < len(diff) else ""))
                 out.append(CommandResult(lab, killed, detail, time.perf_counter() - t0,
                                          diff))
         return MutantResult(m, out)
