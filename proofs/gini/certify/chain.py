@@ -49,6 +49,7 @@ import numpy as np
 
 from audit.checks.chain import Chain, Link, certification
 from audit.findings import Finding, Method, Verdict, counterexample_document
+from audit.fingerprint_check import check_data_references
 from audit.reader_record import PUBLIC_REASON, reader_problems
 from audit.registry import replayer
 from kernels.gini.index import gini_sorted
@@ -599,6 +600,8 @@ def certify(
     parameters, link titles and verdicts)."""
     xs = validate(cfg)
     fingerprint = run_fingerprint(cfg, xs)
+    if cfg.key is not None:  # keyed, and no plain digest of the data (exit 4 otherwise)
+        check_data_references(fingerprint, cfg.source, cfg.key, xs)
     subject = PUBLIC_SUBJECT
     ctx = CertifyContext(cfg, xs, fingerprint, subject, np.random.default_rng(cfg.seed))
     params = public_parameters(cfg, ctx.n)
