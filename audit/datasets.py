@@ -44,6 +44,7 @@ __all__ = [
     "DataFileError",
     "ReaderMismatch",
     "cross_check_read",
+    "read_csv_column",
     "DatasetInfo",
     "load_csv_column",
     "load_sample",
@@ -319,12 +320,21 @@ def load_csv_column(path: str | os.PathLike[str], column: str | None = None) -> 
     rejected), or overflows -- cell messages give the line number and the offending text.
     Trailing empty lines at the very end of the file are ignored.
     """
+    return read_csv_column(path, column)[0]
+
+
+def read_csv_column(path: str | os.PathLike[str], column: str | None = None
+                    ) -> tuple[np.ndarray, dict[str, Any]]:
+    """:func:`load_csv_column` and the reader's record of what it read (from
+    :func:`cross_check_read`: the column named and the column read, the records read and
+    the file's data lines counted by an independent read): commands keep it in their
+    confidential report and check it against the data they ran on
+    (:mod:`audit.reader_record`)."""
     label = f"data file {shorten(repr(os.fspath(path)))}"
     check_regular_file(path, label)
     fast = _fast_column(path, label, column)
     values = fast if fast is not None else _load_careful(path, label, column)
-    cross_check_read(path, column, values)
-    return values
+    return values, cross_check_read(path, column, values)
 
 
 class ReaderMismatch(RuntimeError):
@@ -399,7 +409,8 @@ def _cross_check(path: str | os.PathLike[str], column: str | None,
     if problems:
         raise ReaderMismatch("dpaudit's CSV reader disagrees with an independent read of the "
                              "file (a bug of dpaudit): " + "; ".join(problems))
-    return {"column": header[idx] if not headerless else None, "n": int(got.size),
+    return {"column_named": column, "column": header[idx] if not headerless else None,
+            "n": int(got.size), "data_lines": int(n),
             "compared": "every record" if full else f"count, first and last {_ENDS}"}
 
 

@@ -65,6 +65,7 @@ from audit.privacy.blackbox import (
     clopper_pearson_upper,
     log_ratio,
 )
+from audit.privacy.blackbox.accounting import check_shared_alpha, confidence_share
 from audit.privacy.import_root import ensure_on_path
 from audit.privacy.neighbour_search import FAMILIES, SearchSpace, data_pairs
 from audit.privacy.neighbours import AddRemoveOne, ReplaceOne
@@ -399,6 +400,7 @@ def plan_audit(
     n_certify: int = 1_048_576,
     first_batch: int = 2_000,
     float_bits: bool = True,
+    growth: int = 2,
     exact: bool = True,
     max_pairs: int = 12,
     n: int = 1024,
@@ -563,10 +565,11 @@ def plan_audit(
     # run as a whole still flags a correct mechanism with probability <= 1 - confidence;
     # the real-number run gets half the time limit, the float-bit run what is left
     kinds = 2 if float_bits else 1
-    per_kind = 1.0 - (1.0 - confidence) / kinds
+    per_kind = confidence_share(confidence, kinds)
     common: dict[str, Any] = {"n_select": n_select, "n_certify": n_certify,
                               "confidence": per_kind,
               "delta": float(delta), "sequential": sequential, "seq_first": first_batch,
+              "seq_growth": growth,
               "chunk_size": chunk_size, **SEQUENTIAL_DEFAULTS,
               **({"seq_after_flag": "stop"} if stop_at_flag else {})}
     tester = BlackBoxTester(**common, float_grid=False, max_seconds=(
@@ -580,7 +583,8 @@ def plan_audit(
         "confidence": confidence, "confidence_per_kind": per_kind,
         "verdict_kinds": ["real-number", "float-bits"] if float_bits else ["real-number"],
         "sequential": sequential, "stop_at_flag": bool(stop_at_flag), "n_select": n_select,
-        "n_certify": n_certify, "first_batch": first_batch, "float_bits": float_bits,
+        "n_certify": n_certify, "first_batch": first_batch, "growth": growth,
+        "float_bits": float_bits,
         "chunk_size": chunk_size, "max_seconds": max_seconds,
         "reproducible": mech.reproducible,
         "reproducibility": (
@@ -656,6 +660,7 @@ def run_plan(plan: AuditPlan, progress: Callable[[str, int, int], None] | None =
     crashes: list[dict[str, Any]] = []
     res = None
     masses: dict[int, dict[str, Any] | None] = {}
+    runs: list[Any] = []
     for kind, t in (("real-number", tester), ("float-bits", plan.bits_tester)):
         if t is None:
             continue
@@ -671,6 +676,7 @@ def run_plan(plan: AuditPlan, progress: Callable[[str, int, int], None] | None =
         rng = (np.random.default_rng(seed) if kind == "real-number" else
                np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(BITS_STREAM,))))
         r = t.run(mech, plist, rng, progress=progress)
+        runs.append(r)
         res = r if res is None else res
         crashes.extend(c for c in r.details.get("crashes", []) if c not in crashes)
         bb = _blackbox_finding(r, mech, plist, ref, seed, t, time.perf_counter() - t1,
@@ -689,6 +695,10 @@ def run_plan(plan: AuditPlan, progress: Callable[[str, int, int], None] | None =
             f"{bad_out[0].get('message')}",
             {"problems": [{"dataset": c.get("dataset"), "message": c.get("message")}
                           for c in bad_out[:5]]}))
+    # the kinds share the run's confidence (union bound): re-counted exactly (exit 4)
+    check_shared_alpha([float(r.details.get("alpha_total", 1.0 - r.confidence))
+                        for r in runs],
+                       float(plan.params["confidence"]), "black-box test")
     findings.extend(_sensitivity_findings(plan))
     findings.extend(_pairs_findings(plan))
     exact_rows: list[dict[str, Any]] = []

@@ -31,11 +31,13 @@ import copy
 import re
 import secrets
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from audit.report.confidentiality import MARK, is_confidential_data
 
-__all__ = ["PublicViewLeak", "check_public_view", "plant_canary", "structural_problems"]
+__all__ = ["PUBLIC_FILES", "PublicViewLeak", "check_public_folder", "check_public_view",
+           "plant_canary", "structural_problems"]
 
 _HEX_RUN = re.compile(r"[0-9a-fA-F]{32,}")
 
@@ -155,3 +157,24 @@ def check_public_view(report: dict[str, Any], public: dict[str, Any],
         raise PublicViewLeak("dpaudit's public-report filter would publish confidential "
                              "values (a bug of dpaudit; nothing written): "
                              + "; ".join(problems[:4]))
+
+
+#: the only files of a confidential-data run's public report folder (the rest is under
+#: ``confidential/``)
+PUBLIC_FILES = ("report.json", "report.md", "report.html")
+
+
+def check_public_folder(directory: Path, confidential_dir: str) -> None:
+    """After a confidential-data run wrote its public view: every file of ``directory``
+    outside ``confidential_dir`` must be one of :data:`PUBLIC_FILES` (a counterexample or
+    any other file written beside the public report names the holder's records).  Any
+    other file is removed and :class:`PublicViewLeak` raised (exit 4: a bug of dpaudit)."""
+    stray = [p for p in sorted(directory.rglob("*")) if p.is_file()
+             and p.relative_to(directory).parts[0] != confidential_dir
+             and p.relative_to(directory).as_posix() not in PUBLIC_FILES]
+    if stray:
+        for p in stray:
+            p.unlink(missing_ok=True)
+        names = ", ".join(p.relative_to(directory).as_posix() for p in stray[:3])
+        raise PublicViewLeak("dpaudit wrote files beside the public report of a run on "
+                             f"confidential data (a bug of dpaudit; removed): {names}")

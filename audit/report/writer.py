@@ -34,7 +34,7 @@ from audit.report.disk_privacy import PRIVATE_FILE_MODE, private_folder, stamp_s
 from audit.report.html import render_html
 from audit.report.markdown import counterexample_relpath, render_markdown
 from audit.report.model import validate_certification, validate_figures
-from audit.report.public_check import check_public_view
+from audit.report.public_check import check_public_folder, check_public_view
 
 __all__ = [
     "REPORT_SCHEMA",
@@ -315,6 +315,8 @@ def write_report(
     if secret is not None:
         _write_rendered(directory / CONFIDENTIAL_DIR, secret, private=True)
     _stamp_public(directory, report, _write_rendered(directory, public))
+    if secret is not None:  # nothing but the public report beside confidential/
+        check_public_folder(directory, CONFIDENTIAL_DIR)
     return directory / "report.json", directory / "report.md"
 
 

@@ -280,14 +280,16 @@ def _certify_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def _certify_source(a: argparse.Namespace, out_dir: Path, dask_client: object = None,
-                    ) -> tuple[np.ndarray, dict, float, float, list | None]:
-    """(data, source reference, L, U, sorted partitions on the cluster or None)."""
+                    ) -> tuple[np.ndarray, dict, float, float, list | None, dict | None]:
+    """(data, source reference, L, U, sorted partitions on the cluster or None, the
+    reader's record of the file or None: :func:`audit.datasets.read_csv_column`)."""
     file, sample = data_choice(a)
     if file is not None:
         if a.lower is None or a.upper is None:
             raise InputError("--lower and --upper are required with a data file (public bounds)")
         parts = None
         sc = None
+        record = None
         if dask_client is not None:  # read and sorted in partitions on the cluster
             from audit.distributed import read_sorted_column
 
@@ -295,13 +297,13 @@ def _certify_source(a: argparse.Namespace, out_dir: Path, dask_client: object = 
         if sc is not None:
             x, parts = sc.x, sc.partitions
         else:  # single process, or a file that is not plain: the careful path's errors
-            x = datasets.load_csv_column(file, a.column)
+            x, record = datasets.read_csv_column(file, a.column)
         _check_records(x, f"data file {file!r}", a.lower, a.upper,
                        "widen --lower/--upper (certify audits the data as given)",
                        in_file_order=parts is None)
         # relative to the confidential report, where the counterexamples live
         return (x, datasets.file_reference(file, a.column, out_dir / "confidential"), a.lower,
-                a.upper, parts)
+                a.upper, parts, record)
     name = sample or datasets.DEFAULT_SAMPLE
     x = datasets.load_sample(name)
     lo, hi = SAMPLE_BOUNDS.get(name, (None, None))
@@ -311,7 +313,7 @@ def _certify_source(a: argparse.Namespace, out_dir: Path, dask_client: object = 
         raise InputError(f"--lower and --upper are required for sample {name!r}")
     _check_records(x, f"sample {name!r}", lo, hi,
                    "widen --lower/--upper (certify audits the data as given)")
-    return x, {"sample": name, "file_sha256": datasets.sample_sha256(name)}, lo, hi, None
+    return x, {"sample": name, "file_sha256": datasets.sample_sha256(name)}, lo, hi, None, None
 
 
 def _attach_warnings(caught: list, findings: list, start: int) -> None:
@@ -352,7 +354,7 @@ def _certify_run(a: argparse.Namespace, run_id: str, out_dir: Path, dask_client:
     from proofs.gini.certify.chain import CertifyConfig, certify, public_parameters
     from proofs.gini.certify.context import PUBLIC_SUBJECT, validate
 
-    x, src, lo, hi, parts = _certify_source(a, out_dir, dask_client)
+    x, src, lo, hi, parts, record = _certify_source(a, out_dir, dask_client)
     # the release depends on the multiset only: sorted in place (the array is ours), so the
     # validation below and certify's own take it as it is -- one copy of the data in memory
     if not is_sorted(x):  # the cluster's read is sorted already (a sort costs as much again)
@@ -362,6 +364,7 @@ def _certify_run(a: argparse.Namespace, run_id: str, out_dir: Path, dask_client:
         constants=a.constants, bound=a.bound, seed=a.seed, quick=a.quick,
         show_confidential=a.show_confidential, snap=not a.no_snap,
         workers=getattr(a, "workers", None), scheduler=getattr(a, "scheduler", None),
+        reader=record,
     )
     xs = validate(cfg)  # bad input ends here: nothing written yet
     key, key_ref = fingerprint.holder_key(a.key_file, out_dir)

@@ -41,6 +41,12 @@ Usage::
     python tests/bench/mutation_kill.py --only fg.      # mutants whose id starts with fg.
     python tests/bench/mutation_kill.py --seeds 0 --no-false-alarm --json out.json
     python tests/bench/mutation_kill.py --only seq.,el. --stop-at-kill --no-false-alarm
+    # issue 39's table: dpaudit's commands and pytest apart, then merged (two columns)
+    python tests/bench/mutation_kill.py --only st.,seq. --no-pytest --stop-at-kill \
+        --no-false-alarm --json cmd.json
+    python tests/bench/mutation_kill.py --only st.,seq. --pytest-only --stop-at-kill \
+        --no-false-alarm --json py.json
+    python tests/bench/mutation_kill.py --merge cmd.json py.json
 
 ``--stop-at-kill`` stops each mutant at its first killing run, cheapest runs first (the
 kill verdicts are the same; per-command rates then cover only the runs that ran).  Time on
@@ -50,7 +56,9 @@ the shared 2-core machine (load ~9), with ``--stop-at-kill``: an engine mutant k
 ``--json`` files with ``--merge``.
 
 Prints the kill rate per command and per module, every survivor (with the catalogue's
-equivalence note), and the false-alarm rate of the unmutated copy over the seeds.
+equivalence note), and the false-alarm rate of the unmutated copy over the seeds.  A mutant
+counts as killed only by dpaudit's own commands; kills by ``pytest:`` runs are a separate
+column of the per-area table (issue 39).
 """
 
 from __future__ import annotations
@@ -58,6 +66,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -110,7 +119,33 @@ class MutantResult:
 
     @property
     def killed(self) -> bool:
-        return any(r.killed for r in self.results)
+        """Killed by dpaudit's own commands (the issue-39 standard: pytest kills apart)."""
+        return any(r.killed for r in self.results if not is_pytest(r.command))
+
+    @property
+    def killed_by_pytest(self) -> bool:
+        """Killed by a ``pytest:`` run (the catalogue's test files on the shadow tree)."""
+        return any(r.killed for r in self.results if is_pytest(r.command))
+
+    @property
+    def pytest_ran(self) -> bool:
+        return any(is_pytest(r.command) for r in self.results)
+
+    @property
+    def commands_ran(self) -> bool:
+        return any(not is_pytest(r.command) for r in self.results)
+
+
+def scanned_by_bench(key: str) -> bool:
+    """A result key that tests/bench/mutation_io.py computes by scanning the written
+    reports (a leak it found, the public report's withheld list, the counterexample files
+    written), not an exit code or a finding's verdict of dpaudit's command."""
+    return key.startswith("leak:") or key in ("withheld", "test-counterexamples")
+
+
+def is_pytest(command: str) -> bool:
+    """A ``pytest:`` run (the catalogue's test files), not one of dpaudit's commands."""
+    return command.startswith("pytest:")
 
 
 def _alarm(seconds: int):
@@ -285,6 +320,22 @@ def _test_neighbour_args(work: Path) -> list[tuple[str, list[str]]]:
     ]
 
 
+def _test_claim_args(work: Path) -> list[tuple[str, list[str]]]:
+    """``dpaudit test --claim`` on the Gaussian twins of tests/bench/mutation_mechanisms.py:
+    gdp:mu=1 and zcdp:rho=0.5 at the claim (not refuted, exit 0) and on the sigma-halved
+    twin (true mu = 2, rho = 2: refuted, exit 1)."""
+    pairs = work / "claim-pairs.json"
+    pairs.write_text("[[[0.0], [1.0]]]")
+    common = ["--pairs", str(pairs), "--relation", "trusted", "--max-samples", "40000",
+              "--n-select", "20000", "--no-progress"]
+    runs = [("gdp-at-claim", "gauss_twin", "gdp:mu=1"),
+            ("gdp-half-sigma", "gauss_half_twin", "gdp:mu=1"),
+            ("zcdp-at-claim", "gauss_twin", "zcdp:rho=0.5"),
+            ("zcdp-half-sigma", "gauss_half_twin", "zcdp:rho=0.5")]
+    return [(label, ["test", f"mutation_mechanisms:{m}", "--claim", c, *common])
+            for label, m, c in runs]
+
+
 def test_files(names: str) -> list[Path]:
     """The test files called ``names`` (comma list of file names, or of paths under
     ``tests/`` where a name is not unique, e.g. ``gini/test_exact_loss.py``) under
@@ -299,14 +350,27 @@ def test_files(names: str) -> list[Path]:
     return out
 
 
+def _tree_tests(tree: Path) -> None:
+    """Copy ``tests/`` and ``pyproject.toml`` into the shadow tree (once): pytest puts its
+    *rootdir* first on ``sys.path`` (``pythonpath = ["."]`` in pyproject.toml), so a run
+    rooted in this checkout imported the unmutated packages whatever ``PYTHONPATH`` said
+    (the ``pytest:`` runs of issue 39's first table could not kill anything)."""
+    if not (tree / "tests").exists():
+        shutil.copytree(ROOT / "tests", tree / "tests",
+                        ignore=shutil.ignore_patterns("__pycache__", ".hypothesis"))
+    if not (tree / "pyproject.toml").exists():
+        shutil.copy2(ROOT / "pyproject.toml", tree / "pyproject.toml")
+
+
 def _pytest_run(name: str, tree: Path) -> tuple[str, int, dict]:
-    """``python -m pytest -x FILES`` with the shadow tree as working directory and first on
-    ``PYTHONPATH`` (``-m`` puts the working directory first on ``sys.path``): the mutated
-    ``audit``/``kernels``/``proofs`` are the ones imported."""
-    files = test_files(name.split(":", 1)[1])
+    """``python -m pytest -x FILES`` on copies of the test files inside the shadow tree,
+    rooted there (:func:`_tree_tests`): the mutated ``audit``/``kernels``/``proofs`` are the
+    ones imported."""
+    _tree_tests(tree)
+    files = [tree / f.relative_to(ROOT) for f in test_files(name.split(":", 1)[1])]
     env = dict(os.environ, PYTHONPATH=str(tree), DPAUDIT_NO_PROGRESS="1")
     cmd = [sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider",
-           "--rootdir", str(ROOT), "-c", str(ROOT / "pyproject.toml"), *map(str, files)]
+           "--rootdir", str(tree), "-c", str(tree / "pyproject.toml"), *map(str, files)]
     try:
         p = subprocess.run(cmd, cwd=tree, env=env, capture_output=True, text=True,
                            timeout=3 * TIMEOUT_S)
@@ -325,6 +389,10 @@ def engine_run(name: str, tree: Path, work: Path, seed: int) -> list[tuple[str, 
     * ``calibrate``: ``calibrate --quick``;
     * ``test:neighbours``: ``dpaudit test`` on the known-answer twins;
     * ``test:directions``: ``dpaudit test --fixed`` on a leak in one direction only;
+    * ``test:schedule``: ``dpaudit test`` at ``--first-batch 2000 --growth 3 --max-samples
+      18000`` (a schedule landing on n_max) with the float-bit kind on;
+    * ``test:claims``: ``dpaudit test --claim`` gdp / zcdp on a Gaussian at the claim and
+      on its sigma-halved twin;
     * ``csv`` / ``confidentiality``: ``tests/bench/mutation_io.py`` (``dpaudit release`` on
       good and bad CSV files; ``certify --quick`` on planted records, report scanned);
     * ``pytest:<file>[,<file>...]``: the default test suite's files of that name (found
@@ -375,6 +443,20 @@ def engine_run(name: str, tree: Path, work: Path, seed: int) -> list[tuple[str, 
                                     "--fixed", "--max-samples", "20000", "--n-select",
                                     "20000", "--no-progress", "--seed", str(seed)], out,
                              "t-directions")
+        return [(name, code, v)]
+    if name == "test:claims":
+        return [(f"{name}:{label}", *dpaudit(tree, [*args, "--seed", str(seed)], out,
+                                             f"t-claims-{label}")[:2])
+                for label, args in _test_claim_args(work)]
+    if name == "test:schedule":  # a schedule a user sets; both kinds share the level
+        three = work / "three.csv"
+        three.write_text("x\n0\n0.2\n0.3\n")
+        code, v, _ = dpaudit(tree, ["test", "mutation_mechanisms:sum_twin", "--data",
+                                    str(three), "--column", "x", "--epsilon", "1", "--lower",
+                                    "0", "--upper", "1", "--no-exact", "--first-batch", "2000",
+                                    "--growth", "3", "--max-samples", "18000", "--n-select",
+                                    "20000", "--no-progress", "--seed", str(seed)], out,
+                             "t-schedule")
         return [(name, code, v)]
     if name == "test:neighbours":
         rows = []
@@ -440,13 +522,16 @@ class Runner:
 
     def __init__(self, work: Path, seed: int = 0, area_only: bool = False,
                  commands: tuple[str, ...] = ("regress", "certify", "search"),
-                 stop_at_kill: bool = False, no_pytest: bool = False) -> None:
+                 stop_at_kill: bool = False, no_pytest: bool = False,
+                 pytest_only: bool = False) -> None:
         self.work = work
         #: stop a mutant at its first killing run (cheapest runs first): the kill verdict is
         #: the same, the per-command rates only cover the runs that ran
         self.stop_at_kill = stop_at_kill
         #: skip pytest: runs (count only dpaudit's own commands)
         self.no_pytest = no_pytest
+        #: only the pytest: runs (the kill table's pytest column)
+        self.pytest_only = pytest_only
         self.seed = seed
         self.area_only = area_only
         self.commands = commands
@@ -497,19 +582,30 @@ class Runner:
         wd.mkdir(exist_ok=True)
         runs = sorted(m.runs, key=_run_cost) if self.stop_at_kill else list(m.runs)
         if self.no_pytest:
-            runs = [r for r in runs if not r.startswith("pytest:")]
+            runs = [r for r in runs if not is_pytest(r)]
+        if self.pytest_only:
+            runs = [r for r in runs if is_pytest(r)]
         for name in runs:
-            if self.stop_at_kill and any(c.killed for c in out):
-                break
+            # stop at the first kill of each column (dpaudit's commands / pytest)
+            if self.stop_at_kill and any(c.killed and is_pytest(c.command) == is_pytest(name)
+                                         for c in out):
+                continue
             base = {lab: (c, v) for lab, c, v in self.engine_baseline(name)}
             t0 = time.perf_counter()
             rows = engine_run(name, root, wd, self.seed)
             for lab, code, v in rows:
                 bc, bv = base.get(lab, (None, {}))
                 diff = sorted(k for k in set(v) | set(bv) if v.get(k) != bv.get(k))
-                killed = code != bc or bool(diff)
+                own = [k for k in diff if not scanned_by_bench(k)]
+                # a difference only the bench's own scan of the written reports sees (a
+                # leak, the withheld list, the counterexample files) is not noticed by
+                # the user of the command: not a kill by dpaudit's commands
+                killed = code != bc or bool(own)
                 detail = (f"exit {code} (unmutated {bc})"
-                          + (f"; verdicts changed: {', '.join(diff[:4])}" if diff else ""))
+                          + (f"; verdicts changed: {', '.join(own[:4])}" if own else "")
+                          + (f"; seen only by the bench's report scan: "
+                             f"{', '.join(k for k in diff if scanned_by_bench(k))[:160]}"
+                             if len(own) < len(diff) else ""))
                 out.append(CommandResult(lab, killed, detail, time.perf_counter() - t0,
                                          diff))
         return MutantResult(m, out)
@@ -620,7 +716,9 @@ class Runner:
 # ------------------------------------------------------------------------- tables
 def kill_table(results: list[MutantResult]) -> dict[str, Any]:
     """Kill rates per command (over the mutants the command applies to), per module, and
-    overall; equivalent mutants are counted apart (excluded from the rate)."""
+    overall, counting kills by dpaudit's commands only; per area also the rate of the
+    ``pytest:`` runs (``per_area_pytest``, over the mutants whose pytest runs ran);
+    equivalent mutants are counted apart (excluded from the rate)."""
     def rate(k: int, n: int) -> str:
         return f"{k}/{n} ({100.0 * k / n:.0f}%)" if n else "-"
 
@@ -639,6 +737,12 @@ def kill_table(results: list[MutantResult]) -> dict[str, Any]:
     for r in live:
         k, n = per_area.setdefault(area_of(r.mutant), [0, 0])
         per_area[area_of(r.mutant)] = [k + r.killed, n + 1]
+    # the pytest column: over the mutants whose pytest runs ran ("-": none ran)
+    per_area_py: dict[str, list[int]] = {}
+    for r in live:
+        if r.pytest_ran:
+            k, n = per_area_py.setdefault(area_of(r.mutant), [0, 0])
+            per_area_py[area_of(r.mutant)] = [k + r.killed_by_pytest, n + 1]
     per_op: dict[str, list[int]] = {}
     for r in live:
         k, n = per_op.setdefault(r.mutant.operator, [0, 0])
@@ -650,6 +754,8 @@ def kill_table(results: list[MutantResult]) -> dict[str, Any]:
         "per_command": {c: rate(*v) for c, v in sorted(per_cmd.items())},
         "per_area": {a: rate(*v) for a, v in sorted(per_area.items())},
         "per_area_fraction": {a: v[0] / v[1] for a, v in sorted(per_area.items())},
+        "per_area_pytest": {a: rate(*per_area_py[a]) if a in per_area_py else "-"
+                            for a in sorted(per_area)},
         "per_module": {f: rate(*v) for f, v in sorted(per_mod.items())},
         "per_operator": {o: rate(*v) for o, v in sorted(per_op.items())},
         "equivalent": [(r.mutant.id, r.killed) for r in results if r.mutant.equivalent],
@@ -661,7 +767,9 @@ def _print_results(results: list[MutantResult], w=sys.stdout.write) -> None:
     for r in results:
         m = r.mutant
         tag = "KILLED  " if r.killed else ("equiv.  " if m.equivalent else "SURVIVED")
-        w(f"{tag} {m.id:<32} [{m.operator}] {m.what}\n")
+        py = (f" (pytest: {'killed' if r.killed_by_pytest else 'survived'})"
+              if r.pytest_ran else "")
+        w(f"{tag} {m.id:<32} [{m.operator}] {m.what}{py}\n")
         for c in r.results:
             w(f"           {c.command:<36} {'kill' if c.killed else 'pass':<5} "
               f"{c.seconds:6.1f} s  {c.detail[:110]}\n")
@@ -682,6 +790,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-pytest", action="store_true",
                     help="skip the pytest: runs (the kill table then counts only kills by "
                     "dpaudit's own commands)")
+    ap.add_argument("--pytest-only", action="store_true",
+                    help="run only the pytest: runs of engine mutants (the pytest column of "
+                    "the kill table; merge with a --no-pytest run's --json)")
     ap.add_argument("--stop-at-kill", action="store_true",
                     help="stop each mutant at its first killing run, cheapest first (same kill "
                     "verdicts; per-command rates then cover only the runs that ran)")
@@ -710,13 +821,16 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="dpaudit-mut-") as tmp:
         runner = Runner(Path(tmp), a.seed, area_only=a.area,
                         commands=tuple(c.strip() for c in a.commands.split(",")),
-                        stop_at_kill=a.stop_at_kill, no_pytest=a.no_pytest)
+                        stop_at_kill=a.stop_at_kill, no_pytest=a.no_pytest,
+                        pytest_only=a.pytest_only)
         for i, m in enumerate(todo, 1):
             t0 = time.perf_counter()
             r = runner.run(m)
             results.append(r)
             print(f"[{i:>3}/{len(todo)}] {'killed  ' if r.killed else 'SURVIVED'} {m.id:<32} "
-                  f"{', '.join(c.command for c in r.results if c.killed) or '-'} "
+                  + (f"(pytest: {'killed' if r.killed_by_pytest else 'survived'}) "
+                     if r.pytest_ran else "")
+                  + f"{', '.join(c.command for c in r.results if c.killed) or '-'} "
                   f"({time.perf_counter() - t0:.1f} s)", file=sys.stderr, flush=True)
             if a.json:  # incremental: a long run interrupted keeps what it measured
                 _dump(a.json, results, control_rows)
@@ -765,13 +879,16 @@ def _load(paths: list[str]) -> tuple[list[MutantResult], list]:
             control.setdefault(c["seed"], []).append(
                 CommandResult(c["command"], c["killed"], c["detail"], c["seconds"], c["checks"]))
     order = {m.id: i for i, m in enumerate(M.CATALOGUE)}
-    # a mutant run twice: keep the run with more commands; at equal counts the later file
-    # (a re-run after the checks changed) wins
-    best: dict[str, MutantResult] = {}
+    # a mutant in several files (a --no-pytest run and a --pytest-only run, or a re-run
+    # after the checks changed): the union of its runs; a run present in several files is
+    # taken from the later file
+    best: dict[str, dict[str, CommandResult]] = {}
     for r in results:
-        if r.mutant.id not in best or len(r.results) >= len(best[r.mutant.id].results):
-            best[r.mutant.id] = r
-    results = sorted(best.values(), key=lambda r: order[r.mutant.id])
+        runs = best.setdefault(r.mutant.id, {})
+        for c in r.results:
+            runs[c.command] = c
+    results = sorted((MutantResult(M.by_id(i), list(runs.values())) for i, runs in best.items()),
+                     key=lambda r: order[r.mutant.id])
     return results, sorted(control.items())
 
 
@@ -788,9 +905,10 @@ def _print_tables(results: list[MutantResult], control_rows: list, w) -> None:
     tab = kill_table(results)
     w(f"\n== kill rate (dpaudit's own commands; equivalent mutants excluded) ==\n"
       f"overall: {tab['overall']}\n")
-    w("per area:\n")
+    w(f"per area:\n  {'area':<36} {'by dpaudit commands':<22} by pytest (catalogue's "
+      "test files)\n")
     for a, v in tab["per_area"].items():
-        w(f"  {a:<36} {v}\n")
+        w(f"  {a:<36} {v:<22} {tab['per_area_pytest'][a]}\n")
     w("per command (over the mutants it applies to):\n")
     for c, v in tab["per_command"].items():
         w(f"  {c:<10} {v}\n")
@@ -802,7 +920,7 @@ def _print_tables(results: list[MutantResult], control_rows: list, w) -> None:
         w(f"  {o:<20} {v}\n")
     eq = [f"{i} ({'killed' if k else 'not killed'})" for i, k in tab["equivalent"]]
     w(f"equivalent mutants (excluded): {', '.join(eq) or 'none'}\n")
-    w("survivors:\n")
+    w("survivors (of dpaudit's commands):\n")
     for r in results:
         if r.mutant.id in tab["survivors"]:
             w(f"  {r.mutant.id}: {r.mutant.what} ({r.mutant.file})\n")

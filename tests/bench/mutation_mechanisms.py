@@ -6,6 +6,9 @@
   sum has sensitivity 1), run with the claim 1: a violation, but only on a pair whose sums
   differ by more than 2/3 (replace a small record by the upper bound 1; add a 1).
 * :func:`spike_twin`: a leak in one direction only (see its docstring).
+* :func:`gauss_twin` / :func:`gauss_half_twin`: sum + N(0, 1) (mu = 1 GDP, rho = 0.5 zCDP
+  on a pair whose sums differ by 1) and its sigma-halved twin (mu = 2, rho = 2): the claim
+  tester's runs (``test:claims``).
 * :func:`max_twin`: largest record + Lap(1/1.5): with data (0, 0.9), lower 0, upper 1, the
   only pair that moves the output by more than 2/3 is *removing* 0.9 (adding 1 moves it
   by 0.1).
@@ -36,3 +39,11 @@ def spike_twin(data: np.ndarray, size: int, rng: np.random.Generator) -> np.ndar
     if float(np.sum(data)) > 0.6:
         y[rng.random(size) < 0.1] = 1000.0
     return y
+
+
+def gauss_twin(data: np.ndarray, size: int, rng: np.random.Generator) -> np.ndarray:
+    return float(np.sum(data)) + rng.standard_normal(size)
+
+
+def gauss_half_twin(data: np.ndarray, size: int, rng: np.random.Generator) -> np.ndarray:
+    return float(np.sum(data)) + 0.5 * rng.standard_normal(size)

@@ -72,6 +72,10 @@ ENGINE_MODULES: tuple[str, ...] = (
     "audit/findings.py",
     "audit/report/writer.py",
     "audit/fingerprint.py",
+    "audit/privacy/claims/certify.py",
+    "audit/privacy/claims/histogram_renyi.py",
+    "audit/privacy/claims/user_claim.py",
+    "audit/privacy/user_audit.py",
 )
 
 OPERATORS: dict[str, str] = {
@@ -659,7 +663,9 @@ CATALOGUE += [
 # the default test suite's files that check an engine area (run on the shadow tree by
 # mutation_kill's ``pytest:`` runs; found by file name anywhere under tests/)
 _PY_NB = "pytest:test_neighbours_replace.py,test_neighbour_pairs.py"
-_PY_SEQ = "pytest:test_level_accounting.py,test_sequential.py"
+_PY_SEQ = "pytest:test_level_accounting.py,test_sequential.py,test_run_accounting.py"
+#: the testers' statistics: the in-run accounting's and the shared levels' tests
+_PY_ST = "pytest:test_run_accounting.py,test_shared_level.py,test_level_accounting.py"
 _PY_EXACT = ("pytest:engine/privacy/test_exact_loss.py,gini/test_exact_loss.py,"
              "test_exact_loss_rounding.py,test_exact_loss_screen.py,engine/test_rounding.py")
 _PY_EV = "pytest:test_event_families_spec.py"
@@ -701,6 +707,9 @@ _BB = "audit/privacy/blackbox/"
 _COV_BB = "coverage-full:blackbox-fixed-laplace,clopper-pearson"
 _TEST_FIXED = "test:directions"
 _TEST_SEQ = "test:neighbours"
+#: dpaudit test --first-batch 2000 --growth 3 --max-samples 18000, float-bit kind on: a
+#: schedule a user sets (b_r = 2000 x 3^r lands on n_max) and both kinds sharing the level
+_TEST_SCHED = "test:schedule"
 _COV_EV = "coverage:blackbox-fixed,float-bits"
 _COV_SEQ = "coverage-full:sequential"
 _COV_EXACT = "coverage:exact-loss"
@@ -708,35 +717,40 @@ CATALOGUE += [
     _e("st.bonferroni-events", "budget-split", _BB + "statistics.py",
        "alpha / bounds, 0.0)", "alpha / max(1, bounds // 2), 0.0)",
        "Bonferroni over events instead of one-sided bounds (each bound at alpha/m)",
-       "engine:statistics", (_TEST_FIXED, _COV_BB, _PY_SEQ)),
+       "engine:statistics", (_TEST_FIXED, _COV_BB, _PY_ST)),
     _e("st.fixed-level", "budget-split", _BB + "fixed.py",
        "a_each = bonferroni_level(alpha, 2 * m)", "a_each = bonferroni_level(alpha, m)",
        "fixed schedule: the certified bounds at alpha/m instead of alpha/(2m)",
-       "engine:statistics", (_TEST_FIXED, _COV_BB, _PY_SEQ)),
+       "engine:statistics", (_TEST_FIXED, _COV_BB, _PY_ST)),
     _e("st.cp-upper-k", "off-by-one", _BB + "statistics.py",
        "aa, bb = kk + 1.0, np.maximum(nn - kk, 1.0)", "aa, bb = kk, np.maximum(nn - kk, 1.0)",
        "Clopper-Pearson upper bound from Beta(k, n - k) instead of Beta(k + 1, n - k)",
-       "engine:statistics", (_TEST_FIXED, _COV_BB,)),
+       "engine:statistics", (_TEST_FIXED, _COV_BB, _PY_ST)),
     _e("st.cp-lower-level", "constant", _BB + "statistics.py",
        "lo = _newton(special.betaincinv(aa, bb, a), aa, bb, a, upper=False)",
        "lo = _newton(special.betaincinv(aa, bb, 2 * a), aa, bb, 2 * a, upper=False)",
        "Clopper-Pearson lower bound at level 2 alpha (two-sided table read as one-sided)",
-       "engine:statistics", (_TEST_FIXED, _COV_BB,)),
+       "engine:statistics", (_TEST_FIXED, _COV_BB, _PY_ST)),
     _e("st.safety-dropped", "rounding-nudge", _BB + "statistics.py",
        "lo = np.where(kk > 0, lo * (1.0 - _SAFETY), 0.0)", "lo = np.where(kk > 0, lo, 0.0)",
        "the 2^-36 safe-direction shrink of the lower bound removed", "engine:statistics",
-       (_COV_BB,)),
+       (_COV_BB, _PY_ST)),
+    _e("st.kinds-no-split", "budget-split", "audit/privacy/user_audit.py",
+       "per_kind = confidence_share(confidence, kinds)", "per_kind = confidence",
+       "dpaudit test: the real-number and float-bit kinds each at the whole confidence "
+       "(no union bound over the two kinds)", "engine:statistics",
+       (_TEST_SCHED, _PY_ST)),
     _e("st.certify-reused", "wrong-variable", _BB + "fixed.py",
        "        state = rng.bit_generator.state\n        try:\n            cf = t.count(",
        "        rng.bit_generator.state = rng_start[\"state\"]  # replay the stream\n"
        "        state = rng.bit_generator.state\n        try:\n            cf = t.count(",
        "fixed schedule: certification redraws the selection stream (certifies on the "
-       "selection samples)", "engine:statistics", (_TEST_FIXED, _COV_BB,)),
+       "selection samples)", "engine:statistics", (_TEST_FIXED, _COV_BB, _PY_ST)),
     # -------------------------------------------------------------- sequential schedule
     _e("seq.full-alpha", "budget-split", _BB + "sequential.py",
        "a_look = plan.alpha_at(r)", "a_look = alpha",
        "every look spends the whole alpha (no split over the looks)", "engine:sequential",
-       (_COV_SEQ, _PY_SEQ)),
+       (_TEST_SCHED, _COV_SEQ, _PY_SEQ)),
     _e("seq.looks-minus-one", "off-by-one", _BB + "sequential.py",
        "share = ((1 - Fraction(self.by_size)) / self.looks\n",
        "share = ((1 - Fraction(self.by_size)) / (self.looks - 1)\n",
@@ -805,55 +819,64 @@ CATALOGUE += [
 # ------------------------------------------------------ engine: CSV reading, confidentiality
 _DS = "audit/datasets.py"
 _CF = "audit/report/confidentiality.py"
+#: the areas' test files (the kill table's pytest column; never counted as a command kill)
+_PY_CSV = "pytest:test_reader_rules.py,test_datasets.py,test_datasets_fast.py"
+_PY_CONF = "pytest:report/test_confidentiality.py,test_public_filter_adversarial.py"
 CATALOGUE += [
     _e("csv.blank-middle", "removed-guard", _DS,
        "            if pending_blank_lines:\n                raise DataFileError(",
        "            if pending_blank_lines and False:\n                raise DataFileError(",
-       "careful path: a blank line inside the data silently skipped", "engine:csv", ("csv",)),
+       "careful path: a blank line inside the data silently skipped", "engine:csv",
+       ("csv", _PY_CSV)),
     _e("csv.extra-fields", "flipped-comparison", _DS,
        "if len(row) != width:", "if len(row) < width:",
        "careful path: rows with more fields than the header accepted", "engine:csv",
-       ("csv",)),
+       ("csv", _PY_CSV)),
     _e("csv.overflow", "removed-guard", _DS,
        "    if not math.isfinite(value):", "    if math.isnan(value):",
-       "careful path: a value overflowing to infinity accepted", "engine:csv", ("csv",)),
+       "careful path: a value overflowing to infinity accepted", "engine:csv", ("csv", _PY_CSV)),
     _e("csv.bom", "wrong-variable", _DS,
        'with open(path, encoding="utf-8-sig", newline="") as fh:',
        'with open(path, encoding="utf-8", newline="") as fh:',
        "careful path: the byte-order mark kept in the first header name", "engine:csv",
-       ("csv",)),
+       ("csv", _PY_CSV)),
     _e("csv.dup-column", "off-by-one", _DS,
        "if len(matches) > 1:", "if len(matches) > 2:",
        "a column name appearing twice silently resolves to the first", "engine:csv",
-       ("csv",)),
+       ("csv", _PY_CSV)),
     _e("csv.fast-blank-line", "removed-guard", _DS,
        'if block.startswith((b"\\n", b"\\r\\n")) or b"\\n\\n" in block:',
        'if block.startswith((b"\\n", b"\\r\\n")):',
        "fast path: an empty line inside the data no longer sends the file to the careful "
-       "path (numpy skips it)", "engine:csv", ("csv",)),
+       "path (numpy skips it)", "engine:csv", ("csv", _PY_CSV)),
     _e("csv.fast-commas", "off-by-one", _DS,
        "if not np.all(per_line == width - 1):", "if not np.all(per_line >= width - 1):",
-       "fast path: lines with extra fields accepted", "engine:csv", ("csv",)),
+       "fast path: lines with extra fields accepted", "engine:csv", ("csv", _PY_CSV)),
     _e("csv.number-regex", "constant", _DS,
        '_NUMBER = re.compile(r"[+-]?(?:\\d+(?:\\.\\d*)?|\\.\\d+)(?:[eE][+-]?\\d+)?")',
        '_NUMBER = re.compile(r"[+-]?(?:\\d+(?:\\.\\d*)?|\\.\\d+)(?:[eE][+-]?\\d+)?|nan")',
-       "careful path: 'nan' accepted as a number", "engine:csv", ("csv",)),
+       "careful path: 'nan' accepted as a number", "engine:csv", ("csv", _PY_CSV)),
     # ------------------------------------------------------------ confidentiality filter
     _e("conf.key-confidential", "removed-guard", _CF,
        "        return {k: _strip(v) for k, v in obj.items() if k != MARK}",
        "        return {k: _strip(v) for k, v in obj.items()}",
        "'confidential' sub-dicts (of evidence, parameters, certification) no longer withheld",
-       "engine:confidentiality", ("confidentiality",)),
+       "engine:confidentiality", ("confidentiality", _PY_CONF)),
     _e("conf.finding-confidential", "removed-guard", _CF,
        'if k not in (MARK, "counterexample", "duration_s")}',
        'if k not in ("counterexample", "duration_s")}',
        "a Finding's confidential part kept in the public view", "engine:confidentiality",
-       ("confidentiality",)),
+       ("confidentiality", _PY_CONF),
+       equivalent="public_view ends with _strip(out), which removes every 'confidential' "
+       "key at any depth of the public report, the findings' included, after "
+       "_public_finding and _verdict_only: the finding's own exclusion of the key is "
+       "redundant, the public report is the same for every report (measured: survives "
+       "certify and test --data on 24d67b5 and on this branch)"),
     _e("conf.evidence-unstripped", "removed-guard", _CF,
        'out["evidence"] = _strip(out.get("evidence") or {})',
        'out["evidence"] = out.get("evidence") or {}',
        "a finding's evidence copied whole (its 'confidential' parts kept)",
-       "engine:confidentiality", ("confidentiality",),
+       "engine:confidentiality", ("confidentiality", _PY_CONF),
        equivalent="no producer puts a 'confidential' part inside a finding's evidence today "
        "(certify and dpaudit test use Finding.confidential and parameters['confidential']): "
        "the strip guards future producers"),
@@ -861,7 +884,7 @@ CATALOGUE += [
        'if isinstance(f, dict) and f.get("confidentiality") == "public"]',
        'if isinstance(f, dict) and f.get("confidentiality") != "confidential"]',
        "figures kept unless tagged confidential (untagged and 'relative' ones reach the "
-       "public report)", "engine:confidentiality", ("confidentiality",)),
+       "public report)", "engine:confidentiality", ("confidentiality", _PY_CONF)),
     # conf.relative-label is gone: it dropped the x-label test that let a 'relative' figure
     # through when its axis was in noise-scale units; the public view now keeps only figures
     # tagged "public" (no label rule left), and keeping 'relative' figures is what
@@ -870,13 +893,14 @@ CATALOGUE += [
        '    if block.get("show_confidential"):\n        return {**report',
        '    if not block.get("show_confidential"):\n        return {**report',
        "the report left unstripped unless --show-confidential was given",
-       "engine:confidentiality", ("confidentiality",)),
+       "engine:confidentiality", ("confidentiality", _PY_CONF)),
     _e("conf.lists-not-walked", "removed-guard", _CF,
        "    if isinstance(obj, list | tuple):\n        return [_strip(",
        "    if isinstance(obj, list | tuple) and False:\n        return [_strip(",
        "'confidential' parts inside lists (e.g. per-pair evidence) not removed",
-       "engine:confidentiality", ("confidentiality",)),  # the writer's canary plants one in
-    # every dict, lists of dicts included (audit/report/public_check.py): no longer equivalent
+       "engine:confidentiality", ("confidentiality", _PY_CONF)),
+    # the writer's canary plants one in every dict, lists of dicts included
+    # (audit/report/public_check.py): no longer equivalent
     # conf.records-key is gone: it removed "records" from a list of secret key names, and
     # the public view no longer consults any key list (confidential values are marked where
     # they are produced), so there is no such list left to get wrong.
@@ -917,21 +941,23 @@ CATALOGUE += [
     _e("seq.decide-full-level", "budget-split", _SEQ,
        "    a = alpha_look / 2.0\n", "    a = alpha_look\n",
        "the look's flag/clear decision from bounds at alpha_look each (two of them per look)",
-       "engine:sequential", (_TEST_SEQ, _COV_SEQ, _PY_SEQ)),
+       "engine:sequential", (_TEST_SEQ, _TEST_SCHED, _COV_SEQ, _PY_SEQ)),
+    # reachable by a user: --first-batch F --max-samples F x growth^k (e.g. 2000 x 3^2)
     _e("seq.schedule-short", "flipped-comparison", _SEQ,
        "while batches[-1] * growth <= n_max:", "while batches[-1] * growth < n_max:",
        "the schedule stops one round early when a batch lands exactly on n_max",
-       "engine:sequential", (_PY_SEQ,)),
+       "engine:sequential", (_TEST_SCHED, _PY_SEQ)),
+    # reachable by a user: dpaudit test --growth (BlackBoxTester.seq_growth in the API)
     _e("seq.growth-ignored", "constant", _SEQ,
        "batches.append(batches[-1] * int(growth))", "batches.append(batches[-1] * 2)",
        "batches always double (seq_growth ignored): other looks than the schedule states",
-       "engine:sequential", (_PY_SEQ,)),
+       "engine:sequential", (_TEST_SCHED, _PY_SEQ)),
     _e("seq.alpha-from-selection", "wrong-variable", _SEQ,
        "    alpha = 1.0 - float(t.confidence)\n    plan = schedule(",
        "    alpha = 1.0 - float(t.selection_confidence)\n    plan = schedule(",
        "the looks split 1 - selection_confidence (0.05) instead of 1 - confidence (0.1): "
        "conservative, but not the stated schedule (power lost)", "engine:sequential",
-       (_COV_SEQ, _PY_SEQ)),
+       (_TEST_SCHED, _COV_SEQ, _PY_SEQ)),
     # exact-loss optimiser
     _e("el.agree-loose", "constant", _EL,
        "_AGREE_EXP = 25  # the two precisions", "_AGREE_EXP = 8  # the two precisions",
@@ -953,24 +979,70 @@ CATALOGUE += [
        '"scope": self.scope + (f" (detail: {self.confidential})" if self.confidential '
        'else ""),',
        "a Finding's confidential part copied into its public summary (scope text)",
-       "engine:confidentiality", ("confidentiality",)),
+       "engine:confidentiality", ("confidentiality", _PY_CONF)),
     _e("conf.counterexample-public", "wrong-variable", "audit/report/writer.py",
        "    _stamp_public(directory, report, _write_rendered(directory, public))",
        "    _stamp_public(directory, report, _write_rendered(\n"
        "        directory, public if secret is None else (*public[:3], secret[3])))",
        "the confidential counterexamples also written beside the public report",
-       "engine:confidentiality", ("confidentiality",)),
+       "engine:confidentiality", ("confidentiality", _PY_CONF)),
     _e("conf.plain-sha256", "removed-guard", "audit/fingerprint.py",
        "return PREFIX + hmac.new(key, canonical_bytes(xs), hashlib.sha256).hexdigest()",
        "return PREFIX + hashlib.sha256(canonical_bytes(xs)).hexdigest()",
        "the data fingerprint a plain SHA-256 of the records (dictionary attack: a reader "
        "knowing all records but one recovers it)", "engine:confidentiality",
-       ("confidentiality",)),
+       ("confidentiality", _PY_CONF)),
     _e("conf.file-sha-kept", "removed-guard", "audit/fingerprint.py",
        'out = {k: v for k, v in source.items() if k != "file_sha256"}',
        "out = dict(source)",
        "the file's plain SHA-256 kept next to its keyed fingerprint", "engine:confidentiality",
-       ("confidentiality",)),
+       ("confidentiality", _PY_CONF)),
+]
+
+
+# ------------------------------------------- engine: the claim tester (dpaudit test --claim)
+_CL = "audit/privacy/claims/"
+#: dpaudit test --claim gdp / zcdp on a Gaussian at the claim and on its sigma-halved twin
+#: (tests/bench/mutation_kill.py: the claim tester's in-run accounting, exit 4, and its power)
+_TEST_CLAIMS = "test:claims"
+_PY_CL = ("pytest:test_claim_accounting.py,test_claim_certify.py,test_histogram_renyi.py,"
+          "test_claim_cli.py")
+
+
+def _cl(id: str, op: str, file: str, old: str, new: str, what: str) -> Mutant:
+    """A claim-tester mutant (area ``engine:claims``, the ``test:claims`` run and the area's
+    test files); ``file`` under audit/privacy/claims/."""
+    return _e(id, op, _CL + file, old, new, what, "engine:claims", (_TEST_CLAIMS, _PY_CL))
+
+
+CATALOGUE += [
+    _cl("claims.event-one-factor", "budget-split", "certify.py",
+       "a_each = bonferroni_level(alpha, 2)", "a_each = bonferroni_level(alpha, 1)",
+       "the event certificate's two bounds each at the whole alpha (Bonferroni factor 2 "
+       "dropped)"),
+    _cl("claims.hist-bins-level", "budget-split", "histogram_renyi.py",
+       "level = bonferroni_level(1.0 - float(t.confidence), 2 * (BINS + 1))",
+       "level = bonferroni_level(1.0 - float(t.confidence), BINS + 1)",
+       "the histogram's level split over one bound per bin instead of two"),
+    _cl("claims.no-half-split", "budget-split", "user_claim.py",
+       "confidence=confidence_share(conf, 2) if both else conf,", "confidence=conf,",
+       "zCDP / RDP: the event and the histogram certificates each spend the whole alpha"),
+    _cl("claims.corner-level", "constant", "certify.py",
+       "a_up, b_up = certified_corner(k_oth, k_fav, n_cert, a_each)",
+       "a_up, b_up = certified_corner(k_oth, k_fav, n_cert, 2 * a_each)",
+       "the corner's bounds computed at twice the level the run records"),
+    _cl("claims.corner-swapped", "swapped-args", "certify.py",
+       "a_up, b_up = certified_corner(k_oth, k_fav, n_cert, a_each)",
+       "a_up, b_up = certified_corner(k_fav, k_oth, n_cert, a_each)",
+       "the corner from the swapped counts (conservative: a refutation is never certified)"),
+    _cl("claims.hist-direction", "swapped-args", "histogram_renyi.py",
+       "kp, kq = (ca, cb) if direction == 0 else (cb, ca)",
+       "kp, kq = (cb, ca) if direction == 0 else (ca, cb)",
+       "the histogram's bounds from the other direction than the one selected"),
+    _cl("claims.hist-rho-order", "dropped-factor", "histogram_renyi.py",
+       "rho = mp.down(mpmath.mpf(d) / mp.exact(alpha)) if math.isfinite(d) else 0.0",
+       "rho = mp.down(mpmath.mpf(d)) if math.isfinite(d) else 0.0",
+       "zCDP from the histogram: rho = D_alpha instead of D_alpha / alpha"),
 ]
 
 

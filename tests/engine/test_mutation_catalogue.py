@@ -48,10 +48,15 @@ def test_catalogue_is_well_formed_and_covers_every_kernel_module() -> None:
     on_disk = {p.relative_to(M.KERNELS).as_posix() for p in M.KERNELS.rglob("*.py")
                if p.name not in ("__init__.py", "protocol.py", "errors.py")}
     assert on_disk <= set(M.MODULES), sorted(on_disk - set(M.MODULES))
-    # engine mutants name their area and at least one dpaudit run
+    # engine mutants name their area and at least one dpaudit run; every pytest run's test
+    # files are found exactly once (a name in two folders crashed a --pytest-only run)
     for m in M.CATALOGUE:
         if m.engine:
             assert m.area_name.startswith("engine:") and m.runs, m.id
+            assert any(not MK.is_pytest(r) for r in m.runs), m.id  # a command, not only pytest
+        for r in m.runs:
+            if MK.is_pytest(r):
+                assert MK.test_files(r.split(":", 1)[1]), (m.id, r)
     assert {m.operator for m in M.CATALOGUE} == set(M.OPERATORS)
 
 
@@ -161,7 +166,7 @@ def test_engine_csv_mutant_is_killed_by_dpaudit_release(work: Path) -> None:
     """An engine mutant on a shadow tree (CSV reader keeps the byte-order mark on the careful
     path) changes what ``dpaudit release`` reads; the unmutated tree's answers are the
     baseline (same files, same seed)."""
-    runner = MK.Runner(work / "engine", seed=0)
+    runner = MK.Runner(work / "engine", seed=0, no_pytest=True)  # dpaudit's commands only
     (work / "engine").mkdir(exist_ok=True)
     res = runner.run(M.by_id("csv.bom"))
     killed = [c.command for c in res.results if c.killed]
@@ -184,3 +189,28 @@ def test_whole_catalogue_kill_rate_and_no_false_alarm(tmp_path: Path) -> None:
     (tmp_path / "control").mkdir()
     alarms = [c for c in ctl.control() if c.killed]
     assert alarms == [], [(c.command, c.detail) for c in alarms]
+
+
+def test_kill_table_counts_commands_and_pytest_apart(tmp_path: Path) -> None:
+    """A pytest kill never counts as a kill by dpaudit's commands (issue 39): hand-built
+    results, one mutant killed only by pytest, one only by a command, one by neither; a
+    --no-pytest file and a --pytest-only file merge into the union of their runs."""
+    by = {m.id: m for m in M.CATALOGUE}
+    py = "pytest:test_sequential.py"
+    cmd = [MK.MutantResult(by["seq.full-alpha"], [MK.CommandResult("test:schedule", False, "", 0)]),
+           MK.MutantResult(by["seq.looks-minus-one"],
+                           [MK.CommandResult("test:neighbours", True, "", 0)]),
+           MK.MutantResult(by["st.fixed-level"], [MK.CommandResult("test:directions", False,
+                                                                   "", 0)])]
+    pyt = [MK.MutantResult(by["seq.full-alpha"], [MK.CommandResult(py, True, "", 0)]),
+           MK.MutantResult(by["seq.looks-minus-one"], [MK.CommandResult(py, False, "", 0)])]
+    for name, rows in (("cmd.json", cmd), ("py.json", pyt)):
+        MK._dump(str(tmp_path / name), rows, [])
+    merged, _ = MK._load([str(tmp_path / "cmd.json"), str(tmp_path / "py.json")])
+    assert [len(r.results) for r in merged] == [1, 2, 2]  # catalogue order
+    tab = MK.kill_table(merged)
+    assert tab["per_area"] == {"engine:sequential": "1/2 (50%)",
+                               "engine:statistics": "0/1 (0%)"}
+    assert tab["per_area_pytest"] == {"engine:sequential": "1/2 (50%)",
+                                      "engine:statistics": "-"}
+    assert tab["survivors"] == ["st.fixed-level", "seq.full-alpha"]

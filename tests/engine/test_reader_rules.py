@@ -112,4 +112,5 @@ def test_the_reader_refuses_its_own_wrong_read(tmp_path: Path, mutant,  # noqa: 
 def test_the_cross_check_reports_what_it_read(tmp_path: Path) -> None:
     p = _write(tmp_path)
     got = datasets.cross_check_read(p, "b", np.array([10.0, 20.0, 30.0]))
-    assert got == {"column": "b", "n": 3, "compared": "every record"}
+    assert got == {"column_named": "b", "column": "b", "n": 3, "data_lines": 3,
+                   "compared": "every record"}

@@ -267,6 +267,9 @@ class TestCommand(Command):
                        help="selection outputs per data set (default 200000)")
         p.add_argument("--first-batch", type=integer(low=10), default=2000,
                        help="sequential: first batch per data set (default 2000)")
+        p.add_argument("--growth", type=integer(low=2, high=64), default=2,
+                       help="sequential: each batch is this many times the previous one "
+                       "(default 2; larger: fewer looks, each at a larger share of alpha)")
         p.add_argument("--max-seconds", default=None, type=real(low=0.0, low_open=True),
                        help="wall-time limit: the sequential tester stops after the round "
                        "that passes it, and a watchdog stops the run (e.g. a mechanism that "
@@ -313,12 +316,13 @@ class TestCommand(Command):
             table, data_id = _read_table(a)
             _check_form(table, a.form or "array")
         elif a.data is not None:
-            data = datasets.load_csv_column(a.data, a.column)
+            data, reader = datasets.read_csv_column(a.data, a.column)
             # the file, its digest and its size name the confidential data: kept in the
-            # confidential report (keyed fingerprint, never a plain hash; see below)
+            # confidential report (keyed fingerprint, never a plain hash; see below), with
+            # the reader's record (checked against the records audited: audit.reader_record)
             data_id = {"data": "the data holder's file (in the confidential report)",
                        "confidential": {"file": a.data, "column": a.column,
-                                        "records": int(data.size)}}
+                                        "records": int(data.size), "reader": reader}}
         elif a.pairs is not None:
             pairs = _read_pairs(a.pairs)
             data_id = {"pairs_file": a.pairs}
@@ -359,7 +363,7 @@ class TestCommand(Command):
             relation=a.relation, pairs=pairs,
             data=data, lower=a.lower, upper=a.upper, seed=a.seed, confidence=a.confidence,
             sequential=not a.fixed, n_select=a.n_select, n_certify=a.max_samples,
-            first_batch=a.first_batch, float_bits=not a.no_float_bits,
+            first_batch=a.first_batch, growth=a.growth, float_bits=not a.no_float_bits,
             exact=not a.no_exact, max_pairs=a.max_pairs, n=a.n, max_seconds=a.max_seconds,
             chunk_size=a.chunk_size, style=a.style, randomness=a.randomness,
             seed_bits=a.seed_bits, ref=a.mechanism, queries=a.queries,
@@ -415,6 +419,11 @@ class TestCommand(Command):
             audit = _timed_out(plan, limit, time.perf_counter() - t0)
         finally:
             bar.close()
+        reader = (data_id.get("confidential") or {}).get("reader")
+        if reader is not None:  # the run audited what the reader read, or INCONCLUSIVE
+            from audit.reader_record import check_run
+
+            check_run(audit, reader, a.column, int(getattr(plan.data, "size", 0)))
         if out_dir is None:  # the time limit hit before the report folder was taken
             out_dir = start_report(a.out, run_id, "test", subject, a.seed, params0, started,
                                    **conf)

@@ -31,8 +31,10 @@ from typing import Any
 
 import mpmath
 
+from audit.rounding import float_up
+
 __all__ = ["AlphaAccountingError", "binomial_tail_ge", "binomial_tail_le", "check_alpha",
-           "documented_batches"]
+           "check_shared_alpha", "confidence_share", "documented_batches"]
 
 _DPS = 40
 _STOP = mpmath.mpf(10) ** -45  # relative size of the last summed term
@@ -130,6 +132,37 @@ def _bound_errors(c: Mapping[str, Any], delta: float) -> list[str]:
     return out
 
 
+def _decision_errors(c: Mapping[str, Any]) -> list[str]:
+    """A sequential look's flag/clear decision rests on four one-sided bounds, each at the
+    look's per-bound level (README: "at level alpha_r / 2 each"): each is re-derived from
+    the look's counts like the certificate's."""
+    b = c.get("decision_bounds")
+    if not b:
+        return []
+    counts = c["counts"]
+    n = int(counts["n"])
+    kf, ko = ((counts["first"], counts["second"]) if int(c.get("direction_index", 0)) == 0
+              else (counts["second"], counts["first"]))
+    a = mpmath.mpf(c["alpha_per_bound"])
+    # a bound equal to the certificate's (already re-derived by _bound_errors) is not redone
+    done = {"favoured_lower": float(c["p_favoured_lower"]),
+            "other_upper": float(c["p_other_upper"])}
+    bad = []
+    for name, k, lower in (("favoured_lower", int(kf), True), ("other_upper", int(ko), False),
+                           ("favoured_upper", int(kf), False), ("other_lower", int(ko), True)):
+        v = float(b[name])
+        if done.get(name) == v:
+            continue
+        if lower:
+            unsafe = v != 0.0 if k == 0 else binomial_tail_ge(k, n, v) > a
+        else:
+            unsafe = v != 1.0 if k == n else binomial_tail_le(k, n, v) > a
+        if unsafe:
+            bad.append(name)
+    return [f"look {c.get('round')}: the decision's {', '.join(bad)} bound(s) are on the "
+            f"unsafe side of their exact level-{float(a):.3g} values"] if bad else []
+
+
 def documented_batches(first: int, growth: int, n_max: int) -> list[int]:
     """The sequential schedule as documented (README, :mod:`~audit.privacy.blackbox.
     sequential`): ``first * growth^r`` while <= ``n_max``, at least two rounds (the second
@@ -189,6 +222,7 @@ def check_alpha(details: Mapping[str, Any], confidence: float,
     delta = float(details.get("delta", 0.0))
     for c in certified:
         problems.extend(_bound_errors(c, delta))
+        problems.extend(_decision_errors(c))
     # only data-independent facts: the number of bounds can depend on the usable pairs
     account = {"ok": not problems, "alpha_stated": float(stated),
                "levels_within_alpha": spent <= stated, "bounds_rederived": True}
@@ -197,3 +231,28 @@ def check_alpha(details: Mapping[str, Any], confidence: float,
             "dpaudit's black-box tester miscounted its confidence level (a bug of dpaudit): "
             + "; ".join(problems[:3]))
     return account
+
+
+def confidence_share(confidence: float, parts: int) -> float:
+    """The confidence of each of ``parts`` testers that share alpha = 1 - ``confidence``
+    (union bound): the smallest double c >= 1 - alpha / parts (exact Fraction), so that
+    ``parts`` x (1 - c) <= alpha exactly (1 - c is exact in floats for c >= 1/2; the float
+    expression ``1 - (1 - confidence) / parts`` gave each part alpha / 2 + 1 ulp at the
+    default 0.9)."""
+    if int(parts) <= 1:
+        return float(confidence)
+    return float_up(1 - Fraction(1.0 - float(confidence)) / int(parts))
+
+
+def check_shared_alpha(alphas: Sequence[float], confidence: float, what: str) -> dict[str, Any]:
+    """Testers sharing one confidence (e.g. ``dpaudit test``'s real-number and float-bit
+    kinds): their stated alphas (each already accounted by :func:`check_alpha`) summed as
+    Fractions must not exceed 1 - ``confidence``; raises :class:`AlphaAccountingError`."""
+    spent = sum((Fraction(a) for a in alphas), Fraction(0))
+    stated = Fraction(1.0 - float(confidence))
+    if spent > stated:
+        raise AlphaAccountingError(
+            f"dpaudit's {what} miscounted its confidence level (a bug of dpaudit): "
+            f"{len(alphas)} testers spend {float(spent)!r} > 1 - confidence = "
+            f"{float(stated)!r}")
+    return {"ok": True, "testers": len(alphas), "alpha_stated": float(stated)}

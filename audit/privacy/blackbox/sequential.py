@@ -113,6 +113,10 @@ class Look:
     decision: str | None
     epsilon_lower: float
     epsilon_upper: float
+    #: the four one-sided bounds the decision rests on, each at ``alpha_look / 2``:
+    #: lower / upper of P[E | favoured], lower / upper of P[E | other] (the run's level
+    #: accounting re-derives them, :mod:`~audit.privacy.blackbox.accounting`)
+    bounds: dict[str, float] | None = None
 
 
 def decide(k_fav: int, k_oth: int, n: int, alpha_look: float, claimed: float,
@@ -135,7 +139,8 @@ def decide(k_fav: int, k_oth: int, n: int, alpha_look: float, claimed: float,
     else:
         eps_u = math.log(np.nextafter(up - delta, math.inf)) - math.log(lo2)
     decision = "flag" if eps_l > claimed else ("clear" if eps_u <= claimed else None)
-    return Look(decision, eps_l, eps_u)
+    return Look(decision, eps_l, eps_u, {"favoured_lower": lo, "favoured_upper": up,
+                                         "other_lower": lo2, "other_upper": hi})
 
 
 def run_sequential(t: TesterSettings, mechanism: Mechanism, pairs: list[NeighbourPair],
@@ -208,7 +213,8 @@ def run_sequential(t: TesterSettings, mechanism: Mechanism, pairs: list[Neighbou
             look = decide(fav, oth, b, a_look, claimed, delta)
             c = certify_pick(pick, pairs[pick.pair], kf, ks, b, a_look / 2.0, d_out or 1, delta)
             c.update({"round": r, "epsilon_upper": look.epsilon_upper,
-                      "decision": look.decision, "pairs_sampled": sorted(new),
+                      "decision": look.decision, "decision_bounds": look.bounds,
+                      "pairs_sampled": sorted(new),
                       "replay": {"rng_state": state, "chunk_size": int(t.chunk_size), "n": b}})
             looks.append(c)
             if look.decision == "flag" and first_flag is None:

@@ -95,6 +95,11 @@ class HistogramResult:
     seconds: float = 0.0
     #: the generator state before the certification counts (replay)
     rng_state: dict[str, Any] = field(default_factory=dict, repr=False)
+    #: the certified divergence and every bin's two bounds (the run's level accounting,
+    #: :mod:`audit.privacy.claims.accounting`, re-derives them)
+    divergence: float = -math.inf
+    p_lower: list[float] = field(default_factory=list, repr=False)
+    q_upper: list[float] = field(default_factory=list, repr=False)
 
 
 def _orders(claim: Claim) -> tuple[np.ndarray, np.ndarray]:
@@ -157,25 +162,31 @@ def certify_histogram(claim: Claim, mechanism: Mechanism, pairs: list[NeighbourP
     ca = _bin_counts(t, mechanism, pair.first, edges, n_cert, rng)
     cb = _bin_counts(t, mechanism, pair.second, edges, n_cert, rng)
     al = float(orders[j])
-    refuted, strongest = _decide(claim, ca, cb, direction, al, n_cert, level)
+    refuted, strongest, d, pl, qu = _decide(claim, ca, cb, direction, al, n_cert, level)
     return HistogramResult(claim.spec(), refuted, strongest, idx, direction, al,
                            edges.tolist(), {"first": ca.tolist(), "second": cb.tolist()},
                            n_cert, level, 2 * n_sel * len(pairs) + 2 * n_cert,
-                           time.perf_counter() - t0, state)
+                           time.perf_counter() - t0, state, d, pl.tolist(), qu.tolist())
 
 
 def _decide(claim: Claim, ca: np.ndarray, cb: np.ndarray, direction: int, alpha: float,
-            n: int, level: float) -> tuple[bool, dict[str, float]]:
-    """The certified bound from fresh bin counts and whether it refutes the claim."""
+            n: int, level: float
+            ) -> tuple[bool, dict[str, float], float, np.ndarray, np.ndarray]:
+    """The certified bound from fresh bin counts and whether it refutes the claim:
+    (refuted, strongest refuted parameters, certified divergence, the bins' lower bounds
+    on P, upper bounds on Q)."""
     kp, kq = (ca, cb) if direction == 0 else (cb, ca)
-    d = _renyi_lower_mp(np.asarray(clopper_pearson_lower(kp, n, level)),
-                        np.asarray(clopper_pearson_upper(kq, n, level)), alpha)
+    pl = np.asarray(clopper_pearson_lower(kp, n, level), dtype=np.float64)
+    qu = np.asarray(clopper_pearson_upper(kq, n, level), dtype=np.float64)
+    d = _renyi_lower_mp(pl, qu, alpha)
     if isinstance(claim, ZCDP):
         with mp.workprec():
             rho = mp.down(mpmath.mpf(d) / mp.exact(alpha)) if math.isfinite(d) else 0.0
-        return bool(mpmath.mpf(rho) > mp.param(claim.rho)), {"rho": max(0.0, rho)}
+        return (bool(mpmath.mpf(rho) > mp.param(claim.rho)), {"rho": max(0.0, rho)}, d, pl,
+                qu)
     bound = dict(claim.orders)[alpha] if isinstance(claim, RenyiDP) else math.inf
-    return (bool(mpmath.mpf(d) > mp.param(bound)), {f"eps@alpha={alpha:g}": max(0.0, d)})
+    return (bool(mpmath.mpf(d) > mp.param(bound)), {f"eps@alpha={alpha:g}": max(0.0, d)},
+            d, pl, qu)
 
 
 def recount_histogram(claim: Claim, mechanism: Mechanism, first: Any, second: Any,
@@ -188,5 +199,5 @@ def recount_histogram(claim: Claim, mechanism: Mechanism, first: Any, second: An
     e = np.asarray(edges, dtype=np.float64)
     ca = _bin_counts(t, mechanism, first, e, n, rng)
     cb = _bin_counts(t, mechanism, second, e, n, rng)
-    refuted, strongest = _decide(claim, ca, cb, direction, alpha, n, level)
+    refuted, strongest, _, _, _ = _decide(claim, ca, cb, direction, alpha, n, level)
     return refuted, strongest, {"first": ca.tolist(), "second": cb.tolist()}

@@ -23,13 +23,20 @@ from typing import Any
 import numpy as np
 
 from audit.findings import Finding, Method, Verdict, counterexample_document
+from audit.privacy.blackbox.accounting import confidence_share
 from audit.privacy.blackbox.crashes import MechanismCrash
 from audit.privacy.blackbox.events import Event
 from audit.privacy.blackbox.settings import TesterSettings
+from audit.privacy.claims.accounting import check_claim_alpha, event_record, histogram_record
 from audit.privacy.claims.approx import ApproxDP
 from audit.privacy.claims.base import Claim
 from audit.privacy.claims.certify import ClaimResult, certified_corner, certify_claim
-from audit.privacy.claims.histogram_renyi import BINS, certify_histogram, recount_histogram
+from audit.privacy.claims.histogram_renyi import (
+    BINS,
+    HistogramResult,
+    certify_histogram,
+    recount_histogram,
+)
 from audit.privacy.claims.parse import parse_claim
 from audit.privacy.claims.rdp import RenyiDP
 from audit.privacy.claims.zcdp import ZCDP
@@ -39,7 +46,7 @@ from audit.registry import replayer
 from kernels.errors import InputError, InvalidParameterError
 
 __all__ = ["CHECK_CLAIM", "CHECK_HISTOGRAM", "CLAIM_STREAM", "claim_option", "claim_words",
-           "replay_claim", "replay_histogram", "run_claim"]
+           "level_record", "replay_claim", "replay_histogram", "run_claim"]
 
 #: the counterexample check id of a refuted claim
 CHECK_CLAIM = "user-mechanism.claim-corner"
@@ -98,7 +105,7 @@ def run_claim(plan: Any, claim: Claim,
     both = isinstance(claim, (ZCDP, RenyiDP))
     conf = float(plan.params["confidence"])
     t = TesterSettings(n_select=base.n_select, n_certify=base.certify_samples,
-                       confidence=1.0 - (1.0 - conf) / 2 if both else conf,
+                       confidence=confidence_share(conf, 2) if both else conf,
                        chunk_size=base.chunk_size)
     rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(CLAIM_STREAM,)))
     subject = f"user-mechanism:{plan.ref or mech.name}"
@@ -122,6 +129,9 @@ def run_claim(plan: Any, claim: Claim,
             hist = certify_histogram(claim, mech, plan.pairs, rng_h, t)
         except InvalidParameterError as exc:  # several output columns
             hist_note = str(exc)
+    # the union bound re-counted exactly from the run's record (a miscount: exit 4)
+    account = check_claim_alpha(level_record(res, hist, claim, conf), conf,
+                                int(t.certify_samples))
     dur = time.perf_counter() - t0
     refuted = res.refuted or bool(hist is not None and hist.refuted)
     strongest = dict(res.verdict.strongest)
@@ -141,6 +151,11 @@ def run_claim(plan: Any, claim: Claim,
               "bins": len(hist.edges) + 1, "n": hist.n,
               "level_per_bound": hist.level_per_bound},
           "histogram_note": hist_note,
+          "levels": {"alpha_total": 1.0 - conf, "event_level_per_bound": res.alpha_per_bound,
+                     "histogram_level_per_bound": None if hist is None
+                     else hist.level_per_bound, "n_select": int(t.n_select),
+                     "n_certify": int(t.certify_samples)},
+          "alpha_accounting": account,
           "pairs_rejected": plan.rejected, "kind": "trade-off claim",
           "guarantee": "with probability >= confidence over the certification draws the "
                        "event's probabilities lie in the Clopper-Pearson box; its corner "
@@ -185,6 +200,22 @@ def run_claim(plan: Any, claim: Claim,
                     "a proof)", evidence=ev, seed=seed, duration_s=dur, subject=subject)
         outcome = "not-flagged"
     return UserAudit([f], outcome, params, None, [], time.perf_counter() - t0)
+
+
+def level_record(res: ClaimResult, hist: HistogramResult | None, claim: Claim,
+                 conf: float) -> dict[str, Any]:
+    """What the run spent, as :func:`audit.privacy.claims.accounting.check_claim_alpha`
+    re-counts it: the event's counts, level and corner; the histogram's counts, level,
+    order and every bin's bounds."""
+    d = int(res.replay["direction_index"])
+    k_first, k_second = int(res.counts["first"]), int(res.counts["second"])
+    k_oth, k_fav = (k_first, k_second) if d == 0 else (k_second, k_first)
+    ev = event_record(k_oth, k_fav, int(res.counts["n"]), res.alpha_per_bound,
+                      res.corner["a_up"], res.corner["b_up"])
+    h = None if hist is None else histogram_record(
+        hist.counts, hist.direction, hist.n, hist.level_per_bound, hist.alpha, hist.p_lower,
+        hist.q_upper, hist.divergence, hist.strongest, isinstance(claim, RenyiDP))
+    return {"alpha_total": 1.0 - float(conf), "event": ev, "histogram": h}
 
 
 def _replay_inputs(plan: Any, claim: Claim, pair_index: int) -> dict[str, Any]:

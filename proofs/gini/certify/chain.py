@@ -49,6 +49,8 @@ import numpy as np
 
 from audit.checks.chain import Chain, Link, certification
 from audit.findings import Finding, Method, Verdict, counterexample_document
+from audit.fingerprint_check import check_data_references
+from audit.reader_record import PUBLIC_REASON, reader_problems
 from audit.registry import replayer
 from kernels.gini.index import gini_sorted
 from kernels.gini.noise import powerlaw
@@ -87,6 +89,9 @@ __all__ = [
 
 def _input_finding(ctx: CertifyContext) -> list[Finding]:
     c = ctx.constants
+    src = ctx.cfg.source if isinstance(ctx.cfg.source, dict) else {}
+    reader = ctx.cfg.reader
+    problems = reader_problems(reader, src.get("column"), ctx.n)
     ev = {
         "n": ctx.n,
         "lower": ctx.cfg.lower,
@@ -104,14 +109,20 @@ def _input_finding(ctx: CertifyContext) -> list[Finding]:
             claim="the data and the public parameters are valid inputs of the release",
             reference=f"{REF}, eqs. (2), (9)-(10); DESIGN.md 'Bad input'",
             method=Method.EXHAUSTIVE,
-            verdict=Verdict.VERIFIED,
-            scope=f"all {ctx.n:,} records checked: finite, in [L, U], positive total",
+            verdict=Verdict.INCONCLUSIVE if problems else Verdict.VERIFIED,
+            scope=f"all {ctx.n:,} records checked: finite, in [L, U], positive total"
+            + ("" if reader is None else "; the reader's record (column, records, the "
+               "file's data lines counted independently) matches the data certified"
+               if not problems else f"; {PUBLIC_REASON}"),
             evidence=ev,
-            # counts of records at the bounds describe records; the fingerprint names them
+            # counts of records at the bounds describe records; the fingerprint names them;
+            # the reader's record names the holder's column
             confidential={
                 "records_at_lower": int(np.count_nonzero(ctx.xs == ctx.cfg.lower)),
                 "records_at_upper": int(np.count_nonzero(ctx.xs == ctx.cfg.upper)),
                 "data_fingerprint": ctx.fingerprint,
+                **({} if reader is None else {"reader": dict(reader),
+                                              "reader_problems": problems}),
             },
             seed=ctx.cfg.seed,
             subject=ctx.subject,
@@ -589,6 +600,8 @@ def certify(
     parameters, link titles and verdicts)."""
     xs = validate(cfg)
     fingerprint = run_fingerprint(cfg, xs)
+    if cfg.key is not None:  # keyed, and no plain digest of the data (exit 4 otherwise)
+        check_data_references(fingerprint, cfg.source, cfg.key, xs)
     subject = PUBLIC_SUBJECT
     ctx = CertifyContext(cfg, xs, fingerprint, subject, np.random.default_rng(cfg.seed))
     params = public_parameters(cfg, ctx.n)

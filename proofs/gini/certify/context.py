@@ -80,6 +80,10 @@ class CertifyConfig:
     key: bytes | None = field(default=None, repr=False)
     #: where the key is kept (:func:`audit.fingerprint.key_reference`), for counterexamples
     key_ref: dict[str, str] | None = None
+    #: the reader's record of the holder's file (:func:`audit.datasets.read_csv_column`;
+    #: None: a built-in sample, a caller's array or a read on the cluster): kept in the
+    #: confidential report and checked against the data certified (audit.reader_record)
+    reader: dict[str, Any] | None = None
 
 
 @dataclass

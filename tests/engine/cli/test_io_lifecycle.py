@@ -364,7 +364,7 @@ def test_an_interrupt_before_any_report_says_so(
     def reading(*a, **k):
         raise KeyboardInterrupt("SIGINT")
 
-    monkeypatch.setattr(datasets, "load_csv_column", reading)
+    monkeypatch.setattr(datasets, "read_csv_column", reading)
     csv = tmp_path / "toy.csv"
     csv.write_text("x\n1\n2\n", encoding="utf-8")
     code = main(["certify", str(csv), "--lower", "1", "--upper", "2", "--out",

@@ -1,0 +1,69 @@
+"""The reader's record of a user's CSV file, checked against the data a command ran on.
+
+:func:`audit.datasets.read_csv_column` returns, beside the values, what the reader read:
+the column named (``--column``), the column read, the records read and the file's data
+lines counted by an independent read with Python's :mod:`csv` module
+(:func:`audit.datasets.cross_check_read`, which already refuses a reader that disagrees
+with that read: exit 4).  ``certify`` and ``test --data`` keep the record in their
+*confidential* report (it names a column of the holder's file) and check here that the run
+audited what the reader read: the column the user named, every data line of the file, and
+as many records as were read.  A departure makes the run INCONCLUSIVE with the reasons
+(in the confidential report; the public one says only that the record disagrees): a
+verdict on data other than the file's is never a pass.  Nothing here prints or writes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+__all__ = ["PUBLIC_REASON", "check_run", "reader_problems"]
+
+#: what the public report says of a departure (the reasons name the holder's column)
+PUBLIC_REASON = ("the reader's record disagrees with the data the run audited (reasons in "
+                 "the confidential report): INCONCLUSIVE")
+
+
+def reader_problems(record: Mapping[str, Any] | None, column: str | None,
+                    n_used: int) -> list[str]:
+    """Why the run's data is not what the reader read from the file (empty: it is).
+
+    ``record``: the reader's record (None: the file was not read by the reader, e.g. on a
+    cluster; nothing to compare, no problem); ``column``: the column the user named
+    (``--column``, None for a one-column file); ``n_used``: the records the run audited."""
+    if record is None:
+        return []
+    out = []
+    if record.get("column_named") != column:
+        out.append(f"the reader was asked for column {record.get('column_named')!r}, the "
+                   f"user named {column!r}")
+    if column is not None and record.get("column") != column:
+        out.append(f"the reader read column {record.get('column')!r}, the user named "
+                   f"{column!r}")
+    n, lines = int(record["n"]), int(record["data_lines"])
+    if n != lines:
+        out.append(f"{n} records read from a file of {lines} data lines")
+    if int(n_used) != n:
+        out.append(f"the run audited {int(n_used)} records, the reader read {n}")
+    return out
+
+
+def check_run(audit: Any, record: Mapping[str, Any] | None, column: str | None,
+              n_used: int) -> list[str]:
+    """``dpaudit test --data``: append the finding ``user.reader`` to ``audit`` (a
+    :class:`~audit.privacy.user_audit.UserAudit`) when the reader's record departs from the
+    records the run audited (:func:`reader_problems`), and make a run that flagged nothing
+    INCONCLUSIVE (a flag stands: the pairs tested are neighbours whatever data they came
+    from).  Returns the problems (empty: nothing changed)."""
+    from audit.findings import Finding, Method, Verdict
+
+    problems = reader_problems(record, column, n_used)
+    if problems:
+        audit.findings.append(Finding(
+            id="user.reader", claim="the run audited the records of the named column of "
+            "the data file, every data line of it", reference="DESIGN.md 'Bad input'",
+            method=Method.CROSSCHECK, verdict=Verdict.INCONCLUSIVE, scope=PUBLIC_REASON,
+            confidential={"reader": dict(record or {}), "reader_problems": problems}))
+        if audit.outcome != "flagged":
+            audit.outcome = "inconclusive"
+    return problems
