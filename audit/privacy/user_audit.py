@@ -14,7 +14,9 @@ test_mechanism`` run:
    ``1 - (1 - confidence) / 2`` so that the run keeps the stated confidence (Bonferroni);
    each kind is its own finding, so a float-bit flag never hides the real-number verdict;
 4. when the mechanism declares a location-scale density, the exact privacy-loss tester
-   (:func:`audit.privacy.exact_loss.dataset_pair_loss`) runs on every pair (pure DP only).
+   (:func:`audit.privacy.exact_loss.dataset_pair_loss`) runs on every pair (pure DP only);
+5. a declared Gaussian (or ``family="gaussian"``) adds ``user.exact-gaussian`` and
+   ``user.gaussian-family`` (:mod:`audit.privacy.claims.gaussian_findings`).
 
 Findings (ids ``user.blackbox``, ``user.float-bits``, ``user.exact-loss``,
 ``user.crash.<n>``):
@@ -97,6 +99,7 @@ __all__ = [
     "UserAudit",
     "generated_pairs",
     "not_refuted_verdict",
+    "overall_outcome",
     "pairs_from_data",
     "pairs_from_list",
     "plan_audit",
@@ -416,6 +419,7 @@ def plan_audit(
     new_rows: Sequence[Sequence[Any]] | None = None,
     stop_at_flag: bool = False,
     size: int | None = None,
+    family: str | None = None,
 ) -> AuditPlan:
     """Validate the arguments of :func:`test_mechanism` and build its plan (no mechanism
     call yet).
@@ -562,7 +566,10 @@ def plan_audit(
     # and the float-bit kind share it (Bonferroni: each at 1 - (1 - confidence) / 2), so the
     # run as a whole still flags a correct mechanism with probability <= 1 - confidence;
     # the real-number run gets half the time limit, the float-bit run what is left
-    kinds = 2 if float_bits else 1
+    from audit.privacy.claims.gaussian_findings import family_source
+
+    fam = family_source(mech, family)
+    kinds = (2 if float_bits else 1) + int(fam is not None)
     per_kind = 1.0 - (1.0 - confidence) / kinds
     common: dict[str, Any] = {"n_select": n_select, "n_certify": n_certify,
                               "confidence": per_kind,
@@ -590,6 +597,7 @@ def plan_audit(
         "testers": n_testers, "randomness_probe": None,
         "relation_meaning": rel.describe(), "pairs_rejected": len(rejected),
         "size": size, "read_from_library": list(facts.from_library),
+        "family": fam, "family_level": (1.0 - confidence) / kinds, "exact": bool(exact),
     }
     return AuditPlan(mech, plist, tester, params, ref, int(seed), n_testers == 2, space,
                      probe=randomness == "auto", rejected=rejected, bits_tester=bits_tester,
@@ -650,7 +658,7 @@ def run_plan(plan: AuditPlan, progress: Callable[[str, int, int], None] | None =
                              f"{malformed[0]['message']}", {"problems": malformed[:5]})
         # the sample-free sensitivity check needs no output of the mechanism
         found = [f, *_sensitivity_findings(plan), *_pairs_findings(plan)]
-        return UserAudit(found, _overall(found), plan.params, None, [],
+        return UserAudit(found, overall_outcome(found), plan.params, None, [],
                          time.perf_counter() - t0)
     findings: list[Finding] = []
     crashes: list[dict[str, Any]] = []
@@ -695,7 +703,13 @@ def run_plan(plan: AuditPlan, progress: Callable[[str, int, int], None] | None =
     if plan.exact:
         f, exact_rows = _exact_finding(mech, plist, ref, seed)
         findings.append(f)
-    return UserAudit(findings, _overall(findings), plan.params, res, exact_rows,
+    from audit.privacy.claims import claim_from_epsilon
+    from audit.privacy.claims.gaussian_findings import gaussian_findings
+
+    findings.extend(gaussian_findings(
+        plan, claim_from_epsilon(mech.claimed_epsilon, mech.delta),
+        exact_done=plan.exact))
+    return UserAudit(findings, overall_outcome(findings), plan.params, res, exact_rows,
                      time.perf_counter() - t0)
 
 
@@ -821,7 +835,8 @@ def _pairs_findings(plan: AuditPlan) -> list[Finding]:
         seed=plan.seed, subject=f"{_SUBJECT}:{plan.ref or mech.name}")]
 
 
-def _overall(findings: list[Finding]) -> str:
+def overall_outcome(findings: list[Finding]) -> str:
+    """The run's outcome from its findings: "flagged", "inconclusive" or "not-flagged"."""
     verdicts = [f.verdict for f in findings]
     if Verdict.REFUTED in verdicts:
         return "flagged"

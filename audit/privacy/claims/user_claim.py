@@ -89,16 +89,19 @@ def run_claim(plan: Any, claim: Claim,
     """Run the claim tester on a plan of :func:`audit.privacy.user_audit.plan_audit` and
     return its :class:`~audit.privacy.user_audit.UserAudit` (one ``user.claim``
     finding)."""
-    from audit.privacy.user_audit import UserAudit, not_refuted_verdict
+    from audit.privacy.claims.gaussian_findings import decidable, gaussian_findings
+    from audit.privacy.user_audit import UserAudit, not_refuted_verdict, overall_outcome
 
     t0 = time.perf_counter()
     mech, seed = plan.mech, plan.seed
     base = plan.tester
-    # zCDP / RDP: the event tester and the histogram certificate share alpha (Bonferroni)
+    # zCDP / RDP: the event tester and the histogram certificate share alpha (Bonferroni),
+    # and with them the Gaussian family tester when the plan has one
     both = isinstance(claim, (ZCDP, RenyiDP))
     conf = float(plan.params["confidence"])
+    parts = (2 if both else 1) + int(bool(plan.params.get("family")) and decidable(claim))
     t = TesterSettings(n_select=base.n_select, n_certify=base.certify_samples,
-                       confidence=1.0 - (1.0 - conf) / 2 if both else conf,
+                       confidence=1.0 - (1.0 - conf) / parts,
                        chunk_size=base.chunk_size)
     rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(CLAIM_STREAM,)))
     subject = f"user-mechanism:{plan.ref or mech.name}"
@@ -149,7 +152,7 @@ def run_claim(plan: Any, claim: Claim,
     scope = (f"{len(plan.pairs)} neighbouring pairs ({mech.relation}); select-then-certify "
              f"against the trade-off curve of {claim.describe()}; {res.samples_total} "
              f"outputs; confidence {conf:g}"
-             + ("; event and histogram certificates at half the error budget each"
+             + (f"; event and histogram certificates at 1/{parts} of the error budget each"
                 if both else ""))
     cx: dict[str, Any] | None = None
     if res.refuted:
@@ -184,7 +187,10 @@ def run_claim(plan: Any, claim: Claim,
                     scope=scope + "; NOT REFUTED (a sampled test that found nothing is not "
                     "a proof)", evidence=ev, seed=seed, duration_s=dur, subject=subject)
         outcome = "not-flagged"
-    return UserAudit([f], outcome, params, None, [], time.perf_counter() - t0)
+    found = [f, *gaussian_findings(plan, claim, level=(1.0 - conf) / parts, subject=subject)]
+    if len(found) > 1:
+        outcome = overall_outcome(found)
+    return UserAudit(found, outcome, params, None, [], time.perf_counter() - t0)
 
 
 def _replay_inputs(plan: Any, claim: Claim, pair_index: int) -> dict[str, Any]:
