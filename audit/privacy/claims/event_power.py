@@ -82,7 +82,9 @@ def exact_corner_power(p_fav: float, p_oth: float, n: int, eps: float, delta: fl
 
 @dataclass(frozen=True)
 class EventPower:
-    """The best threshold event {y > t} of a Gaussian shift at n outputs per data set."""
+    """The threshold event {y > t} of a Gaussian shift with the best exact corner power at
+    n outputs per data set: its probabilities, signal, standard error and z; ``z_max``
+    the largest z over all thresholds and ``oracle_power`` = Phi(z_max - z_(1-alpha))."""
 
     sigma: float
     n: int
@@ -92,15 +94,16 @@ class EventPower:
     signal: float
     standard_error: float
     z: float
-    oracle_power: float  # Phi(z - z_(1-alpha)): known event, normal test, no selection
-    exact_power: float  # exact CP corner power on the best event (alpha_each per bound)
+    z_max: float
+    oracle_power: float  # known event, normal test, no selection
+    exact_power: float  # exact CP corner power on the event (alpha_each per bound)
 
 
 def best_threshold_event(sigma: float, eps: float, delta: float, n: int,
                          alpha_each: float = 0.05, alpha_test: float = 0.05,
                          grid: int = 401) -> EventPower:
     """N(0, sigma^2) vs N(1, sigma^2): the threshold maximising the exact corner power
-    (searched around the z-optimal threshold), with its z and oracle power."""
+    (searched within 1 of the z-optimal threshold), with its z and the oracle power."""
     ts = np.linspace(0.0, 12.0 * max(1.0, sigma), 24_001)
     pf, po = stats.norm.sf((ts - 1.0) / sigma), stats.norm.sf(ts / sigma)
     z = z_score(pf, po, n, eps, delta)
@@ -115,11 +118,12 @@ def best_threshold_event(sigma: float, eps: float, delta: float, n: int,
             best = (pw, float(t))
     pw, t = best if best is not None else (0.0, float(ts[j]))
     p1, p0 = float(stats.norm.sf((t - 1.0) / sigma)), float(stats.norm.sf(t / sigma))
+    sig = p1 - math.exp(eps) * p0 - delta
+    zt = float(z_score(np.array([p1]), np.array([p0]), n, eps, delta)[0])
     zc = float(z[j])
     return EventPower(
-        sigma=sigma, n=n, threshold=t, p_fav=p1, p_oth=p0,
-        signal=float(pf[j] - math.exp(eps) * po[j] - delta),
-        standard_error=float((pf[j] - math.exp(eps) * po[j] - delta) / z[j]), z=zc,
+        sigma=sigma, n=n, threshold=t, p_fav=p1, p_oth=p0, signal=sig,
+        standard_error=sig / zt if zt else math.inf, z=zt, z_max=zc,
         oracle_power=float(stats.norm.cdf(zc - stats.norm.ppf(1 - alpha_test))),
         exact_power=pw)
 

@@ -35,3 +35,22 @@ def test_verdict_rule_from_counts() -> None:
     assert _finding(twin, 5, 5, [], 1, 1, 0, 1.0).verdict is Verdict.NOT_REFUTED
     assert _finding(twin, 0, 5, [], 1, 1, 0, 1.0).verdict is Verdict.INCONCLUSIVE
     assert len(claim_cases(True)) == 22 and len(claim_cases(False)) == 6
+
+
+def test_calibrate_claims_command(tmp_path, monkeypatch, capsys) -> None:
+    """dpaudit calibrate --claims writes a report of its cases (the run shrunk to the cheap
+    cases here: the full one takes minutes); with --quick it is bad input (exit 2)."""
+    import json
+
+    from audit.cli import main
+    from audit.privacy.claims import claim_calibration as cc
+
+    real = cc.run_claim_calibration
+    monkeypatch.setattr(cc, "run_claim_calibration",
+                        lambda seed, full, on_finding=None, reps=None:
+                        real(seed, False, on_finding, reps))
+    assert main(["calibrate", "--claims", "--out", str(tmp_path), "--run-id", "c"]) == 0
+    rep = json.loads((tmp_path / "c" / "report.json").read_text())
+    assert len(rep["findings"]) == 6 and "flagged 1/1" in capsys.readouterr().err
+    assert main(["calibrate", "--claims", "--quick", "--out", str(tmp_path / "q")]) == 2
+    assert not (tmp_path / "q").exists()
