@@ -196,3 +196,31 @@ def test_cli_declared_gaussian_exact_and_family(tmp_path, capsys) -> None:
                  "--family", "none", *FAST]) == 0
     rep = json.loads((out / "n" / "report.json").read_text())
     assert "user.gaussian-family" not in {f["id"] for f in rep["findings"]}
+
+
+def gauss09(data, size, rng):
+    return float(np.sum(data)) + 0.9 * rng.standard_normal(size)
+
+
+def laplace_sum(data, size, rng):
+    return float(np.sum(data)) + rng.laplace(0.0, 1 / math.sqrt(2), size)
+
+
+def test_cli_family_flag_on_an_undeclared_mechanism(tmp_path, capsys) -> None:
+    """--family gaussian on a plain black-box function: sigma 10 % small under (eps, 1e-6)
+    is refuted under the family at 10^5 outputs (the black-box events cannot: see
+    event_power); Laplace outputs fail the family check: inconclusive, never refuted."""
+    pairs = tmp_path / "pairs.json"
+    pairs.write_text(json.dumps([[[0.0], [1.0]]]))
+    out = tmp_path / "r"
+    args = ["--pairs", str(pairs), "--relation", "trusted", "--epsilon", str(EPS6),
+            "--delta", "1e-6", "--family", "gaussian", "--fixed", "--max-samples", "100000",
+            "--n-select", "20000", "--no-progress", "--no-float-bits", "--out", str(out)]
+    assert main(["test", f"{__name__}:gauss09", "--run-id", "g", *args]) == 1
+    fam = _finding(out, "g", "user.gaussian-family")
+    assert fam["verdict"] == "refuted" and "GAUSSIAN FAMILY" in fam["scope"]
+    assert _finding(out, "g", "user.blackbox")["verdict"] == "not-refuted"
+    assert main(["test", f"{__name__}:laplace_sum", "--run-id", "l", *args]) in (1, 3)
+    lap = _finding(out, "l", "user.gaussian-family")
+    assert lap["verdict"] == "inconclusive" and lap["evidence"]["outcome"] == "family-rejected"
+    capsys.readouterr()
