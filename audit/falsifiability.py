@@ -69,6 +69,8 @@ TWIN_REQUIRED: tuple[str, ...] = (
     "paper.thm41.k-maximal-consecutive-removal", "paper.thm42.k-minimal-consecutive",
     # Dick et al. certify chain (proofs/subset_optimal/certify.py)
     "subset.input", "subset.every-neighbour", "subset.step-mean",
+    # dpaudit test on a declared Gaussian (audit/privacy/claims/gaussian_findings.py)
+    "user.exact-gaussian",
 )
 
 

@@ -14,7 +14,9 @@ test_mechanism`` run:
    ``1 - (1 - confidence) / 2`` so that the run keeps the stated confidence (Bonferroni);
    each kind is its own finding, so a float-bit flag never hides the real-number verdict;
 4. when the mechanism declares a location-scale density, the exact privacy-loss tester
-   (:func:`audit.privacy.exact_loss.dataset_pair_loss`) runs on every pair (pure DP only).
+   (:func:`audit.privacy.exact_loss.dataset_pair_loss`) runs on every pair (pure DP only);
+5. a declared Gaussian (or ``family="gaussian"``) adds ``user.exact-gaussian`` and
+   ``user.gaussian-family`` (:mod:`audit.privacy.claims.gaussian_findings`).
 
 Findings (ids ``user.blackbox``, ``user.float-bits``, ``user.exact-loss``,
 ``user.crash.<n>``):
@@ -98,6 +100,7 @@ __all__ = [
     "UserAudit",
     "generated_pairs",
     "not_refuted_verdict",
+    "overall_outcome",
     "pairs_from_data",
     "pairs_from_list",
     "plan_audit",
@@ -418,6 +421,7 @@ def plan_audit(
     new_rows: Sequence[Sequence[Any]] | None = None,
     stop_at_flag: bool = False,
     size: int | None = None,
+    family: str | None = None,
 ) -> AuditPlan:
     """Validate the arguments of :func:`test_mechanism` and build its plan (no mechanism
     call yet).
@@ -564,7 +568,10 @@ def plan_audit(
     # and the float-bit kind share it (Bonferroni: each at 1 - (1 - confidence) / 2), so the
     # run as a whole still flags a correct mechanism with probability <= 1 - confidence;
     # the real-number run gets half the time limit, the float-bit run what is left
-    kinds = 2 if float_bits else 1
+    from audit.privacy.claims.gaussian_findings import family_source
+
+    fam = family_source(mech, family)
+    kinds = (2 if float_bits else 1) + int(fam is not None)
     per_kind = confidence_share(confidence, kinds)
     common: dict[str, Any] = {"n_select": n_select, "n_certify": n_certify,
                               "confidence": per_kind,
@@ -594,6 +601,7 @@ def plan_audit(
         "testers": n_testers, "randomness_probe": None,
         "relation_meaning": rel.describe(), "pairs_rejected": len(rejected),
         "size": size, "read_from_library": list(facts.from_library),
+        "family": fam, "family_level": 1.0 - per_kind, "exact": bool(exact),
     }
     return AuditPlan(mech, plist, tester, params, ref, int(seed), n_testers == 2, space,
                      probe=randomness == "auto", rejected=rejected, bits_tester=bits_tester,
@@ -654,7 +662,7 @@ def run_plan(plan: AuditPlan, progress: Callable[[str, int, int], None] | None =
                              f"{malformed[0]['message']}", {"problems": malformed[:5]})
         # the sample-free sensitivity check needs no output of the mechanism
         found = [f, *_sensitivity_findings(plan), *_pairs_findings(plan)]
-        return UserAudit(found, _overall(found), plan.params, None, [],
+        return UserAudit(found, overall_outcome(found), plan.params, None, [],
                          time.perf_counter() - t0)
     findings: list[Finding] = []
     crashes: list[dict[str, Any]] = []
@@ -696,8 +704,9 @@ def run_plan(plan: AuditPlan, progress: Callable[[str, int, int], None] | None =
             {"problems": [{"dataset": c.get("dataset"), "message": c.get("message")}
                           for c in bad_out[:5]]}))
     # the kinds share the run's confidence (union bound): re-counted exactly (exit 4)
+    fam_alpha = [float(plan.params["family_level"])] if plan.params.get("family") else []
     check_shared_alpha([float(r.details.get("alpha_total", 1.0 - r.confidence))
-                        for r in runs],
+                        for r in runs] + fam_alpha,
                        float(plan.params["confidence"]), "black-box test")
     findings.extend(_sensitivity_findings(plan))
     findings.extend(_pairs_findings(plan))
@@ -705,7 +714,13 @@ def run_plan(plan: AuditPlan, progress: Callable[[str, int, int], None] | None =
     if plan.exact:
         f, exact_rows = _exact_finding(mech, plist, ref, seed)
         findings.append(f)
-    return UserAudit(findings, _overall(findings), plan.params, res, exact_rows,
+    from audit.privacy.claims import claim_from_epsilon
+    from audit.privacy.claims.gaussian_findings import gaussian_findings
+
+    findings.extend(gaussian_findings(
+        plan, claim_from_epsilon(mech.claimed_epsilon, mech.delta),
+        exact_done=plan.exact))
+    return UserAudit(findings, overall_outcome(findings), plan.params, res, exact_rows,
                      time.perf_counter() - t0)
 
 
@@ -831,7 +846,8 @@ def _pairs_findings(plan: AuditPlan) -> list[Finding]:
         seed=plan.seed, subject=f"{_SUBJECT}:{plan.ref or mech.name}")]
 
 
-def _overall(findings: list[Finding]) -> str:
+def overall_outcome(findings: list[Finding]) -> str:
+    """The run's outcome from its findings: "flagged", "inconclusive" or "not-flagged"."""
     verdicts = [f.verdict for f in findings]
     if Verdict.REFUTED in verdicts:
         return "flagged"

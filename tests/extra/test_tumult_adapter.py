@@ -69,3 +69,38 @@ def test_quantile_not_refuted_and_understated_sensitivity_flagged():
                                 query=_clamped_sum(3.0), d_in=1, relation="add-remove")
     r = test_mechanism(bad, lower=0.0, upper=3.0, **SMALL)
     assert {f.id: f for f in r.findings}["user.blackbox"].verdict is Verdict.REFUTED
+
+
+def _gauss_sum(sigma_squared):
+    from tmlt.core.measurements.noise_mechanisms import AddGaussianNoise
+
+    m = AddGaussianNoise(NumpyFloatDomain(), sigma_squared=sigma_squared)
+    return measurement_mechanism(m, query=_clamped_sum(1.0), d_in=1, relation="replace-one")
+
+
+@pytest.mark.slow
+def test_zcdp_gaussian_audited_with_the_claim_tumult_states():
+    """Tumult's AddGaussianNoise (sigma^2 = 1) states rho = 1/2 through privacy_function
+    (RhoZCDP), read without hand translation.  The event tester (5,000 selection + 20,000
+    certification outputs per data set) and the Gaussian family tester (the same sizes) at
+    90 %: the correct measurement is not flagged (false alarm <= 10 % per run), the one with
+    sigma halved (true rho = 2) against the same claim is flagged.  Seeded: Tumult's
+    generator is seeded by dpaudit.  About 1 min in the tumult venv (0.24 ms per call)."""
+    from audit.privacy.blackbox.settings import TesterSettings
+    from audit.privacy.claims import ZCDP
+    from audit.privacy.claims.certify import certify_claim
+    from audit.privacy.claims.gaussian_findings import run_under_family
+    from audit.privacy.user_mechanism import wrap_mechanism
+    from audit.protocols import NeighbourPair
+
+    right, half = _gauss_sum(1), _gauss_sum("1/4")
+    assert isinstance(right.claim, ZCDP) and right.claim.rho == 0.5
+    pairs = [NeighbourPair(np.array([0.0]), np.array([1.0]), "replace-one")]
+    t = TesterSettings(n_select=5_000, n_certify=20_000, chunk_size=20_000)
+    for m, flagged in ((right, False), (half, True)):
+        w = wrap_mechanism(m, epsilon=1.0, relation="replace-one")
+        r = certify_claim(right.claim, w, pairs, np.random.default_rng(0), t)
+        assert r.refuted is flagged, r.verdict
+        f = run_under_family(right.claim, w, pairs, np.random.default_rng(1), 5_000,
+                             20_000, 0.1, chunk_size=20_000)
+        assert not f.gof["rejected"] and f.refuted is flagged, (f.fit, f.gof["reasons"])

@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import argparse
 import time
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 from audit.cli.argtypes import integer, run_id, seed
 from audit.cli.command import Command
@@ -40,6 +42,12 @@ class CalibrateCommand(Command):
                        help="repeat each tester R times on mechanisms at the claim and test its "
                        "error rate against the nominal one (exact binomial test); power on 2x "
                        "and 1.2x twins (audit/privacy/coverage_calibration.py)")
+        p.add_argument("--claims", action="store_true",
+                       help="the claim testers' false-alarm rate and power per definition "
+                       "(GDP, zCDP, RDP, (eps, delta) by events and under the Gaussian family) "
+                       "on the Gaussian mechanism and its twins (sigma 5/10/30 %% small, zCDP "
+                       "off by 2, RDP at the wrong order): 20 seeds correct / 5 per twin at "
+                       "10^7 + 10^6 outputs (--reps R: R for every case); minutes of CPU")
         p.add_argument("--reps", type=integer(low=1), default=None,
                        help="with --coverage: R for every case (default: each case's own)")
         p.add_argument("--only", default=None,
@@ -49,6 +57,8 @@ class CalibrateCommand(Command):
         p.add_argument("--run-id", type=run_id, default=None)
 
     def run(self, a: argparse.Namespace) -> int:
+        if a.claims:
+            return _run_claims(a)
         if a.coverage:
             return _run_coverage(a)
         return _run_plain(a)
@@ -106,37 +116,74 @@ def _finish_calibration(out_dir: Path, seed: int, found: list, figures: list, pa
     return code
 
 
-def _run_coverage(a: argparse.Namespace) -> int:
-    from audit.privacy.coverage_calibration import all_cases, run_coverage, selected
+def _run_reported(a: argparse.Namespace, rid: str, subject: str, params: dict, title: str,
+                  line: Callable[[Any], str],
+                  run: Callable[[Callable[[Any], None]], tuple[list, list]]) -> int:
+    """A calibrate run that writes its report after every finding (``line`` prints it)
+    and finishes with the summary table; ``run(step)`` returns (findings, figures)."""
     from audit.report import build_report
 
-    rid = a.run_id if a.run_id is not None else f"calibrate-coverage-seed{a.seed}"
     started = datetime.now(UTC).isoformat(timespec="seconds")
+    out_dir = start_report(a.out, rid, "calibrate", subject, a.seed, params, started)
+    findings: list = []
+    progress(title)
+    t0 = time.perf_counter()
+
+    def step(f: Any) -> None:
+        findings.append(f)
+        progress(line(f))
+        write(out_dir, build_report("calibrate", subject, a.seed, findings, params, started,
+                                    False))
+
+    found, figures = run(step)
+    code = _finish_calibration(out_dir, a.seed, found, figures, params, started,
+                               time.perf_counter() - t0)
+    print(f"report: {out_dir / 'report.json'}  {out_dir / 'report.md'}  {out_dir / 'report.html'}")
+    return code
+
+
+def _run_coverage(a: argparse.Namespace) -> int:
+    from audit.privacy.coverage_calibration import all_cases, run_coverage, selected
+
+    rid = a.run_id if a.run_id is not None else f"calibrate-coverage-seed{a.seed}"
     keys = [c.key for c in all_cases(a.quick) if selected(c.key, a.only)]
     if not keys:
         raise InputError(f"--only {a.only!r}: no coverage case matches")
     params = {"coverage": True, "quick": a.quick, "reps": a.reps, "only": a.only,
               "cases": keys}
-    out_dir = start_report(a.out, rid, "calibrate", "testers:audit.privacy", a.seed, params,
-                           started)
-    findings: list = []
-    progress(f"dpaudit calibrate --coverage: {len(keys)} cases, seed {a.seed}")
-    t0 = time.perf_counter()
 
-    def step(f) -> None:
-        findings.append(f)
+    def line(f: Any) -> str:
         e = f.evidence
-        progress(f"  {f.id:<40} {f.verdict.value:<12} errors {e['errors']}/{e['runs']} "
-                 f"(nominal {e['nominal']:g}, p = {e['binomial_p_value']:.3g})  "
-                 f"{f.duration_s:6.1f} s")
-        write(out_dir, build_report("calibrate", "testers:audit.privacy", a.seed,
-                                    findings, params, started, False))
+        return (f"  {f.id:<40} {f.verdict.value:<12} errors {e['errors']}/{e['runs']} "
+                f"(nominal {e['nominal']:g}, p = {e['binomial_p_value']:.3g})  "
+                f"{f.duration_s:6.1f} s")
 
-    found, figures = run_coverage(a.seed, a.quick, a.reps, a.only, on_finding=step)
-    code = _finish_calibration(out_dir, a.seed, found, figures, params, started,
-                               time.perf_counter() - t0)
-    print(f"report: {out_dir / 'report.json'}  {out_dir / 'report.md'}  {out_dir / 'report.html'}")
-    return code
+    return _run_reported(
+        a, rid, "testers:audit.privacy", params,
+        f"dpaudit calibrate --coverage: {len(keys)} cases, seed {a.seed}", line,
+        lambda step: run_coverage(a.seed, a.quick, a.reps, a.only, on_finding=step))
+
+
+def _run_claims(a: argparse.Namespace) -> int:
+    from audit.privacy.claims.claim_calibration import claim_cases, run_claim_calibration
+
+    if a.coverage or a.only is not None or a.quick:
+        raise InputError("--claims runs alone (not with --coverage, --only or --quick)")
+    rid = a.run_id if a.run_id is not None else f"calibrate-claims-seed{a.seed}"
+    reps = (a.reps, a.reps) if a.reps is not None else None
+    params = {"claims": True, "reps": a.reps, "cases": [c.key for c in claim_cases(True)]}
+
+    def line(f: Any) -> str:
+        e = f.evidence
+        return (f"  {f.id:<44} {f.verdict.value:<12} flagged {e['flagged']}/{e['runs']} "
+                f"(95% [{e['interval95'][0]:.2f}, {e['interval95'][1]:.2f}])  "
+                f"{e['cpu_s_per_run']:.2f} CPU s/run")
+
+    return _run_reported(
+        a, rid, "testers:audit.privacy.claims", params,
+        f"dpaudit calibrate --claims: {len(params['cases'])} cases, seed {a.seed}", line,
+        lambda step: (run_claim_calibration(a.seed, full=True, on_finding=step, reps=reps),
+                      []))
 
 
 COMMAND = CalibrateCommand()

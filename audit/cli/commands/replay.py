@@ -342,6 +342,8 @@ def _check_data_file(path: Path) -> None:
 def _load_engine_replayers() -> None:
     """Register the engine's own replayers (calibration runs, ``dpaudit test``): they live
     in modules that only ``replay`` needs, so they are imported here, not at start-up."""
+    import audit.privacy.claims.claim_calibration  # noqa: F401  (calibrate --claims replayers)
+    import audit.privacy.claims.gaussian_findings  # noqa: F401  (the Gaussian replayers)
     import audit.privacy.claims.user_claim  # noqa: F401  (dpaudit test --claim's replayer)
     import audit.privacy.user_audit  # noqa: F401  (registers the dpaudit test replayers)
     import audit.prove.replay  # noqa: F401  (registers the dpaudit prove refutation replayer)

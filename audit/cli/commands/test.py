@@ -208,6 +208,12 @@ class TestCommand(Command):
                        help="the claim as a trade-off function instead of --epsilon/--delta: "
                        "gdp:mu=M, zcdp:rho=R, rdp:alpha=A:eps=E[,alpha=...], fdp:x:y,..., "
                        "pure:eps=E, approx:eps=E,delta=D (the last two are --epsilon/--delta)")
+        p.add_argument("--family", default=None, choices=("gaussian", "none"),
+                       help="also test the claim under the Gaussian shift family: the "
+                       "outputs are taken to be N(a, s^2) on D and N(a', s^2) on D' (one "
+                       "scale); mu = |a - a'| / s is bounded from the outputs and decided "
+                       "exactly, after a goodness-of-fit check (default: on when the object "
+                       "declares Gaussian noise; none: off)")
         p.add_argument("--relation", default=None,
                        help="neighbour relation (default: the library's, read from the "
                        "adapter's relation attribute, else replace-one; a flag that "
@@ -367,7 +373,7 @@ class TestCommand(Command):
             exact=not a.no_exact, max_pairs=a.max_pairs, n=a.n, max_seconds=a.max_seconds,
             chunk_size=a.chunk_size, style=a.style, randomness=a.randomness,
             seed_bits=a.seed_bits, ref=a.mechanism, queries=a.queries,
-            stop_at_flag=a.stop_at_flag, size=a.size,
+            stop_at_flag=a.stop_at_flag, size=a.size, family=a.family,
             **({"table": table, "unit": a.unit, "form": a.form or "array"} if tabular else {}))
 
     def _run(self, a: argparse.Namespace, plan: Any, run_id: str,
@@ -492,6 +498,11 @@ class TestCommand(Command):
                              f"{ev['power']['detectable_epsilon_on_event']:.4g} on its event")
             elif f.id == "user.claim" and "in_words" in ev:
                 line += f" {ev['in_words']}"
+            elif f.id == "user.gaussian-family" and "in_words" in ev:
+                line += f" {ev['in_words']}"
+            elif f.id == "user.exact-gaussian" and "pairs" in ev:
+                line += (f" declared mu <= {max(r.get('mu_up', 0) for r in ev['pairs']):.6g}"
+                         f" on {len(ev['pairs'])} pairs")
             elif f.id == "user.exact-loss" and "worst" in ev:
                 line += f" worst certified loss {ev['worst']['epsilon_up']:.6g}"
             elif f.id.startswith("user.crash") and ev:  # on the holder's data: confidential

@@ -145,7 +145,8 @@ def _histogram_errors(h: Mapping[str, Any], n_plan: int) -> list[str]:
 def check_claim_alpha(record: Mapping[str, Any], confidence: float,
                       n_certify: int) -> dict[str, Any]:
     """The exact account of a claim run's ``record`` (``{"alpha_total": float, "event":
-    event_record(...), "histogram": histogram_record(...) or None}``) against the user's
+    event_record(...), "histogram": histogram_record(...) or None, "family_level": float or
+    None}``) against the user's
     ``confidence`` and the planned ``n_certify``; raises
     :class:`~audit.privacy.blackbox.accounting.AlphaAccountingError` (exit 4) on an excess,
     a departure from the plan or a bound on its unsafe side (module docstring)."""
@@ -164,6 +165,10 @@ def check_claim_alpha(record: Mapping[str, Any], confidence: float,
         spent += 2 * bins * Fraction(h["level"])
         bounds += 2 * bins
         problems.extend(_histogram_errors(h, int(n_certify)))
+    fam = record.get("family_level")
+    if fam is not None:  # the Gaussian family tester's share (one two-sided fit)
+        spent += Fraction(fam)
+        bounds += 1
     if spent > stated:
         problems.append(f"levels sum to {float(spent)!r} > stated alpha {float(stated)!r} "
                         f"({bounds} one-sided bounds)")

@@ -96,16 +96,22 @@ def run_claim(plan: Any, claim: Claim,
     """Run the claim tester on a plan of :func:`audit.privacy.user_audit.plan_audit` and
     return its :class:`~audit.privacy.user_audit.UserAudit` (one ``user.claim``
     finding)."""
-    from audit.privacy.user_audit import UserAudit, not_refuted_verdict
+    from audit.privacy.claims.gaussian_findings import decidable, gaussian_findings
+    from audit.privacy.user_audit import UserAudit, not_refuted_verdict, overall_outcome
 
     t0 = time.perf_counter()
     mech, seed = plan.mech, plan.seed
     base = plan.tester
-    # zCDP / RDP: the event tester and the histogram certificate share alpha (Bonferroni)
+    # zCDP / RDP: the event tester and the histogram certificate share alpha (Bonferroni),
+    # and with them the Gaussian family tester when the plan has one
     both = isinstance(claim, (ZCDP, RenyiDP))
     conf = float(plan.params["confidence"])
+    family_part = bool(plan.params.get("family")) and decidable(claim)
+    parts = (2 if both else 1) + int(family_part)
+    share = confidence_share(conf, parts)
+    family_level = 1.0 - share if family_part else None
     t = TesterSettings(n_select=base.n_select, n_certify=base.certify_samples,
-                       confidence=confidence_share(conf, 2) if both else conf,
+                       confidence=share,
                        chunk_size=base.chunk_size)
     rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(CLAIM_STREAM,)))
     subject = f"user-mechanism:{plan.ref or mech.name}"
@@ -130,7 +136,7 @@ def run_claim(plan: Any, claim: Claim,
         except InvalidParameterError as exc:  # several output columns
             hist_note = str(exc)
     # the union bound re-counted exactly from the run's record (a miscount: exit 4)
-    account = check_claim_alpha(level_record(res, hist, claim, conf), conf,
+    account = check_claim_alpha(level_record(res, hist, claim, conf, family_level), conf,
                                 int(t.certify_samples))
     dur = time.perf_counter() - t0
     refuted = res.refuted or bool(hist is not None and hist.refuted)
@@ -164,7 +170,7 @@ def run_claim(plan: Any, claim: Claim,
     scope = (f"{len(plan.pairs)} neighbouring pairs ({mech.relation}); select-then-certify "
              f"against the trade-off curve of {claim.describe()}; {res.samples_total} "
              f"outputs; confidence {conf:g}"
-             + ("; event and histogram certificates at half the error budget each"
+             + (f"; event and histogram certificates at 1/{parts} of the error budget each"
                 if both else ""))
     cx: dict[str, Any] | None = None
     if res.refuted:
@@ -199,14 +205,18 @@ def run_claim(plan: Any, claim: Claim,
                     scope=scope + "; NOT REFUTED (a sampled test that found nothing is not "
                     "a proof)", evidence=ev, seed=seed, duration_s=dur, subject=subject)
         outcome = "not-flagged"
-    return UserAudit([f], outcome, params, None, [], time.perf_counter() - t0)
+    found = [f, *gaussian_findings(plan, claim, level=1.0 - share, subject=subject)]
+    if len(found) > 1:
+        outcome = overall_outcome(found)
+    return UserAudit(found, outcome, params, None, [], time.perf_counter() - t0)
 
 
 def level_record(res: ClaimResult, hist: HistogramResult | None, claim: Claim,
-                 conf: float) -> dict[str, Any]:
+                 conf: float, family_level: float | None = None) -> dict[str, Any]:
     """What the run spent, as :func:`audit.privacy.claims.accounting.check_claim_alpha`
     re-counts it: the event's counts, level and corner; the histogram's counts, level,
-    order and every bin's bounds."""
+    order and every bin's bounds; the Gaussian family tester's level when it shares the
+    run's alpha."""
     d = int(res.replay["direction_index"])
     k_first, k_second = int(res.counts["first"]), int(res.counts["second"])
     k_oth, k_fav = (k_first, k_second) if d == 0 else (k_second, k_first)
@@ -215,7 +225,8 @@ def level_record(res: ClaimResult, hist: HistogramResult | None, claim: Claim,
     h = None if hist is None else histogram_record(
         hist.counts, hist.direction, hist.n, hist.level_per_bound, hist.alpha, hist.p_lower,
         hist.q_upper, hist.divergence, hist.strongest, isinstance(claim, RenyiDP))
-    return {"alpha_total": 1.0 - float(conf), "event": ev, "histogram": h}
+    return {"alpha_total": 1.0 - float(conf), "event": ev, "histogram": h,
+            "family_level": family_level}
 
 
 def _replay_inputs(plan: Any, claim: Claim, pair_index: int) -> dict[str, Any]:

@@ -36,6 +36,8 @@ def _check(seed: int) -> None:
         assert ev["blackbox_violates"] is run.broken, run.key
         assert ev["blackbox_event"]
     assert "mantissa bit" in by["float-gini-release"]["blackbox_event"]
+    # the claim testers' cheap cases (audit/privacy/claims/claim_calibration.py)
+    assert sum(k.startswith("claims.") for k in by) == 6
     assert figures and figures[0]["kind"] == "bars"
 
 
