@@ -96,7 +96,12 @@ TWIN_REQUIRED: tuple[str, ...] = (
     # Ding et al. (free gap): SymPy derivations (a constant nudged by 8/7), the stopping rule
     # (the answer count tightened by one), the text claims, the broken variants' witnesses
     # (twin: the same exact evaluation on the pair (q, q))
-    "freegap.alg2.stopping-rule-exact", "freegap.broken.*",
+    "freegap.deriv.thm3-blue", "freegap.deriv.thm3-appendix-moments",
+    "freegap.deriv.blue-linear-time", "freegap.deriv.cor1-mse-ratio",
+    "freegap.deriv.sec5-noise-variances", "freegap.deriv.lemma5-tail",
+    "freegap.deriv.a1-tie-bound", "freegap.deriv.sec62-variance-ratio",
+    "freegap.align.asvt-stopping.at-least-k", "freegap.alg2.stopping-rule-exact",
+    "text.freegap.def6-laplace", "text.freegap.examples", "freegap.broken.*",
 )
 
 
