@@ -24,13 +24,15 @@ pure.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from fnmatch import fnmatchcase
 from fractions import Fraction
 from typing import Any
 
 __all__ = [
     "TWIN_OUTCOMES",
+    "all_of",
+    "rejection_twin",
     "TWIN_REQUIRED",
     "decide",
     "gap_twin",
@@ -71,6 +73,37 @@ TWIN_REQUIRED: tuple[str, ...] = (
     "subset.input", "subset.every-neighbour", "subset.step-mean",
     # dpaudit test on a declared Gaussian (audit/privacy/claims/gaussian_findings.py)
     "user.exact-gaussian",
+    # regress: every exhaustive kernel check of the engine runner carries a broken-kernel twin
+    # (audit/checks/kernel_twin.py); the Liu and Dick et al. suites' ids
+    "liu.*", "dick.*",
+    # Liu prove: the SymPy displays and steps (proofs/global_sensitivity/derivations.py) and
+    # the Z3 GS suprema (proofs/global_sensitivity/claims.py, twin: the GS tightened)
+    "derivation.*", "gs.smt.*", "text.liu.*", "release.mean.clip", "release.mean.truncation-redraw",
+    # Lan & Reiter / Gini: noise admissibility (proofs/gini/admissibility.py, twin: epsilon
+    # tightened below the certified whole loss) and the Gini certify chain
+    "certify.input", "certify.kernel-vs-reference",
+    "certify.admissibility", "certify.float-sampler", "privacy.admissibility.*",
+    # Lan & Reiter prove: SymPy derivations (twin: a constant nudged by 8/7), the Z3 theorem
+    # checks (twin: the family with one member dropped), the Section 3 text claim
+    "paper.eq1-eq2.relation", "paper.eq14.a-monotone-in-mprime",
+    "paper.eq17.continuity-increase", "paper.eq10.normalising-constant",
+    "paper.thm41.smt.*", "paper.thm42.smt.*", "text.sec3.min-at-a-kept-point",
+    # Lan & Reiter search / reproduce: grid checks (twin: the claim narrowed or shifted by
+    # 2^-20, a reversed search, a non-smooth bound) and exact reproductions (constant nudged)
+    "paper.alg1.findminindex-unimodal", "paper.alg1.findminindex-ternary-argmin",
+    "paper.lemma41.fact1-min-at-sm", "paper.sec411.eq13", "paper.a12.max-at-m1",
+    "paper.sec3.toy-witnesses-optimal", "paper.sec42.subset-example",
+    "tight.ball-exhaustive.power", "tight.chain-exhaustive", "tight.ratio",
+    "repro.sec52.min-iq", "repro.fig4.scale-monotone", "repro.sec2.mean-gs",
+    # Ding et al. (free gap): SymPy derivations (a constant nudged by 8/7), the stopping rule
+    # (the answer count tightened by one), the text claims, the broken variants' witnesses
+    # (twin: the same exact evaluation on the pair (q, q))
+    "freegap.deriv.thm3-blue", "freegap.deriv.thm3-appendix-moments",
+    "freegap.deriv.blue-linear-time", "freegap.deriv.cor1-mse-ratio",
+    "freegap.deriv.sec5-noise-variances", "freegap.deriv.lemma5-tail",
+    "freegap.deriv.a1-tie-bound", "freegap.deriv.sec62-variance-ratio",
+    "freegap.align.asvt-stopping.at-least-k", "freegap.alg2.stopping-rule-exact",
+    "text.freegap.def6-laplace", "text.freegap.examples", "freegap.broken.*",
 )
 
 
@@ -127,6 +160,34 @@ def gap_twin(max_gap: float | Fraction | None, *, at: Any, what: str) -> dict[st
     return twin(f"{what}: lhs - rhs <= {float(max_gap) - delta!r} (tightened by {delta:.3g} "
                 f"past the largest gap the scope attains)", "refuted", witness=at,
                 margin={"largest_gap": max_gap, "delta": delta})
+
+
+def all_of(*parts: Mapping[str, Any]) -> dict[str, Any]:
+    """One twin for a check that is a conjunction of parts, each with its own twin: refuted
+    only when every part's twin is refuted (so every part of the check can fail); otherwise
+    the worst outcome of the parts (``inconclusive`` before ``not-refuted``)."""
+    if not parts:
+        raise ValueError("all_of needs at least one twin")
+    outcomes = [str(p.get("outcome")) for p in parts]
+    outcome = ("refuted" if all(o == "refuted" for o in outcomes) else
+               "not-refuted" if "not-refuted" in outcomes else "inconclusive")
+    witnesses = [p.get("witness") for p in parts]
+    return twin("; ".join(f"({i + 1}) {p.get('perturbation', '')}" for i, p in enumerate(parts)),
+                outcome, witness=witnesses if any(w is not None for w in witnesses) else None,
+                detail="one twin per part of the check, outcomes " + ", ".join(outcomes))
+
+
+def rejection_twin(run: Callable[[], Any], perturbation: str, rejects: type[BaseException],
+                   detail: str = "") -> dict[str, Any]:
+    """The twin of an input check: ``run()`` is the same validation on the perturbed input
+    (a record outside the bounds); refuted when it raises ``rejects``."""
+    try:
+        run()
+    except rejects:
+        outcome = "refuted"
+    else:
+        outcome = "not-refuted"
+    return twin(perturbation, outcome, detail=detail)
 
 
 def decide(passed: bool, tw: Mapping[str, Any], *, failed: Any, vacuous_reason: str) -> Any:

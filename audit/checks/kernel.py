@@ -10,8 +10,9 @@ sources:
   a pass is ``not-refuted`` over the inputs evaluated (sampled, never exhaustive);
 * :class:`Listed` - an explicit list of cases, every one evaluated.  With
   ``exhaustive=True`` the list *is* the stated finite scope and every comparison is exact,
-  so a pass is ``verified`` (with that scope); otherwise (random cases, statistical tests)
-  ``not-refuted``.
+  so a pass is ``verified`` (with that scope) when its broken-kernel twin
+  (:mod:`audit.checks.kernel_twin`) is refuted on the same cases, else ``vacuous``;
+  otherwise (random cases, statistical tests) ``not-refuted``.
 
 Failures are grouped into *failure classes* (:func:`default_class`: the outcome's class -
 the sign of the error, an exception type - or a check's own ``classify``); up to
@@ -49,6 +50,8 @@ from hypothesis import HealthCheck, Phase, find, settings
 from hypothesis import strategies as st
 from hypothesis.errors import NoSuchExample
 
+from audit import falsifiability
+from audit.checks.kernel_twin import kernel_twin
 from audit.findings import Finding, Method, Verdict, counterexample_document, from_jsonable
 
 __all__ = ["MAX_CLASSES", "Context", "KernelCheck", "KernelSuite", "Listed", "Outcome",
@@ -170,6 +173,9 @@ class KernelCheck:
     bound_name: str = "the exact value"
     #: one-sided evidence: also state the smallest safe gap (how tight the bound is)
     report_tightest: bool = False
+    #: the twin (issue 42, :mod:`audit.checks.kernel_twin`): (function, position) of a
+    #: privacy parameter the broken variant scales up (an exact-loss check's twin)
+    twin_arg: tuple[str, int] | None = None
     #: ``needs`` is satisfied by any one of its functions (the check covers each function
     #: the module provides), not all of them
     needs_any: bool = False
@@ -265,10 +271,13 @@ def run_check(chk: KernelCheck, mod: Any, subject: str, ctx: Context) -> list[Fi
     else:
         cases = src.make(ctx.seed, ctx.mode)
         found = {}
-        for case in cases:
+        gaps: list[tuple[float, int]] = []  # the twin tries the tightest cases first
+        for i, case in enumerate(cases):
             out = evaluate(case)
             if not out.ok:
                 found.setdefault(chk.classify(case, out), case)
+            elif out.gap is not None and math.isfinite(out.gap):
+                gaps.append((out.gap, i))
         kind = "exhaustive, exact" if src.exhaustive else ctx.mode
         scope = f"{len(cases)} cases, seed {ctx.seed}, {kind}: {chk.scope}"
         evidence = {"cases": len(cases)}
@@ -284,8 +293,16 @@ def run_check(chk: KernelCheck, mod: Any, subject: str, ctx: Context) -> list[Fi
         if chk.report_tightest:
             evidence["smallest_relative_gap"] = _num(stats["min_above"])
     if not found:
-        verdict = (Verdict.VERIFIED if isinstance(src, Listed) and src.exhaustive
-                   else Verdict.NOT_REFUTED)
+        verdict = Verdict.NOT_REFUTED
+        if isinstance(src, Listed) and src.exhaustive:  # verified only with a refuted twin
+            tw = kernel_twin(chk.evaluate, mod, chk.needs, cases, chk.twin_arg,
+                             tightest=[i for _, i in sorted(gaps)] or range(len(cases)))
+            evidence["twin"] = tw
+            verdict = falsifiability.decide(
+                True, tw, failed=Verdict.REFUTED,
+                vacuous_reason=f"no broken variant of the kernel tried is refuted on these "
+                               f"{len(cases)} cases: the comparison cannot tell it from the "
+                               f"real one")
         return [Finding(**base, verdict=verdict, scope=scope, evidence=evidence,
                         duration_s=time.perf_counter() - t0, tolerance=chk.tolerance)]
     if searched:

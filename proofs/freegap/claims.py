@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from audit import verdict_rules
+from audit import falsifiability, verdict_rules
 from audit.findings import Finding, Method, Verdict, counterexample_document
 from audit.registry import replayer
 from kernels.freegap import broken as fb
@@ -273,6 +273,7 @@ def stopping_rule(budget_s: float, seed: int) -> list[Finding]:
     t0 = time.perf_counter()
     # exact: every sequence of answer costs (1 or 2 units) until the rule stops
     k_max, bad, checked = 40, [], 0
+    twin_at: dict[str, Any] | None = None
     grid = [(Fraction(e, 10), Fraction(t, 20)) for e in (1, 3, 7, 10, 20) for t in (1, 4, 10, 19)]
     for k in range(1, k_max + 1):
         states = {0}
@@ -297,17 +298,24 @@ def stopping_rule(budget_s: float, seed: int) -> list[Finding]:
                 checked += 1
                 if e0 + v * e2 > eps or min(ns) < k or max(ns) > 2 * k - 1:
                     bad.append({"k": k, "eps": str(eps), "theta": str(th), "units": v})
+                if twin_at is None and max(ns) > 2 * k - 2:  # the twin's tightened count
+                    twin_at = {"k": k, "eps": str(eps), "theta": str(th), "units": v}
+    tw_stop = falsifiability.twin("at most 2k - 2 answers (the count tightened by one): the "
+                                  "same enumeration", "refuted" if twin_at else "not-refuted",
+                                  witness=twin_at)
     f1 = _finding(
         "freegap.alg2.stopping-rule-exact",
         f"{REF}, Algorithm 2 line 16 / Theorem 4: the rule 'if cost > eps - eps1 then break' "
         "keeps the total cost <= eps and lets the algorithm answer at least k queries (at most "
         "2k - 1)",
         f"{REF}, Alg. 2, Thm. 4", Method.EXHAUSTIVE,
-        Verdict.VERIFIED if not bad else Verdict.REFUTED,
+        falsifiability.decide(not bad, tw_stop, failed=Verdict.REFUTED,
+                              vacuous_reason="no stop state reaches 2k - 1 answers"),
         f"exact rational arithmetic, every sequence of top/middle answers, k = 1..{k_max}, "
         f"eps in {{0.1, 0.3, 0.7, 1, 2}}, theta in {{0.05, 0.2, 0.5, 0.95}} ({checked} stop "
         "states)",
-        {"violations": bad[:5], "stop_states_checked": checked}, None if not bad else
+        {"violations": bad[:5], "stop_states_checked": checked,
+         "twin": tw_stop}, None if not bad else
         counterexample_document("freegap.alg2.stopping-rule-exact",
                                 "kernels:kernels.freegap.mechanisms",
                                 bad[0], "cost <= eps", "violated", None), seed, t0,
@@ -454,15 +462,24 @@ def broken_witnesses(budget_s: float, seed: int) -> list[Finding]:
         w = entry["witness"]
         eps = w["params"]["epsilon"]
         ok = loss > eps
+        # the twin (issue 42): the same exact evaluation on the pair (q, q) (q' replaced by
+        # q, no difference): "exceeds eps" must fail there (log ratio 0)
+        _, _, same = fm.witness_exact(name, same=True)
+        tw = falsifiability.twin("q' replaced by q (a pair with no difference): the same exact "
+                                 "evaluation must not exceed eps",
+                                 "refuted" if not same > eps else "not-refuted",
+                                 margin={"log_ratio_on_q_q": same})
         out.append(_finding(
             f"freegap.broken.{name.replace('_', '-')}",
             f"{entry['description']} ({entry['reference']}) is not eps-DP: true cost "
             f"{entry['true_cost']}",
             entry["reference"], Method.EXACT_LOSS,
-            Verdict.VERIFIED if ok else Verdict.REFUTED,
+            falsifiability.decide(ok, tw, failed=Verdict.REFUTED,
+                                  vacuous_reason="the log ratio is not finite"),
             f"exact event probabilities (mpmath, 30 digits) on the catalogue witness: q = "
             f"{w['q']}, q' = {w['q_prime']}, {w['params']}, event: {w['event_text']}",
-            {"p_q": float(p), "p_q_prime": float(pp), "log_ratio": loss, "claimed_epsilon": eps},
+            {"p_q": float(p), "p_q_prime": float(pp), "log_ratio": loss, "claimed_epsilon": eps,
+             "twin": tw},
             None if ok else counterexample_document(
                 "freegap.broken-witness", "kernels:kernels.freegap.broken",
                 {"variant": name}, f"log ratio > {eps}", loss, None),

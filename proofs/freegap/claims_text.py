@@ -11,6 +11,7 @@ import time
 from fractions import Fraction as F
 from typing import Any
 
+from audit import falsifiability
 from audit.findings import Finding, Method, Verdict, counterexample_document, from_jsonable
 from audit.registry import replayer
 from proofs.freegap import NAME, claim
@@ -82,6 +83,14 @@ def noise_families(budget_s: float, seed: int) -> list[Finding]:
     verdict = (Verdict.VERIFIED if vals == {"holds"} else
                Verdict.REFUTED if vals == {"refuted"} else SPLIT)
     others_ok = r["laplace_ok"] and not r["discrete_laplace_violations"]
+    # the twin (issue 42): the Lipschitz constant 1 nudged to 7/8, the same lattice comparison
+    lattice = [F(k, 4) for k in range(-40, 41)]
+    twin_at = next(((u, v) for u in lattice for v in lattice
+                    if abs(v) - abs(u) > F(7, 8) * abs(u - v)), None)
+    tw6 = falsifiability.twin("log(f(x)/f(y)) <= (7/8)|x - y|/alpha (the constant nudged): the "
+                              "same exact comparison on the lattice",
+                              "refuted" if twin_at else "not-refuted",
+                              witness={"x": twin_at[0], "y": twin_at[1]} if twin_at else None)
     c0 = r["continuous_staircase"][0]
     return [
         paper_finding(
@@ -89,11 +98,12 @@ def noise_families(budget_s: float, seed: int) -> list[Finding]:
             claim="Definition 6: Laplace(alpha) and Discrete Laplace satisfy log(f(x)/f(y)) <= "
                   "|x - y|/alpha",
             reference=f"{REF}, Definition 6", method=Method.EXHAUSTIVE,
-            verdict=Verdict.VERIFIED if others_ok else Verdict.REFUTED,
+            verdict=falsifiability.decide(others_ok, tw6, failed=Verdict.REFUTED,
+                                          vacuous_reason="the nudged constant also holds"),
             scope="Laplace: every pair on the 1/4 lattice of [-10, 10] (log ratio times alpha "
                   "= |y| - |x|); discrete Laplace with parameter e^(-1/alpha): every pair of "
                   "integers in [-20, 20]; exact",
-            evidence={"laplace_ok": others_ok,
+            evidence={"laplace_ok": others_ok, "twin": tw6,
                       "discrete_laplace_violations": r["discrete_laplace_violations"]},
             counterexample=None if others_ok else counterexample_document(
                 "text.freegap.def6-noise-families", SUBJECT, {"family": "laplace"}, True,
@@ -144,8 +154,16 @@ def replay_families(inputs: dict) -> tuple[bool, Any, Any, str]:
 def example_cases() -> tuple[list[dict], int]:
     """Examples 1-3 over every data set of salaries in {0, 25, 50, 100} of size 0..4, every
     add/remove neighbour, every eta_1 on a grid around the threshold 10,000 - q(D)."""
+    bad, count, _ = example_scan()
+    return bad, count
+
+
+def example_scan() -> tuple[list[dict], int, tuple[int, Any]]:
+    """:func:`example_cases` plus the largest |q(D) - q(D')| reached and a pair reaching it
+    (the twin of the sensitivity claim, issue 42)."""
     bad: list[dict] = []
     count = 0
+    widest: tuple[int, Any] = (0, None)
     eps = F(1, 2)
     for n in range(0, 5):
         for D in itertools.combinations_with_replacement((0, 25, 50, 100), n):
@@ -155,6 +173,8 @@ def example_cases() -> tuple[list[dict], int]:
             for Dp in neigh:
                 qp = sum(Dp)
                 count += 1
+                if abs(q - qp) > widest[0]:
+                    widest = (abs(q - qp), {"D": list(D), "Dp": list(Dp)})
                 if abs(q - qp) > 100:  # Example 1: sensitivity 100
                     bad.append({"example": 1, "D": list(D), "Dp": list(Dp)})
                 # Example 1/3: eta_1' = eta_1 + q(D) - q(D'), cost eps/100 |q(D) - q(D')| <= eps
@@ -167,7 +187,7 @@ def example_cases() -> tuple[list[dict], int]:
                         bad.append({"example": 2, "D": list(D), "Dp": list(Dp), "eta": eta})
                     if not top and not qp + eta - 100 < 10000:
                         bad.append({"example": 2, "D": list(D), "Dp": list(Dp), "eta": eta})
-    return bad[:5], count
+    return bad[:5], count, widest
 
 
 @claim("text.freegap.examples", "Examples 1-3: sensitivity 100, the local alignments of "
@@ -175,18 +195,21 @@ def example_cases() -> tuple[list[dict], int]:
        reference="Examples 1-3")
 def examples(budget_s: float, seed: int) -> list[Finding]:
     t0 = time.perf_counter()
-    bad, count = example_cases()
+    bad, count, widest = example_scan()
+    tw = falsifiability.tightened_bound_twin(widest[0], 100, at=widest[1],
+                                             what="|q(D) - q(D')| (the sensitivity)")
     return [paper_finding(
         id="text.freegap.examples", reading="as printed (add/remove one salary in [0, 100])",
         claim="Examples 1-3: the salary sum has sensitivity 100; eta_1' = eta_1 + 100 keeps "
               "the output 'top' and eta_1'' = eta_1 - 100 keeps 'bottom' on every neighbour; "
               "the costs are (eps/100)|q(D') - q(D)| <= eps and 100 eps/100 = eps",
         reference=f"{REF}, Examples 1-3", method=Method.EXHAUSTIVE,
-        verdict=Verdict.VERIFIED if not bad else Verdict.REFUTED,
+        verdict=falsifiability.decide(not bad, tw, failed=Verdict.REFUTED,
+                                      vacuous_reason="no neighbour pair changes the sum"),
         scope=f"salaries in {{0, 25, 50, 100}}, data sets of size 0..4, every add/remove "
               f"neighbour ({count} pairs), eta_1 on a 7/4-step grid of 172 points around the "
               "threshold (the events are half-lines in eta_1, so their ends are what matters)",
-        evidence={"pairs": count, "violations": bad},
+        evidence={"pairs": count, "violations": bad, "twin": tw},
         counterexample=counterexample_document("text.freegap.examples", SUBJECT, bad[0], True,
                                                False, None) if bad else None,
         seed=seed, duration_s=time.perf_counter() - t0, subject=SUBJECT)]

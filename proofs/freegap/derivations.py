@@ -36,7 +36,7 @@ from typing import Any
 
 import sympy as sp
 
-from audit import verdict_rules
+from audit import falsifiability, verdict_rules
 from audit.findings import Finding, Method, Verdict, counterexample_document
 from audit.registry import replayer
 from proofs.freegap import claim
@@ -61,9 +61,24 @@ __all__ = [
 ]
 
 
+def _nudge_twin(what: str, still_equal: bool, at: Any = None) -> dict[str, Any]:
+    """The twin of a symbolic identity (issue 42): ``what`` times 8/7 (a constant nudged),
+    the same exact comparison; ``still_equal`` is what that comparison gave."""
+    return falsifiability.twin(f"{what} times 8/7 (a constant nudged): the same exact "
+                               "comparison", "not-refuted" if still_equal else "refuted",
+                               witness=at)
+
+
 def _finding(fid: str, text: str, ref: str, verdict: Verdict, scope: str, evidence: dict,
              cx: dict | None, t0: float, method: Method = Method.SYMBOLIC,
-       reading: str = "") -> Finding:
+       reading: str = "", twin: dict | None = None) -> Finding:
+    """A derivation finding; a verified one with ``twin`` carries it and is verified only when
+    the twin is refuted (else vacuous)."""
+    if verdict is Verdict.VERIFIED and twin is not None:
+        evidence = {**evidence, "twin": twin}
+        verdict = falsifiability.decide(True, twin, failed=Verdict.REFUTED,
+                                        vacuous_reason="the comparison does not tell the "
+                                        "claim from its nudged twin")
     return Finding(id=fid, claim=text, reference=ref, method=method, verdict=verdict,
                    scope=scope, evidence=evidence, counterexample=cx, seed=None,
                    duration_s=time.perf_counter() - t0, subject=SUBJECT,
@@ -271,8 +286,12 @@ def thm3_findings(budget_s: float, kmax: int = 8) -> list[Finding]:
         scope = (f"exact symbolic identity for k = 2..{done[-1]} (lam > 0 symbolic)"
                  + ("; and for every k >= 3 by the entrywise case analysis (15 cases each for "
                     "unbiasedness and orthogonality)" if general else ""))
+        m2, _ = blue_gls_matrix(2)
+        x2, y2 = printed_xy(2)
+        tw = _nudge_twin("the printed (X | Y)/((1+lam)k)", _mzero(
+            m2 - sp.Matrix.hstack(x2, y2) / ((1 + LAM) * 2) * sp.Rational(8, 7)), {"k": 2})
         out.append(_finding("freegap.deriv.thm3-blue", THM3_TEXT, REF_THM3, Verdict.VERIFIED,
-                            scope, ev, None, t0))
+                            scope, ev, None, t0, twin=tw))
     out += appendix_a2_findings(min(done[-1], 6))
     return out
 
@@ -290,6 +309,9 @@ def appendix_a2_findings(kmax: int) -> list[Finding]:
         e_tt = n * ((1 + LAM) * sp.eye(k)) * n.T
         tri = sp.Matrix(k - 1, k - 1, lambda r, c: 2 if r == c else (-1 if abs(r - c) == 1 else 0))
         ok_mom &= _mzero(e_xt - n.T) and _mzero(e_tt - (1 + LAM) * tri)
+        if k == 2:
+            tw_mom = _nudge_twin("tridiag(-1, 2, -1)", _mzero(
+                e_tt - (1 + LAM) * tri * sp.Rational(8, 7)), {"k": 2})
     out.append(_finding(
         "freegap.deriv.thm3-appendix-moments",
         "Appendix A.2: E(xi theta^T) = sigma^2 N^T and E(theta theta^T) = (1 + lam) sigma^2 "
@@ -298,7 +320,7 @@ def appendix_a2_findings(kmax: int) -> list[Finding]:
         f"k = 2..{kmax}, lam symbolic (covariances of independent xi, eta)",
         {"equal": ok_mom}, None if ok_mom else counterexample_document(
             "freegap.deriv.thm3-appendix-moments", SUBJECT, {"kmax": kmax}, "equal", "differs",
-            None), t0))
+            None), t0, twin=tw_mom))
     # printed inverse entries
     t0 = time.perf_counter()
     viol = None
@@ -382,6 +404,10 @@ def linear_time_findings(budget_s: float, kmax: int = 10) -> list[Finding]:
         mat = (x * sp.Matrix(al) + y * sp.Matrix(g)) / ((1 + LAM) * k)
         lin = linear_time_blue(al, g, LAM)
         ok &= all(_zero(a - b) for a, b in zip(mat, lin, strict=True))
+        if k == 2:
+            tw_lin = _nudge_twin("the linear-time beta", all(
+                _zero(a - b * sp.Rational(8, 7)) for a, b in zip(mat, lin, strict=True)),
+                {"k": 2})
         done.append(k)
     text = ("Section 5.2: the linear-time algorithm (a = sum alpha, p = sum (k-i) g_i, prefix sums "
             "p_i, beta_i = (a + lam k alpha_i + p - k p_{i-1})/((1+lam)k)) computes Theorem 3's "
@@ -392,7 +418,7 @@ def linear_time_findings(budget_s: float, kmax: int = 10) -> list[Finding]:
                      {"k_checked": done, "equal": ok},
                      None if ok else counterexample_document(
                          "freegap.deriv.blue-linear-time", SUBJECT, {"kmax": done[-1]},
-                         "equal", "differs", None), t0)]
+                         "equal", "differs", None), t0, twin=tw_lin)]
 
 
 # =============================================================================================
@@ -412,6 +438,9 @@ def cor1_findings(budget_s: float, kmax: int = 8) -> list[Finding]:
         cov_printed = (mx * mx.T + LAM * myn * myn.T).applyfunc(sp.cancel)
         tk = target.subs(KS, k)
         okk = all(_zero(cov[i, i] - tk) and _zero(cov_printed[i, i] - tk) for i in range(k))
+        if k == 2:
+            tw_cor = _nudge_twin("the ratio (1 + lam k)/(k + lam k)", all(
+                _zero(cov[i, i] - tk * sp.Rational(8, 7)) for i in range(k)), {"k": 2})
         # Appendix A.3: Var(x_i) = (k^2 lam^2 + 2 k lam + k), Var(y_i) = (k^2 - k) lam
         vx = [(x * x.T)[i, i] for i in range(k)]
         vy = [LAM * (y * diff_matrix(k) * (y * diff_matrix(k)).T)[i, i] for i in range(k)]
@@ -439,7 +468,7 @@ def cor1_findings(budget_s: float, kmax: int = 8) -> list[Finding]:
                     {"per_k": per_k, "general_k_cases": recs, "general_k_proved": general},
                     None if ok and ok2 else counterexample_document(
                         "freegap.deriv.cor1-mse-ratio", SUBJECT, {"kmax": done[-1]}, "equal",
-                        "differs", None), t0)]
+                        "differs", None), t0, twin=tw_cor)]
     out.append(sec5_bookkeeping())
     return out
 
@@ -478,7 +507,11 @@ def sec5_bookkeeping() -> Finding:
                                         "general_queries_lam4_limit": str(gen_limit)},
                     None if ok else counterexample_document(
                         "freegap.deriv.sec5-noise-variances", SUBJECT, {}, "all true",
-                        {k_: v for k_, v in checks.items() if not v}, None), t0)
+                        {k_: v for k_, v in checks.items() if not v}, None), t0,
+                    reading="indices treated as fixed (as the paper does): the variance of a "
+                            "selected query's noise is that of a fixed index",
+                    twin=_nudge_twin("Var(q~_a - q~_b) = 16k^2/eps^2: the 16", _zero(
+                        2 * _lap_var(2 * k / EPS) - sp.Rational(128, 7) * k**2 / EPS**2)))
 
 
 # =============================================================================================
@@ -567,6 +600,8 @@ def lemma5_findings(budget_s: float) -> list[Finding]:
     lim_ok = _exp_zero(sp.limit(lemma5_tail_printed(), b, a) - lemma5_tail_printed(a, a,
                                                                                     equal=True))
     ok = dens_ok and tail_ok and tail2_ok and dens_e_ok and tail_e_ok
+    tw_l5 = _nudge_twin("the printed tail (eps0 != eps*)",
+                        _exp_zero(tail - lemma5_tail_printed() * sp.Rational(8, 7)))
     ev = {"density_eps0_ne_epsstar": dens_ok, "tail_direct": tail_ok,
           "tail_from_density": tail2_ok, "density_equal_case": dens_e_ok,
           "tail_equal_case": tail_e_ok, "equal_case_is_limit": lim_ok,
@@ -577,7 +612,8 @@ def lemma5_findings(budget_s: float) -> list[Finding]:
                     "of the convolution (both signs of z) and, independently, of the Laplace "
                     "cdf against the threshold-noise density", ev,
                     None if ok else counterexample_document(
-                        "freegap.deriv.lemma5-tail", SUBJECT, {}, "equal", ev, None), t0)]
+                        "freegap.deriv.lemma5-tail", SUBJECT, {}, "equal", ev, None), t0,
+                    twin=tw_l5)]
     out.append(lemma5_application_finding())
     return out
 
@@ -721,7 +757,11 @@ def sec62_findings(budget_s: float) -> list[Finding]:
                      {"checks": checks},
                      None if ok else counterexample_document(
                          "freegap.deriv.sec62-variance-ratio", SUBJECT, {}, "all true",
-                         {k_: str(v) for k_, v in checks.items()}, None), t0)]
+                         {k_: str(v) for k_, v in checks.items()}, None), t0,
+                     reading="indices treated as fixed (as the paper does)",
+                     twin=_nudge_twin("footnote 5's sigma = 4 sqrt(2)/eps2", _zero(
+                         2 * sp.sqrt(_lap_var(2 / e2)) - 4 * sp.sqrt(2) / e2
+                         * sp.Rational(8, 7))))]
 
 
 # =============================================================================================
@@ -800,7 +840,9 @@ def a1_findings() -> list[Finding]:
                          "max_ratio_to_bound_on_grid": float(worst)},
                         None if ok else counterexample_document(
                             "freegap.deriv.a1-tie-bound", SUBJECT, {}, "bound", "fails", None),
-                        t0))
+                        t0, twin=_nudge_twin("the corrected first term (1-u)(1+u^2)/(1+u)^3",
+                                             _zero(step1 - (1 - u) * (1 + u**2) / (1 + u) ** 3
+                                                   * sp.Rational(8, 7)))))
     return out
 
 

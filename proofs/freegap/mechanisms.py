@@ -621,11 +621,16 @@ _WITNESS_CONDS: dict[str, list[Condition]] = {
 }
 
 
-def witness_exact(variant: str, *, dps: int = 30) -> tuple[Any, Any, float]:
+def witness_exact(variant: str, *, dps: int = 30, same: bool = False
+                  ) -> tuple[Any, Any, float]:
     """Exact ``(P(event | q), P(event | q'), log ratio)`` of a catalogue witness, computed
-    from the noise law (mpmath), independently of the samplers and of the stored figures."""
+    from the noise law (mpmath), independently of the samplers and of the stored figures.
+    ``same``: q' replaced by q (the twin of issue 42: the same evaluation on a pair with no
+    difference, whose log ratio is 0)."""
     entry = fb.BROKEN_VARIANTS[variant]
-    w = entry["witness"]
+    w = dict(entry["witness"])
+    if same:
+        w["q_prime"] = w["q"]
     p = w["params"]
     if variant in _WITNESS_CONDS:
         law = mechanism_for_variant(variant).svt_law()  # type: ignore[attr-defined]

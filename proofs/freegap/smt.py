@@ -1252,7 +1252,8 @@ STOP_TWICE_TEXT = ("Section 6.1: with eps_2 = eps_1/2, if the queries are far ab
                    "version (k)")
 
 
-def _stop_query(k: int, a_t: int, a_m: int, last: str, want: str) -> tuple[str, float]:
+def _stop_query(k: int, a_t: int, a_m: int, last: str, want: str, least: int | None = None
+                ) -> tuple[str, float]:
     """Counts (a_t top, a_m middle answers) before the last output, then ``last``; no break
     after the earlier outputs (the budget only grows, so 'not broken after the previous output'
     covers every earlier one), break after the last.  want="few": fewer than k answers in
@@ -1264,7 +1265,7 @@ def _stop_query(k: int, a_t: int, a_m: int, last: str, want: str) -> tuple[str, 
     now = prev + {"T": e2, "M": e1, "B": 0}[last]
     cons = [th > 0, th < 1, prev <= 1 - e1, now > 1 - e1]
     total = a_t + a_m + (last != "B")
-    if want == "few" and total >= k:
+    if want == "few" and total >= (k if least is None else least):
         return "skip", 0.0  # enough answers whatever theta is
     r, _m, dt = _solve(cons, Z3_RLIMIT, False)
     return r, dt
@@ -1286,12 +1287,21 @@ def stopping_findings(budget_s: float, kmax: int = 8) -> list[Finding]:
         if not ok:
             break
         done.append(k)
+    # the twin (issue 42): "at least k + 1 answers" (the count tightened by one), the same
+    # queries at k = 1 until Z3 answers SAT (a run stopping after exactly k answers)
+    hit = next(({"k": 1, "top": a_t, "middle": a_m, "last": last}
+                for a_t in range(0, 3) for a_m in range(0, 2) for last in ("T", "M", "B")
+                if _stop_query(1, a_t, a_m, last, "few", least=2)[0] == "sat"), None)
+    tw = falsifiability.twin("at least k + 1 answers (the count tightened by one): the same "
+                             "Z3 queries at k = 1", "refuted" if hit else "not-refuted",
+                             witness=hit)
     f1 = Finding("freegap.align.asvt-stopping.at-least-k", STOP_MIN_TEXT, _THM4, Method.SMT,
-                 Verdict.VERIFIED if done else Verdict.INCONCLUSIVE,
+                 falsifiability.decide(bool(done), tw, failed=Verdict.INCONCLUSIVE,
+                                       vacuous_reason="no run stops with exactly k answers"),
                  f"every count of top/middle answers before the break, k = 1..{done[-1]}, "
                  "symbolic theta in (0,1), exact arithmetic (the printed float test can stop "
                  "one answer early -- see kernels/freegap.py)" if done else "no k completed",
-                 {"k_checked": done, "unsat_queries": unsat,
+                 {"k_checked": done, "unsat_queries": unsat, "twin": tw,
                   "cases_with_k_answers_already": skipped, "solver_time_s": round(secs, 3)},
                  None, None, time.perf_counter() - t0, SUBJECT)
     # "twice as many": 2k top-branch answers need no break after 2k - 1 of them

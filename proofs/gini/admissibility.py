@@ -86,12 +86,14 @@ import math
 import time
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
+from fractions import Fraction
 from typing import Any
 
 import mpmath
 import numpy as np
 from scipy.optimize import minimize_scalar
 
+from audit import falsifiability
 from audit.findings import Finding, Method, Verdict, counterexample_document
 from audit.privacy.exact_loss import check_dps
 from audit.rounding import float_down, float_up
@@ -444,6 +446,7 @@ def admissible(epsilon: Any, gamma: Any, choice: str = "alg3") -> dict[str, Any]
         f"{row.lam_grid} points with a Lipschitz upper bound"
     )
     d["duration_s"] = row.duration_s
+    d["twin"] = whole_loss_twin([row])
     return d
 
 
@@ -571,6 +574,20 @@ def _nearest(bnds: list[float], lo: float, hi: float) -> float:
 
 
 # ------------------------------------------------------------------------- findings
+def whole_loss_twin(rows: Sequence[Any]) -> dict[str, Any]:
+    """The twin of an admissibility check (issue 42): the same certified decision ("dp" iff
+    the whole-mechanism loss's upper bound <= epsilon, "not-dp" iff its certified lower value
+    at a witness exceeds epsilon) against epsilon tightened just below the largest certified
+    lower value ``whole.value_down`` over ``rows`` (:class:`AdmissibilityRow`): refuted at
+    that row's witness (gamma, lambda, delta, z), a loss the attainable set reaches."""
+    r = max(rows, key=lambda q: q.whole.value_down / q.epsilon)
+    w = r.whole
+    return falsifiability.tightened_bound_twin(
+        Fraction(w.value_down) if w.certified else None, Fraction(r.epsilon),
+        at={"gamma": r.gamma, "lambda": w.lam, "delta": w.delta, "z": w.z, "log_z": w.log_z},
+        what="the whole-mechanism loss")
+
+
 def _check_id(choice: str) -> str:
     return f"privacy.admissibility.{choice}"
 
@@ -625,7 +642,11 @@ def admissibility_findings(table: AdmissibilityTable) -> list[Finding]:
             verdict, cx = Verdict.INCONCLUSIVE, None
             scope = (f"inconclusive at gamma {[r.gamma for r in unsure]}; " + scope_tail)
         else:
-            verdict, cx = Verdict.VERIFIED, None
+            evidence["twin"] = tw = whole_loss_twin(rows)
+            verdict, cx = falsifiability.decide(
+                True, tw, failed=Verdict.INCONCLUSIVE,
+                vacuous_reason="no positive certified loss is reached in the attainable set"
+            ), None
             scope = "epsilon-DP at every gamma of the grid (not between grid points); " + scope_tail
         out.append(Finding(
             id=_check_id(c), claim=claim,

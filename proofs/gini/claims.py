@@ -21,7 +21,7 @@ from typing import Any
 
 import mpmath as mp
 
-from audit import verdict_rules, work_budget
+from audit import falsifiability, verdict_rules, work_budget
 from audit.findings import Finding, Method, Verdict, counterexample_document
 from audit.registry import replayer
 from kernels.gini import printed as paper
@@ -154,11 +154,20 @@ def toy_numbers(budget_s: float, seed: int) -> list[Finding]:
         "k3 max": (Q(1), opt[3][3]),
     }
     optimal = {k: v[0] == v[1] for k, v in named.items()}
+    # the twins (issue 42): every named value times 8/7, resp. the 2-maximal subset named as
+    # {6, 7.5}: the same comparisons with the brute-force optima
+    tw_named = falsifiability.twin(
+        "every named optimum times 8/7 (constants nudged): the same comparison with the "
+        "brute-force optima", "refuted" if not any(v[0] * Q(8, 7) == v[1] for v in
+                                                   named.values()) else "not-refuted")
     # Section 4.2: 2-maximal subset {3, 7.5}, 2-minimal {7, 7.5}
     pairs = list(itertools.combinations(TOY, 2))
     gmax = max(pairs, key=lambda p: oracles.gini2(list(p)))
     gmin = min(pairs, key=lambda p: oracles.gini2(list(p)))
     subset_ok = set(gmax) == {Q(3), Q(15, 2)} and set(gmin) == {Q(7), Q(15, 2)}
+    tw_pair = falsifiability.twin(
+        "the 2-maximal subset named as {6, 7.5}: the same comparison over the 6 pairs",
+        "refuted" if set(gmax) != {Q(6), Q(15, 2)} else "not-refuted")
     findings = [
         _f(
             "paper.sec3.toy-witnesses-optimal",
@@ -166,10 +175,11 @@ def toy_numbers(budget_s: float, seed: int) -> list[Finding]:
             "(X'_1(7), X'_12(7.5, 7.5), X'_-3(0), X'_-23(0, 0), three zeros)",
             "Lan & Reiter 2025, Section 3",
             Method.EXHAUSTIVE,
-            Verdict.VERIFIED if all(optimal.values()) else Verdict.REFUTED,
+            falsifiability.decide(all(optimal.values()), tw_named, failed=Verdict.REFUTED,
+                                  vacuous_reason="the nudged values also match"),
             "exact brute force over all replaced subsets (vertex / common-value candidates), "
             "X = (3, 6, 7, 7.5), L = 0, U = 10, eq. (2)",
-            {"optimal": optimal},
+            {"optimal": optimal, "twin": tw_named},
             None,
             seed,
             t0,
@@ -182,9 +192,11 @@ def toy_numbers(budget_s: float, seed: int) -> list[Finding]:
             "is {7, 7.5}",
             "Lan & Reiter 2025, Section 4.2",
             Method.EXHAUSTIVE,
-            Verdict.VERIFIED if subset_ok else Verdict.INCONCLUSIVE,
+            falsifiability.decide(subset_ok, tw_pair, failed=Verdict.INCONCLUSIVE,
+                                  vacuous_reason="the nudged pair also matches"),
             "all 6 pairs, exact eq. (2)",
-            {"max_pair": [str(v) for v in gmax], "min_pair": [str(v) for v in gmin]},
+            {"max_pair": [str(v) for v in gmax], "min_pair": [str(v) for v in gmin],
+             "twin": tw_pair},
             None,
             seed,
             t0,

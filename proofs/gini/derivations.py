@@ -128,6 +128,7 @@ def replay_eq1_eq2(inputs: dict) -> tuple[bool, Any, Any, str]:
 @claim("deriv.eq1-vs-eq2", "Eq. (2) is a rewrite of eq. (1)", "prove")
 def check_eq1_vs_eq2(budget_s: float, seed: int, n_max: int = 8) -> list[Finding]:
     t0 = time.perf_counter()
+    twin_zero = True
     ratios: dict[str, str] = {}
     covered = []
     for n in range(2, n_max + 1):
@@ -140,18 +141,26 @@ def check_eq1_vs_eq2(budget_s: float, seed: int, n_max: int = 8) -> list[Finding
         ratios[str(n)] = str(sp.cancel(sp.together(eq2 / eq1)))
         if sp.cancel(sp.together(eq2 / eq1 - sp.Rational(n, n - 1))) == 0:
             covered.append(n)
+        if n == 2:  # the twin (issue 42): the derived ratio times 8/7, the same reduction
+            twin_zero = sp.cancel(sp.together(eq2 / eq1 - sp.Rational(n, n - 1)
+                                              * sp.Rational(8, 7))) == 0
     rng = f"n = 2..{covered[-1]}" if covered else "none"
     scope = (f"symbolic in sorted x_1 <= ... <= x_n (x_i = t_1 + ... + t_i, t_j > 0), {rng}; "
              "the ratio eq.(2)/eq.(1) reduced exactly")
     ok = covered == list(range(2, n_max + 1))
+    tw = falsifiability.twin("eq.(2) = 8/7 n/(n-1) eq.(1) (the derived ratio times 8/7): the "
+                             "same exact reduction at n = 2",
+                             "not-refuted" if twin_zero else "refuted", witness={"n": 2})
     evidence = {"derived_ratio_eq2_over_eq1": ratios, "printed": "eq.(2) = eq.(1) (ratio 1)",
-                "derived": "eq.(2) = n/(n-1) * eq.(1)"}
+                "derived": "eq.(2) = n/(n-1) * eq.(1)", "twin": tw}
     out = [_finding(
         "paper.eq1-eq2.relation",
         "Derived relation between the printed eq. (1) g = sum_i sum_j |z_i - z_j| / (2 n^2 zbar) "
         "and eq. (2) g = sum_i (2i - n - 1) x_i / (n xbar (n - 1)): eq.(2) = n/(n-1) eq.(1)",
         "Lan & Reiter 2025, Section 2.1, eqs. (1)-(2)",
-        Verdict.VERIFIED if ok else Verdict.INCONCLUSIVE, scope, evidence, None, seed, t0)]
+        falsifiability.decide(ok, tw, failed=Verdict.INCONCLUSIVE,
+                              vacuous_reason="the reduction does not tell the ratio from "
+                              "8/7 of it"), scope, evidence, None, seed, t0)]
     g1, g2 = _g1_exact(TOY), _g2_exact(TOY)
     cx = counterexample_document(
         "paper.eq1-eq2.equal", SUBJECT, {"x": TOY}, g1, g2, None,
@@ -656,39 +665,32 @@ def _check_a_monotone_and_jump(n_values: list[int], deadline: float, seed: int) 
     for n in n_values:
         if time.perf_counter() > deadline:
             break
-        xs = _xs(n)
-        S = _sum(xs)
-        for m in range(1, n + 1):
-            for mp in range(m, n):
-                # A(m'+1) - A(m') = 2 (S - x_m + x_{m'+1}) / (n-1): a sum of non-negatives
-                d = sp.expand(sp.cancel(sp.together(_A_inc(xs, m, mp + 1) - _A_inc(xs, m, mp))))
-                poly = sp.Poly(d, *xs)
-                if not (all(c >= 0 for c in poly.coeffs()) and poly.total_degree() == 1
-                        and _is_zero(d - sp.Rational(2, n - 1) * (S - xs[m - 1] + xs[mp]))):
-                    bad_mono = bad_mono or f"n={n} m={m} m'={mp}: {d}"
-            for r in range(m + 1, n + 1):
-                # (17): jump between rank r and r-1 formulas, printed bracket and its limit
-                jump = p_eq13(xs, A_SYM, m, r) - p_eq13(xs, A_SYM, m, r - 1)
-                bracket = ((2 * A_SYM / (n - 1) + 2 * (xs[m - 1] - xs[r - 1]) / (n - 1))
-                           / (S + A_SYM))
-                at = jump.subs(A_SYM, xs[r - 1] - xs[m - 1])
-                if not (_is_zero(jump - bracket) and _is_zero(at)):
-                    bad_jump = bad_jump or f"n={n} m={m} r={r}"
+        mono, jump = _mono_jump(n)
+        bad_mono, bad_jump = bad_mono or mono, bad_jump or jump
         covered.append(n)
+    # the twins (issue 42): the derived difference (resp. the printed bracket) times 8/7, the
+    # same symbolic checks at the smallest n
+    n0 = n_values[0]
+    twins = [falsifiability.twin(f"the {what} times 8/7 (a constant nudged): the same "
+                                 f"symbolic check at n = {n0}",
+                                 "refuted" if bad else "not-refuted",
+                                 witness={"case": bad} if bad else None)
+             for what, bad in zip(("derived difference A(m'+1) - A(m')", "printed bracket"),
+                                  _mono_jump(n0, sp.Rational(8, 7)), strict=True)]
     rng = f"n = {covered[0]}..{covered[-1]}" if covered else "no n"
     done = len(covered) == len(n_values)
     out = []
-    for fid, text, ref_, bad, derived in (
+    for fid, text, ref_, bad, derived, tw in (
         ("paper.eq14.a-monotone-in-mprime",
          "Section 4.1.1 after (14): 'the term that determines the sign in (14), which we refer to "
          "as A, increases monotonically in m' when m is fixed'", "Lan & Reiter 2025, eq. (14)",
          bad_mono, "A(m'+1) - A(m') = 2 (n xbar - x_m + x_{m'+1}) / (n-1) >= 0 (strictly > 0 "
-         "unless every record other than x_m is 0 and x_{m'+1} = 0)"),
+         "unless every record other than x_m is 0 and x_{m'+1} = 0)", twins[0]),
         ("paper.eq17.continuity-increase",
          "(17): Delta g(m, r, (x_r - x_m)^+) - Delta g(m, r-1, (x_r - x_m)^-) = lim 1/(n xbar + a)"
          " [2a/(n-1) + 2(x_m - x_r)/(n-1)] = 0", "Lan & Reiter 2025, eq. (17)", bad_jump,
          "(13)(m, r, a) - (13)(m, r-1, a) = (2a + 2(x_m - x_r)) / ((n-1)(n xbar + a)), "
-         "0 at a = x_r - x_m"),
+         "0 at a = x_r - x_m", twins[1]),
     ):
         ev = {"derived": derived, "printed": text}
         if bad:
@@ -697,11 +699,41 @@ def _check_a_monotone_and_jump(n_values: list[int], deadline: float, seed: int) 
                                 f"symbolic, {rng}; mismatch found (no witness builder)", ev,
                                 None, seed, t0))
         else:
+            ev["twin"] = tw
             out.append(_finding(
-                fid, text, ref_, Verdict.VERIFIED if done else Verdict.INCONCLUSIVE,
+                fid, text, ref_, falsifiability.decide(
+                    done, tw, failed=Verdict.INCONCLUSIVE,
+                    vacuous_reason="the check does not tell the expression from 8/7 of it"),
                 f"symbolic in x_1..x_n >= 0, a, all 1 <= m <= m' < n (resp. m < r <= n), {rng}"
                 + ("" if done else " (budget exhausted)"), ev, None, seed, t0))
     return out
+
+
+def _mono_jump(n: int, nudge: Any = 1) -> tuple[str, str]:
+    """The first failing case at n of the two checks after (14) and of (17): A(m'+1) - A(m')
+    is 2 (S - x_m + x_{m'+1}) / (n-1) (a non-negative linear form), and the jump between the
+    rank-r and rank-(r-1) formulas is the printed bracket, 0 at a = x_r - x_m.  ``nudge``
+    multiplies the derived difference and the printed bracket (the twin)."""
+    xs = _xs(n)
+    S = _sum(xs)
+    bad_mono = bad_jump = ""
+    for m in range(1, n + 1):
+        for mp in range(m, n):
+            # A(m'+1) - A(m') = 2 (S - x_m + x_{m'+1}) / (n-1): a sum of non-negatives
+            d = sp.expand(sp.cancel(sp.together(_A_inc(xs, m, mp + 1) - _A_inc(xs, m, mp))))
+            poly = sp.Poly(d, *xs)
+            if not (all(c >= 0 for c in poly.coeffs()) and poly.total_degree() == 1 and
+                    _is_zero(d - nudge * sp.Rational(2, n - 1) * (S - xs[m - 1] + xs[mp]))):
+                bad_mono = bad_mono or f"n={n} m={m} m'={mp}: {d}"
+        for r in range(m + 1, n + 1):
+            # (17): jump between rank r and r-1 formulas, printed bracket and its limit
+            jump = p_eq13(xs, A_SYM, m, r) - p_eq13(xs, A_SYM, m, r - 1)
+            bracket = nudge * ((2 * A_SYM / (n - 1) + 2 * (xs[m - 1] - xs[r - 1]) / (n - 1))
+                               / (S + A_SYM))
+            at = jump.subs(A_SYM, xs[r - 1] - xs[m - 1])
+            if not (_is_zero(jump - bracket) and _is_zero(at)):
+                bad_jump = bad_jump or f"n={n} m={m} r={r}"
+    return bad_mono, bad_jump
 
 
 @claim("deriv.increase", "Delta g for increasing x_m by a (eqs. 12-14, 17, 19, 32-34)", "prove")
@@ -1309,11 +1341,14 @@ def claim_density(budget_s: float, seed: int) -> list[Finding]:
     gam = sp.Symbol("gamma", positive=True)
     results: dict[str, str] = {}
     ok = True
+    twin_equal = True
     for gv in (sp.Integer(2), sp.Integer(3), sp.Integer(4), sp.Rational(3, 2)):
         half = sp.integrate(1 / (1 + z**gv), (z, 0, sp.oo))
         total = 2 * half
         target = 2 * (sp.pi / gv) / sp.sin(sp.pi / gv)
         eq = sp.simplify(total - target) == 0
+        if gv == 2:  # the twin (issue 42): the target times 8/7, the same comparison
+            twin_equal = sp.simplify(total - target * sp.Rational(8, 7)) == 0
         results[str(gv)] = f"{sp.simplify(total)} (target {sp.simplify(target)}, equal={eq})"
         ok = ok and eq
     # general gamma: z = u^(1/gamma), dz = u^(1/gamma - 1)/gamma du, so the half-line integral
@@ -1324,6 +1359,9 @@ def claim_density(budget_s: float, seed: int) -> list[Finding]:
     refl = sp.gammasimp(sp.gamma(1 / gam) * sp.gamma(1 - 1 / gam) / gam
                         - sp.pi / (gam * sp.sin(sp.pi / gam))) == 0
     ok = ok and sub_ok and refl
+    tw = falsifiability.twin("the normaliser 2 (pi/gamma)/sin(pi/gamma) times 8/7: the same "
+                             "sympy integral and comparison at gamma = 2",
+                             "not-refuted" if twin_equal else "refuted", witness={"gamma": 2})
     scope = ("sympy definite integrals for gamma in {2, 3, 4, 3/2} (exact); general gamma > 1 via "
              "u = z^gamma (integrand checked symbolically) to B(1/gamma, 1-1/gamma)/gamma and the "
              "reflection formula (sympy gammasimp)")
@@ -1331,8 +1369,10 @@ def claim_density(budget_s: float, seed: int) -> list[Finding]:
         "paper.eq10.normalising-constant",
         "(10): p(psi) proportional to 1/(1+|psi|^gamma), gamma > 1; normaliser "
         "int dz/(1+|z|^gamma) = 2 (pi/gamma)/sin(pi/gamma), i.e. c = gamma sin(pi/gamma)/(2 pi)",
-        "Lan & Reiter 2025, eq. (10)", Verdict.VERIFIED if ok else Verdict.INCONCLUSIVE, scope,
-        {"per_gamma": results, "substitution_ok": sub_ok, "reflection_ok": refl,
+        "Lan & Reiter 2025, eq. (10)", falsifiability.decide(
+            ok, tw, failed=Verdict.INCONCLUSIVE,
+            vacuous_reason="the integral is not told from 8/7 of the normaliser"), scope,
+        {"per_gamma": results, "substitution_ok": sub_ok, "reflection_ok": refl, "twin": tw,
          "derived": "2 Gamma(1/gamma) Gamma(1-1/gamma)/gamma = 2 (pi/gamma)/sin(pi/gamma)",
          "printed": "proportional to 1/(1+|psi|^gamma) (constant not printed)"},
         None, seed, t0)]

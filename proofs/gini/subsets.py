@@ -579,7 +579,11 @@ def claim_smt(budget_s: float, seed: int, ns: Sequence[int] | None = None,
                                     Verdict.REFUTED if ok else Verdict.ERROR,
                                     f"Z3 model at n={n}", ev, cx, None, t0))
             elif res["complete"] and unk == 0:
-                out.append(_finding(fid, text, ref, Method.SMT, Verdict.VERIFIED,
+                ev["twin"] = tw = _smt_twin(sense, n, rlimit)
+                out.append(_finding(fid, text, ref, Method.SMT, falsifiability.decide(
+                                        True, tw, failed=Verdict.INCONCLUSIVE,
+                                        vacuous_reason="no family member is the unique "
+                                        "extreme for any data"),
                                     f"all real 0<=x1<=...<=x{n} with positive total, every "
                                     f"1<k<{n} (UNSAT, {secs} s); " + settings,
                                     ev, None, None, t0, reading=ZERO_TOTAL_READING))
@@ -591,6 +595,24 @@ def claim_smt(budget_s: float, seed: int, ns: Sequence[int] | None = None,
                     + ("" if res["complete"] else "; budget exhausted") + f"; {settings}",
                     ev, None, None, t0))
     return out
+
+
+def _smt_twin(sense: str, n: int, rlimit: int) -> dict[str, Any]:
+    """The twin of a Z3 theorem check (issue 42): the theorem with its family of candidate
+    subsets at k = 2 missing one member F (a narrowed claim), the same query ("is F strictly
+    better than every remaining member?") for each member in turn until Z3 answers SAT (its
+    model is the witness)."""
+    fam = (prefix_suffix if sense == "max" else windows)(n, 2)
+    for drop in fam:
+        rest = [f for f in fam if f != drop]
+        r, model, _ = _z3_query(n, 2, drop, rest, sense, rlimit)
+        if r == "sat":
+            return falsifiability.twin(
+                f"the family at k = 2 without {list(drop)} (one member dropped): the same Z3 "
+                "query on that subset", "refuted",
+                witness={"x": model, "k": 2, "subset": list(drop)})
+    return falsifiability.twin("the family at k = 2 with one member dropped: the same Z3 query",
+                               "not-refuted", detail="no dropped member answered SAT")
 
 
 def _z3_version() -> str:
@@ -708,6 +730,36 @@ def findmin_search(budget_s: float, seed: int, distinct: bool = False) -> dict:
             "random_cases": rnd, "complete_grid": complete, "grid_reached": last_x}
 
 
+def findmin_twins(limit: int) -> dict[str, dict[str, Any]]:
+    """The twins of the two Findminindex grid checks (issue 42), over the first ``limit``
+    grid cases of the same minimal order: "g(j) is non-increasing in j" (unimodality narrowed
+    to monotonicity) and Findminindex with its comparison reversed (it searches -g: a broken
+    kernel), each refuted by the first case where the same check fails."""
+    found: dict[str, Any] = {}
+    cases = 0
+    for x in minimal_vectors(6, 8, 6):
+        if cases >= limit or len(found) == 2:
+            break
+        for k in range(1, len(x) - 4):
+            for i in range(k + 1):
+                lo, hi, g = block_g(x, k, i)
+                vals = [g(j) for j in range(lo, hi + 1)]
+                if any(v is None for v in vals):
+                    continue
+                cases += 1
+                if "monotone" not in found and any(b > a for a, b in itertools.pairwise(vals)):
+                    found["monotone"] = {"x": x, "k": k, "i": i}
+                if "reversed" not in found and g(paper.find_min_index(
+                        lo, hi, lambda j, g=g: -g(j))) > min(vals):
+                    found["reversed"] = {"x": x, "k": k, "i": i}
+    return {key: falsifiability.twin(what, "refuted" if key in found else "not-refuted",
+                                     witness=found.get(key))
+            for key, what in (("monotone", "g(j) non-increasing in j (unimodal narrowed to "
+                               "monotone): the same scan of the grid"),
+                              ("reversed", "Findminindex with its comparison reversed (a "
+                               "broken search): the same comparison with the true minimum"))}
+
+
 def _replay_findmin(inputs: dict) -> dict:
     x = [Q(v) for v in inputs["x"]]
     r = findmin_case(x, inputs["k"], inputs["i"])
@@ -759,9 +811,13 @@ def claim_findmin(budget_s: float, seed: int) -> list[Finding]:
     sample_ev = {"random_cases": res["random_cases"],
                  "distinct_values_cases": ev["distinct_values_cases"], "sampled": True}
 
-    def split(fid: str, text: str, note: str, started: float) -> list[Finding]:
-        return [_finding(fid, text, REF_ALG1, Method.EXHAUSTIVE, Verdict.VERIFIED,
-                         grid_scope + note, grid_ev, None, seed, started),
+    twins = findmin_twins(res["cases"])
+
+    def split(fid: str, text: str, note: str, started: float, tw: dict) -> list[Finding]:
+        return [_finding(fid, text, REF_ALG1, Method.EXHAUSTIVE, falsifiability.decide(
+                             True, tw, failed=Verdict.REFUTED,
+                             vacuous_reason="the grid cannot tell the claim from its twin"),
+                         grid_scope + note, {**grid_ev, "twin": tw}, None, seed, started),
                 _finding(f"{fid}.random", text, REF_ALG1, Method.SAMPLED, Verdict.NOT_REFUTED,
                          sample_scope + note, sample_ev, None, seed, started)]
 
@@ -771,7 +827,8 @@ def claim_findmin(budget_s: float, seed: int) -> list[Finding]:
             "paper.alg1.findminindex-unimodal",
             "Algorithm 1: g(j) (all k replaced by x_j, block fixed) is unimodal in j, so a "
             "ternary search applies", " (weakly: quasi-convex, non-increasing then "
-            "non-decreasing; ties in x give plateaus since g(j) depends on x_j only)", t0)
+            "non-decreasing; ties in x give plateaus since g(j) depends on x_j only)", t0,
+            twins["monotone"])
     else:
         w = res["nonunimodal"] or dist["nonunimodal"]
         inputs = {"x": w["x"], "k": w["k"], "i": w["i"]}
@@ -787,7 +844,8 @@ def claim_findmin(budget_s: float, seed: int) -> list[Finding]:
            {"x": dist["wrong"]["x"], "k": dist["wrong"]["k"], "i": dist["wrong"]["i"]}}
     if w is None:
         out += split("paper.alg1.findminindex-ternary-argmin", claim_t,
-                     " (ties included: no counterexample; see evidence 'why')", t1)
+                     " (ties included: no counterexample; see evidence 'why')", t1,
+                     twins["reversed"])
     else:
         inputs = {"x": w["x"], "k": w["k"], "i": w["i"]}
         cx = counterexample_document(
@@ -830,8 +888,13 @@ def delta_inc_formula(x: Sequence[Q], m: int, mp: int, a: Q) -> Q:
             Q(2, n - 1) * sum(x[m - 1] - x[i - 1] for i in range(m, mp + 1))) / (S + a)
 
 
+#: the reading of eq. (15) when no m' < n qualifies (named in the findings that use s_m,
+#: issue 42)
+S_M_READING = "eq. (15) with no m' < n qualifying read as s_m = n (A > 0 at m' = n by (16))"
+
+
 def s_m(x: Sequence[Q], m: int) -> int:
-    """Eq. (15); reading: if no m' < n qualifies, s_m = n (A > 0 at m' = n by (16))."""
+    """Eq. (15); reading :data:`S_M_READING`: if no m' < n qualifies, s_m = n."""
     n = len(x)
     S, g0, w = sum(x), _g0(x), Q(n + 1, n - 1)
     for mp in range(m, n):
@@ -920,7 +983,7 @@ def lemma_fact2_violation(x: Sequence[Q], U: Q) -> dict | None:
     return None
 
 
-def lemma_fact1_violation(x: Sequence[Q], U: Q) -> dict | None:
+def lemma_fact1_violation(x: Sequence[Q], U: Q, shift: Q = Q(0)) -> dict | None:
     """Fact 1: if 2m/(n-1) - w - g0 < 0, min over a of Delta g is at m' = s_m,
     a = x_{s_m} - x_m."""
     n = len(x)
@@ -934,18 +997,18 @@ def lemma_fact1_violation(x: Sequence[Q], U: Q) -> dict | None:
         sm = s_m(x, m)
         at_s = delta_inc_formula(x, m, sm, x[sm - 1] - x[m - 1])
         true_min = min(delta_true(x, m, x[m - 1] + a) for a in bps)
-        if true_min < at_s:
+        if true_min < at_s + shift:
             return {"m": m, "s_m": sm, "delta_at_s_m": at_s, "true_min": true_min}
     return None
 
 
-def eq13_violation(x: Sequence[Q], U: Q) -> dict | None:
+def eq13_violation(x: Sequence[Q], U: Q, shift: Q = Q(0)) -> dict | None:
     n = len(x)
     for m in range(1, n + 1):
         for a in _breakpoints(x, m, U):
             new = x[m - 1] + a
             mp = m + sum(1 for v in x[m:] if v <= new)
-            f = delta_inc_formula(x, m, mp, a)
+            f = delta_inc_formula(x, m, mp, a) + shift
             t = delta_true(x, m, new)
             if f != t:
                 return {"m": m, "m_prime": mp, "a": a, "formula": f, "true": t}
@@ -970,7 +1033,7 @@ def m_I_violation(x: Sequence[Q], U: Q) -> dict | None:
     return None
 
 
-def a12_violation(x: Sequence[Q], U: Q) -> dict | None:
+def a12_violation(x: Sequence[Q], U: Q, shift: Q = Q(0)) -> dict | None:
     """Appendix A.1.2: |Delta g(m, s_m, a = x_{s_m} - x_m)| is largest at m = 1."""
     n = len(x)
     vals = {}
@@ -981,7 +1044,7 @@ def a12_violation(x: Sequence[Q], U: Q) -> dict | None:
     if 1 not in vals:
         return None
     best = max(vals.values())
-    if vals[1] < best:
+    if vals[1] < best + shift:
         arg = [m for m, v in vals.items() if v == best]
         return {"expected": best, "actual": vals[1],
                 "detail": f"|Delta g(1, s_1)| = {vals[1]} < {best} at m in {arg}"}
@@ -1052,6 +1115,23 @@ def lemma_datasets(seed: int, count: int) -> Iterator[tuple[list[Q], Q, Q]]:
         pool = [rng.randint(L, U) for _ in range(rng.randint(1, n))]
         yield sorted(Q(rng.choice(pool)) for _ in range(n)), Q(L), Q(U)
 
+
+#: the twins of the lemma checks (issue 42): the same check with the claimed value shifted
+#: by 2^-20 (the minimum at s_m claimed 2^-20 higher, eq. (13) 2^-20 off, |Delta g(1, s_1)|
+#: required to beat the best by 2^-20): refuted by the first grid data set where the check's
+#: case is reached (a check whose case is never reached in its scope is vacuous)
+TWIN_SHIFT = Q(1, 2 ** 20)
+LEMMA_TWINS: dict[str, tuple[str, Callable[[Sequence[Q], Q, Q], dict | None]]] = {
+    "paper.lemma41.fact1-min-at-sm": (
+        "the minimum at m' = s_m claimed 2^-20 above its value",
+        lambda x, L, U: lemma_fact1_violation(x, U, TWIN_SHIFT)),
+    "paper.sec411.eq13": ("eq. (13) plus 2^-20", lambda x, L, U: eq13_violation(x, U, TWIN_SHIFT)),
+    "paper.a12.max-at-m1": ("|Delta g(1, s_1)| required to exceed every other by 2^-20",
+                            lambda x, L, U: a12_violation(x, U, TWIN_SHIFT)),
+}
+
+#: the lemma checks whose candidate is s_m (eq. (15)): they depend on :data:`S_M_READING`
+USES_S_M = ("paper.lemma41.fact1-min-at-sm", "paper.a12.max-at-m1")
 
 LEMMA_CHECKS = {
     "paper.lemma41.fact1-min-at-sm": (
@@ -1156,8 +1236,22 @@ def claim_lemma41(budget_s: float, seed: int) -> list[Finding]:
                           else f"the first {on_grid} data sets (budget-shrunk from {grid}) of "
                           "the grid L=1, U=2..5, n=3..6, sorted integer vectors in [L, U] in "
                           "(n, U, sum, lex) order; exact")
-            out.append(_finding(cid, text, ref, Method.EXHAUSTIVE, Verdict.VERIFIED,
-                                grid_scope, {"grid_datasets": on_grid}, None, seed, t0))
+            ev_grid: dict[str, Any] = {"grid_datasets": on_grid}
+            verdict = Verdict.VERIFIED
+            if cid in LEMMA_TWINS:
+                what, twin_fn = LEMMA_TWINS[cid]
+                at = next(((x, L, U) for x, L, U in itertools.islice(
+                    lemma_datasets(seed, LEMMA41_RANDOM), on_grid)
+                    if twin_fn(x, L, U) is not None), None)
+                ev_grid["twin"] = tw = falsifiability.twin(
+                    f"{what}: the same check on the grid", "refuted" if at else "not-refuted",
+                    witness={"x": at[0], "L": at[1], "U": at[2]} if at else None)
+                verdict = falsifiability.decide(True, tw, failed=Verdict.REFUTED,
+                                                vacuous_reason="the check's case is never "
+                                                "reached on the grid")
+            out.append(_finding(cid, text, ref, Method.EXHAUSTIVE, verdict,
+                                grid_scope, ev_grid, None, seed, t0,
+                                reading=S_M_READING if cid in USES_S_M else ""))
             if n_checked > grid:
                 out.append(_finding(
                     f"{cid}.random", text, ref, Method.SAMPLED, Verdict.NOT_REFUTED,

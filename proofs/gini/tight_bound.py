@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from audit import verdict_rules
+from audit import falsifiability, verdict_rules
 from audit.findings import Finding, Method, Verdict, counterexample_document
 from audit.registry import replayer
 from proofs.gini import claim, oracles
@@ -194,12 +194,20 @@ def ball_exhaustive(budget_s: float, seed: int) -> list[Finding]:
         caught = r["violation"] is not None
         all_caught &= caught
         prow.append({"mutant": name, "refuted": caught, "first_violation": r["violation"]})
+    # the twin (issue 42): "the check refutes the correct bound A_tight too" must be refuted
+    # by the same exhaustive check (a check that refutes everything shows no power)
+    correct = exhaustive_ball_check(tight_bound, ns, L, U, ds, rs, ks)
+    tw = falsifiability.twin("the correct bound A_tight in place of a mutant: the same "
+                             "exhaustive ball check must not refute it",
+                             "refuted" if correct["violation"] is None else "not-refuted")
     out.append(_f("tight.ball-exhaustive.power",
                   "the exhaustive ball check refutes bounds 1-3% too tight and a bound that "
                   "ignores the ball", Method.EXHAUSTIVE,
-                  Verdict.VERIFIED if all_caught else Verdict.REFUTED,
-                  _scope_text([POWER_SCOPE]) + "; k = 0..3", {"mutants": prow}, None, seed,
-                  t1))
+                  falsifiability.decide(all_caught, tw, failed=Verdict.REFUTED,
+                                        vacuous_reason="the check also refutes the correct "
+                                        "bound"),
+                  _scope_text([POWER_SCOPE]) + "; k = 0..3", {"mutants": prow, "twin": tw},
+                  None, seed, t1))
     return out
 
 
@@ -276,17 +284,23 @@ def chain_exhaustive(budget_s: float, seed: int) -> list[Finding]:
     # the chain check has power: the non-smooth twin A^(k) = LS(X) for every k fails it
     L, U, st, ns = scopes[0]
     twin = chain_check(ns, L, U, st, bound=lambda x, L_, U_, k: tight_bound(x, L_, U_, 0))
+    tw_chain = falsifiability.twin(
+        f"the non-smooth bound A^(k) = LS(X) for every k: the same chain check on L = {L}, "
+        f"U = {U}", "refuted" if twin["violation"] is not None else "not-refuted",
+        witness=twin["violation"])
     return [_f("tight.chain-exhaustive",
                "A_tight^(0)(X) = LS(X) and A_tight^(k)(X) <= A_tight^(k+1)(X') for every "
                "replace-one neighbour: hence S = max_k e^{-beta k} A^(k) is a beta-smooth upper "
                "bound on LS for every beta on these data sets (Definition 2.1)",
-               Method.EXHAUSTIVE, Verdict.REFUTED if bad else Verdict.VERIFIED,
+               Method.EXHAUSTIVE, falsifiability.decide(
+                   not bad, tw_chain, failed=Verdict.REFUTED,
+                   vacuous_reason="the non-smooth bound passes the chain check too"),
                "; ".join(f"all multisets of size n in {ns} on {{{L}, {L + st}, ..., {U}}}, "
                          f"L = {L}, U = {U}, all neighbours on that grid, k = 0..n"
                          for L, U, st, ns in scopes) + "; exact Fractions",
                {"rows": rows, "violation": bad,
                 "power_non_smooth_twin_refuted": twin["violation"] is not None,
-                "power_twin_violation": twin["violation"]}, cx, seed, t0)]
+                "power_twin_violation": twin["violation"], "twin": tw_chain}, cx, seed, t0)]
 
 
 @replayer("tight.chain-exhaustive")
@@ -431,9 +445,15 @@ def ratio(budget_s: float, seed: int) -> list[Finding]:
             rows.append({"sample": name, "n": int(x.size), "epsilon": eps,
                          "ratio_tight_over_eq23": st.value / s23, "k_argmax": st.k_argmax})
     worst = max(r["ratio_tight_over_eq23"] for r in rows)
+    at = max(rows, key=lambda r: r["ratio_tight_over_eq23"])
+    tw = falsifiability.tightened_bound_twin(
+        Fraction(worst), Fraction(2, 5), at={"sample": at["sample"], "epsilon": at["epsilon"]},
+        what="S_tight / S_(23)")
     return [_f("tight.ratio", "S_tight / S_(23) <= 0.4 on the built-in samples (alg3, gamma 2)",
-               Method.CROSSCHECK, Verdict.VERIFIED if worst <= 0.4 else Verdict.REFUTED,
+               Method.CROSSCHECK, falsifiability.decide(
+                   Fraction(worst) <= Fraction(2, 5), tw, failed=Verdict.REFUTED,
+                   vacuous_reason="every ratio is 0"),
                "cpssw8_earnings (L = 0, U = 100) and cps91_faminc (L = 0, U = 150,000), "
                "epsilon in {0.5, 1, 2}, gamma = 2, constants alg3; float kernels (both checked "
                "against the exact reference elsewhere)",
-               {"rows": rows, "worst_ratio": worst}, None, seed, t0)]
+               {"rows": rows, "worst_ratio": worst, "twin": tw}, None, seed, t0)]

@@ -358,12 +358,38 @@ def smt_findings(stat: str, relation: str, flat_n: Any = None, sizes_list: Any =
                                       "second": res.second, "printed": g}, g, "exceeds",
                                      None, f"Z3 model exceeding {g} at {case}")
         verdict = Verdict.REFUTED
-    else:
-        verdict = Verdict.INCONCLUSIVE if unknown else Verdict.VERIFIED
+    evidence: dict[str, Any] = {"table": rows}
+    if failed is None:
+        not_attained = [c for c, r in zip(cases, rows, strict=True) if r["attains_exact"] != "sat"]
+        if unknown or not_attained:
+            verdict = Verdict.INCONCLUSIVE
+            if not_attained:
+                evidence["not_shown_attained"] = not_attained
+        else:
+            evidence["twin"] = tw = _smt_twin(stat, relation, cases, rlimit)
+            verdict = falsifiability.decide(
+                True, tw, failed=Verdict.INCONCLUSIVE,
+                vacuous_reason="Z3 finds no pair above the exact GS tightened by 2^-20")
     return Finding(id=fid, claim=text, reference=SECTION[stat], method=Method.SMT,
-                   verdict=verdict, scope=scope, evidence={"table": rows}, counterexample=cx,
+                   verdict=verdict, scope=scope, evidence=evidence, counterexample=cx,
                    duration_s=time.perf_counter() - t0, subject=SUBJECT,
                    reading=verdict_rules.reading_for(verdict))
+
+
+def _smt_twin(stat: str, relation: str, cases: list[dict], rlimit: int) -> dict[str, Any]:
+    """The twin of a Z3 GS check (issue 42): the same query ("a pair exceeds g?", strict) with
+    g the exact GS tightened by a relative 2^-20, on the cases in order until Z3 answers SAT
+    (its model is the witness); UNSAT or unknown on every case: not refuted."""
+    for case in cases:
+        g = fo.exact_gs(stat, relation, **case) * (1 - Fraction(1, 2 ** 20))
+        res = smt.exceeds(stat, relation, g, rlimit=rlimit, **case)
+        if res.status == "sat":
+            return falsifiability.twin(
+                f"GS <= {g} (the exact GS tightened by a relative 2^-20): the same Z3 query",
+                "refuted", witness={**case, "x": res.first, "x'": res.second},
+                margin={"tightened_bound": g})
+    return falsifiability.twin("GS tightened by a relative 2^-20: the same Z3 query",
+                               "not-refuted", detail="no case answered SAT")
 
 
 def z3_version() -> str:

@@ -18,6 +18,7 @@ from typing import Any
 
 import sympy as sp
 
+from audit import falsifiability
 from audit.findings import Finding, Method, Verdict, counterexample_document, from_jsonable
 from audit.registry import replayer
 from kernels.global_sensitivity import statistics as st
@@ -185,10 +186,19 @@ def var_cases(budget_s: float, seed: int) -> list[Finding]:
                 "holds" if all(r["upper_bound"] for r in rows) else "refuted"}
     failing = next((r for r, o in readings.items() if o == "refuted"), "")
     n = sp.Symbol("n", integer=True, positive=True)
+    def case2_holds(c: int) -> bool:  # 1/n > 1/(4n - c) for every integer n >= 3
+        sol_c = sp.solve_univariate_inequality(1 / n > 1 / (4 * n - c), n, relational=False)
+        return bool(sp.Interval(3, sp.oo).is_subset(sol_c))
+
     sol = sp.solve_univariate_inequality(1 / n > 1 / (4 * n - 8), n, relational=False)
-    case2 = {"printed_case1_below_case2_for_integer_n_ge_3": bool(
-        sp.Interval(3, sp.oo).is_subset(sol)), "exact_case1_below_case2":
-        all(r["case2_larger_exact"] for r in rows)}
+    case2 = {"printed_case1_below_case2_for_integer_n_ge_3": case2_holds(8),
+             "exact_case1_below_case2": all(r["case2_larger_exact"] for r in rows)}
+    # the twin (issue 42): the constant 8 nudged to 9 (equality at n = 3), the same SymPy
+    # solution-set check
+    tw2 = falsifiability.twin("1/n > 1/(4n - 9) (the constant 8 nudged to 9): the same SymPy "
+                              "solution set over the integers n >= 3",
+                              "not-refuted" if case2_holds(9) else "refuted",
+                              witness={"n": 3})
     cx = counterexample_document(
         "text.liu.var-def2-cases", SUBJECT, {"n": not_max[0]["n"]}, str(not_max[0]["printed"]),
         str(not_max[0]["exact_max"]), None,
@@ -215,10 +225,11 @@ def var_cases(budget_s: float, seed: int) -> list[Finding]:
                   "(c1-c0)^2/(4n-8) for every integer n >= 3 (and above case 1's exact value)",
             reference=f"{REF}, Section 2, Def 2", reading="as printed",
             method=Method.SYMBOLIC,
-            verdict=Verdict.VERIFIED if all(case2.values()) else Verdict.REFUTED,
+            verdict=falsifiability.decide(all(case2.values()), tw2, failed=Verdict.REFUTED,
+                                          vacuous_reason="the nudged inequality also holds"),
             scope="SymPy solution set of 1/n > 1/(4n-8) over the positive integers; the exact "
                   "case-1 maximum for 3 <= n <= 20",
-            evidence={**case2, "solution_set": str(sol)},
+            evidence={**case2, "solution_set": str(sol), "twin": tw2},
             counterexample=None if all(case2.values()) else counterexample_document(
                 "text.liu.var-def2-cases", SUBJECT, {"n": 3}, True, False, None),
             seed=seed, duration_s=time.perf_counter() - t0, subject=SUBJECT),
@@ -285,6 +296,13 @@ def cov_case_lines(budget_s: float, seed: int) -> list[Finding]:
     bad_first = {c: [r for r in rows if r["case"] == c and r["first_line"] != r["truth"]]
                  for c in ((0, 0), (0, 1), (1, 0), (1, 1))}
     bad_bullet = [r for r in rows if "bullet" in r and r["bullet"] != r["truth"]]
+    # the twin (issue 42): every printed bullet value times 8/7, the same exhaustive comparison
+    twin_bad = [r for r in rows if "bullet" in r and r["bullet"] * F(8, 7) != r["truth"]]
+    tw_b = falsifiability.twin("every bullet value times 8/7 (a constant nudged): the same "
+                               "exhaustive comparison", "refuted" if twin_bad else "not-refuted",
+                               witness={"n": twin_bad[0]["n"], "case": list(twin_bad[0]["case"]),
+                                        "k": [str(v) for v in twin_bad[0]["k"]]}
+                               if twin_bad else None)
     out = []
     wrong = [c for c, v in bad_first.items() if v]
     first = bad_first[wrong[0]][0] if wrong else None
@@ -312,10 +330,12 @@ def cov_case_lines(budget_s: float, seed: int) -> list[Finding]:
         claim="Section 3, Def 2, cases 1-4: the bullet values at k1 = 0 and k1 = n - 1 "
               "(under the WLOS k2 <= k1)",
         reference=f"{REF}, Section 3, Def 2, cases 1-4", reading="as printed",
-        method=Method.EXHAUSTIVE, verdict=Verdict.REFUTED if bad_bullet else Verdict.VERIFIED,
+        method=Method.EXHAUSTIVE,
+        verdict=falsifiability.decide(not bad_bullet, tw_b, failed=Verdict.REFUTED,
+                                      vacuous_reason="every bullet value is 0 in the scope"),
         scope=f"every vertex data set with k1 in {{0, n-1}} and k2 <= k1, 3 <= n <= 7 "
               f"({sum('bullet' in r for r in rows)} data sets), exact",
-        evidence={"mismatches": len(bad_bullet),
+        evidence={"mismatches": len(bad_bullet), "twin": tw_b,
                   "readings": {"as printed": "refuted" if bad_bullet else "holds"}},
         counterexample=counterexample_document(
             "text.liu.cov-def2-case-lines", SUBJECT,

@@ -431,7 +431,13 @@ def bounding(budget_s: float, seed: int) -> list[Finding]:
             {"t": t, "t2": t2, "b": b}, EPS, float(v), None,
             "means t, t2 of two neighbouring data sets (n = 2 records in [0, 1]); "
             "re-drawn Laplace with scale b") if refuted else None
-        verdict = (Verdict.VERIFIED if not refuted else
+        # the twin (issue 42): the claim tightened just below the largest loss the grid
+        # attains (at means t, t2): the same exact comparison refutes it there
+        tw = falsifiability.tightened_bound_twin(
+            Fraction(float(v)), Fraction(EPS), at={"t": t, "t2": t2}, what="the exact loss")
+        verdict = (falsifiability.decide(True, tw, failed=Verdict.REFUTED,
+                                         vacuous_reason="the loss is 0 on every pair")
+                   if not refuted else
                    Verdict.REFUTED if all_fail else Verdict.REFUTED_UNDER_READING)
         out.append(Finding(
             id=fid, claim=f"{REF} (bounding procedure not specified in the supplement; reading "
@@ -445,7 +451,7 @@ def bounding(budget_s: float, seed: int) -> list[Finding]:
             "breakpoints) at 50 digits" + ("" if refuted else "; clipping is post-processing, "
                                            "so the bound holds for all pairs"),
             evidence={"max_loss": mpmath.nstr(v, 20), "t": t, "t2": t2, "scale_b": b,
-                      "readings": outcome},
+                      "readings": outcome, **({} if refuted else {"twin": tw})},
             counterexample=cx, duration_s=dt, subject=SUBJECT,
-            reading=BOUNDING_READINGS[mode] if refuted else ""))
+            reading=BOUNDING_READINGS[mode]))
     return out

@@ -160,14 +160,9 @@ def _input_twin(cfg: SubsetCertifyConfig) -> dict[str, Any]:
     from dataclasses import replace
 
     bad = replace(cfg, data=np.append(np.asarray(cfg.data, dtype=np.float64), 2 * cfg.R))
-    try:
-        validate(bad)
-    except InputError:
-        outcome = "refuted"
-    else:
-        outcome = "not-refuted"
-    return falsifiability.twin("the data with one record at 2R appended", outcome,
-                               witness={"added_record": "2R"})
+    tw = falsifiability.rejection_twin(lambda: validate(bad), "the data with one record at 2R "
+                                       "appended", InputError)
+    return {**tw, "witness": {"added_record": "2R"}}
 
 
 def _input(ctx: _Context) -> list[Finding]:

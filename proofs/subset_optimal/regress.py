@@ -695,9 +695,11 @@ def _ev_alg4_params(mod: Any, c: dict) -> Outcome:
 def _chk(cid: str, claim: str, where: str, method: Method, needs: tuple[str, ...],
          ev: Callable[[Any, Any], Outcome], make: Callable[[int, str], list], scope: str,
          exhaustive: bool = True, tol: dict | None = None, one_sided: str | None = None,
-         bound: str = "the exact value") -> KernelCheck:
+         bound: str = "the exact value", twin_arg: tuple[str, int] | None = None
+         ) -> KernelCheck:
     return KernelCheck(cid, claim, f"{REF}, {where}", method, needs, ev,
                        Listed(make, exhaustive=exhaustive), tol, one_sided=one_sided,
+                       twin_arg=twin_arg,
                        scope=scope, must_hold=True, bound_name=bound,
                        report_tightest=one_sided is not None)
 
@@ -744,7 +746,7 @@ def _build() -> list[KernelCheck]:
              "alpha in {1/4, 1/2}, [a, b] in {[-1, 1], [-10, 10]}, eps = 1; loss = max over "
              "merged pieces of |log f_D - log f_D'| from the kernel's own densities (mpmath, "
              f"30 digits){PRIV}", tol={"loss_above_epsilon_allowed": 0}, one_sided="below",
-             bound="epsilon"),
+             bound="epsilon", twin_arg=("threshold_pieces", 5)),
         _chk("dick.alg2.sampler.replay",
              "threshold_sample draws from threshold_pieces' law: the piece by inverse cdf, "
              "then a uniform point in it", "Algorithm 2 line 3, proof of Theorem 2",
@@ -800,7 +802,8 @@ def _build() -> list[KernelCheck]:
              _ev_alg5_privacy, _alg5_privacy_cases,
              "D every multiset on {0..3} of size 1..3 and D u {v}, v in 0..3, mean / median / "
              f"1/4-quantile, scale in {{1/4, 1}}; exact discrete loss, mpmath 30 digits{PRIV}",
-             tol={"loss_above_2_scale_allowed": 0}, one_sided="below", bound="2 scale"),
+             tol={"loss_above_2_scale_allowed": 0}, one_sided="below", bound="2 scale",
+             twin_arg=("inv_sen_logits", 4)),
         _chk("dick.alg5.sampler.replay",
              "inv_sen_sample draws t with probability exp(-scale len_theta(D, t))/Z",
              "Algorithm 5 line 2", Method.CROSSCHECK, ("inv_sen_sample",), _ev_alg5_replay,

@@ -47,11 +47,13 @@ from typing import Any
 
 import numpy as np
 
+from audit import falsifiability
 from audit.checks.chain import Chain, Link, certification
 from audit.findings import Finding, Method, Verdict, counterexample_document
 from audit.fingerprint_check import check_data_references
 from audit.reader_record import PUBLIC_REASON, reader_problems
 from audit.registry import replayer
+from kernels.errors import InputError
 from kernels.gini.index import gini_sorted
 from kernels.gini.noise import powerlaw
 from kernels.gini.release import posterior_exact, posterior_grid
@@ -87,11 +89,25 @@ __all__ = [
 ]
 
 
+def _input_twin(ctx: CertifyContext) -> dict[str, Any]:
+    """The input check run on the data with one record at U + (U - L) appended: refuted
+    when :func:`validate` rejects it (issue 42)."""
+    from dataclasses import replace
+
+    cfg = ctx.cfg
+    bad = replace(cfg, data=np.append(np.asarray(ctx.xs, dtype=np.float64),
+                                      cfg.upper + (cfg.upper - cfg.lower)))
+    return falsifiability.rejection_twin(lambda: validate(bad), "the data with one record at "
+                                         "U + (U - L) appended", InputError,
+                                         detail="validate() on that data set")
+
+
 def _input_finding(ctx: CertifyContext) -> list[Finding]:
     c = ctx.constants
     src = ctx.cfg.source if isinstance(ctx.cfg.source, dict) else {}
     reader = ctx.cfg.reader
     problems = reader_problems(reader, src.get("column"), ctx.n)
+    tw = _input_twin(ctx)
     ev = {
         "n": ctx.n,
         "lower": ctx.cfg.lower,
@@ -102,6 +118,7 @@ def _input_finding(ctx: CertifyContext) -> list[Finding]:
         "alpha": c.alpha,
         "beta": c.beta,
         "proved_loss_bound_rounded_up": c.proved_loss_bound,
+        "twin": tw,
     }
     return [
         Finding(
@@ -109,7 +126,9 @@ def _input_finding(ctx: CertifyContext) -> list[Finding]:
             claim="the data and the public parameters are valid inputs of the release",
             reference=f"{REF}, eqs. (2), (9)-(10); DESIGN.md 'Bad input'",
             method=Method.EXHAUSTIVE,
-            verdict=Verdict.INCONCLUSIVE if problems else Verdict.VERIFIED,
+            verdict=Verdict.INCONCLUSIVE if problems else falsifiability.decide(
+                True, tw, failed=Verdict.ERROR,
+                vacuous_reason="a record outside [L, U] is accepted"),
             scope=f"all {ctx.n:,} records checked: finite, in [L, U], positive total"
             + ("" if reader is None else "; the reader's record (column, records, the "
                "file's data lines counted independently) matches the data certified"
@@ -143,8 +162,20 @@ def _kernel_reference(ctx: CertifyContext) -> list[Finding]:
     # one-sided: S below the exact value (any amount) is the unsafe side
     import mpmath
 
-    below = bool(mpmath.mpf(ss.value) < sref.value)
-    ok = rel_g <= RTOL and rel_s <= RTOL and not below
+    def compare(g_k: float, s_k: float) -> tuple[bool, float, float, bool]:
+        r_g = abs(g_k - float(g_exact)) / max(float(g_exact), 1e-300)
+        r_s = (s_k - s_exact) / s_exact
+        low = bool(mpmath.mpf(s_k) < sref.value)
+        return r_g <= RTOL and r_s <= RTOL and not low, r_g, r_s, low
+
+    ok, rel_g, rel_s, below = compare(g_kernel, ss.value)
+    # the twin (issue 42): the same comparison with each kernel value moved by 2 rtol (the
+    # Gini index up, S(X) down): both must be refuted; no figure is shown (confidential)
+    tw = falsifiability.all_of(*(
+        falsifiability.twin(what, "not-refuted" if compare(*vals)[0] else "refuted")
+        for what, vals in (
+            ("the kernel's Gini index times 1 + 2 rtol", (g_kernel * (1 + 2 * RTOL), ss.value)),
+            ("the kernel's S(X) times 1 - 2 rtol", (g_kernel, ss.value * (1 - 2 * RTOL))))))
     # every figure below is a function of the data (the scan lengths pin S(X) within e^beta
     # and, through A^(0), the mean): confidential
     secret: dict[str, Any] = {
@@ -162,7 +193,7 @@ def _kernel_reference(ctx: CertifyContext) -> list[Finding]:
         "smooth_sensitivity_kernel": ss.value,
     }
     ev: dict[str, Any] = {"rtol": RTOL, "smooth_sensitivity_comparison": "one-sided: the "
-                          "kernel's S(X) must never be below the exact value"}
+                          "kernel's S(X) must never be below the exact value", "twin": tw}
     cx = None
     if not ok:
         cx = counterexample_document(
@@ -182,7 +213,8 @@ def _kernel_reference(ctx: CertifyContext) -> list[Finding]:
             "beta-smooth sensitivity S(X) of the exact reference",
             reference=f"{REF}, eq. (2), eq. (8), Theorem 4.3 (eq. 23, (22) corrected), Alg. 3",
             method=Method.CROSSCHECK,
-            verdict=Verdict.VERIFIED if ok else Verdict.REFUTED,
+            verdict=falsifiability.decide(ok, tw, failed=Verdict.REFUTED,
+                                          vacuous_reason="kernel values off by 2 rtol pass"),
             scope=f"this data set (n = {ctx.n:,}), beta = {c.beta:.6g}, bound {cfg.bound}; "
             f"exact Fractions + mpmath certified to 30 digits; rtol {RTOL:g}",
             evidence=ev,
