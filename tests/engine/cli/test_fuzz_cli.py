@@ -108,8 +108,9 @@ def fast_chains(monkeypatch: pytest.MonkeyPatch) -> None:
     from proofs.gini.certify import chain as cert_mod
 
     def one(fid: str = "fuzz.one") -> Finding:
+        # not-refuted: a verified certify.input must carry a refuted twin (issue 42)
         return Finding(id=fid, claim="c", reference="r", method=Method.CROSSCHECK,
-                       verdict=Verdict.VERIFIED, scope="fuzz", evidence={"cases": 1})
+                       verdict=Verdict.NOT_REFUTED, scope="fuzz", evidence={"cases": 1})
 
     def fake_certify(cfg, progress=None, on_finding=None):
         cert_mod.validate(cfg)
