@@ -974,6 +974,12 @@ CATALOGUE += [
 ]
 
 
+# issue 39 part B (exact-loss search, neighbour search, samplers): tests/bench/mutations_areas.py
+from mutations_areas import AREA_ENGINE_MODULES, area_mutants  # noqa: E402
+
+CATALOGUE += area_mutants(_m, _e)
+ENGINE_MODULES += AREA_ENGINE_MODULES
+
 def by_id(mid: str) -> Mutant:
     for m in CATALOGUE:
         if m.id == mid:
