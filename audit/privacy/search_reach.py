@@ -49,7 +49,8 @@ from audit.privacy.mechanisms import LaplaceMechanism
 from audit.protocols import ADD_REMOVE_ONE, REPLACE_ONE
 
 __all__ = ["CHECK_ID", "FEW", "MANY", "PLANTS", "WIDTH", "OrderCase", "PlantedCase", "all_cases",
-           "check_search_reach", "order_cases", "planted_cases", "replay_search_reach"]
+           "check_search_reach", "order_cases", "planted_cases", "reach_finding",
+           "replay_search_reach"]
 
 CHECK_ID = "engine.search-reach"
 
@@ -166,7 +167,7 @@ def _misses(search: Callable[..., Any], **kw: Any) -> list[dict[str, Any]]:
                      certify_top=1, **kw)
         found = _certified(res)
         truth = case.truth()
-        if found < truth - TOL:
+        if not truth - TOL <= found <= truth + TOL:  # missed, or beyond every neighbour
             out.append({"case": case.key, "truth": truth, "certified": found,
                         "change": dict(getattr(res.worst, "change", {}) or {})})
     return out
@@ -179,7 +180,8 @@ def replay_search_reach(inp: dict) -> tuple[bool, Any, Any, str]:
         raise ValueError(f"unknown planted case {inp.get('case')!r}")
     res = worst_neighbour(case.mechanism(), np.array(case.data), lower=0.0, upper=1.0)
     found = _certified(res)
-    return found < case.truth() - TOL, case.truth(), found, "closed-form worst loss"
+    return (not case.truth() - TOL <= found <= case.truth() + TOL, case.truth(), found,
+            "closed-form worst loss")
 
 
 def check_search_reach(search: Callable[..., Any] = worst_neighbour) -> Finding:
@@ -189,46 +191,55 @@ def check_search_reach(search: Callable[..., Any] = worst_neighbour) -> Finding:
     n = len(all_cases())
     missed = _misses(search)
     twin = _misses(search, refine=0)
-    cx = None
-    if missed:
-        verdict = Verdict.REFUTED
-        m = missed[0]
-        cx = counterexample_document(
-            CHECK_ID, "testers:audit.privacy", {"case": m["case"]},
-            {"certified_at_least": m["truth"]},
-            {"certified": m["certified"], "worst_change": m["change"]}, {"abs": TOL},
-            f"the neighbour search certified {m['certified']:.6g} where the planted worst "
-            f"case has loss {m['truth']:.6g}")
-    tw = falsifiability.twin(
-        "the same search without optimisation of the new value (refine = 0, screening "
-        "only)", "refuted" if twin else "not-refuted",
-        witness=twin[0]["case"] if twin else None,
-        margin={"missed": len(twin), "of": n} if twin else None)
-    if not missed:
-        verdict = falsifiability.decide(
-            True, tw, failed=Verdict.REFUTED,
-            vacuous_reason="the narrowed search also reaches every planted case: the check "
-            "could not fail in this scope")
-    return Finding(
-        id=CHECK_ID,
+    return reach_finding(
+        check_id=CHECK_ID,
         claim="the exact-loss neighbour search certifies every planted worst case (bumps "
         "and dips of the query near each bound and on each side of the data; the smallest "
         "and the largest record behind a gap, with few and with many distinct values; both "
         "relations)",
         reference="audit/privacy/search_reach.py (closed-form truth)",
-        method=Method.EXHAUSTIVE,
-        verdict=verdict,
         scope=f"{n} planted cases ({len(planted_cases())} bumps/dips: centres "
         f"{', '.join(map(str, PLANTS))}, data {list(DATA)}; {len(order_cases())} order "
         f"statistics: min/max of {len(FEW)} records with few distinct values and of "
         f"{len(MANY)} distinct records; replace-one and add/remove; records in [0, 1]) at the "
         f"search's default work units; certified lower bound within {TOL:g} of the "
-        f"closed-form worst loss; twin (no optimisation of the new value) misses "
-        f"{len(twin)} of {n}",
+        f"closed-form worst loss (above it: a pair that is no neighbour); twin (no "
+        f"optimisation of the new value) misses {len(twin)} of {n}",
+        n=n, missed=missed, twin=twin,
+        twin_perturbation="the same search without optimisation of the new value (refine = "
+        "0, screening only)", tolerance={"abs": TOL}, t0=t0,
+        describe=lambda m: (
+            {"certified_at_least": m["truth"]},
+            {"certified": m["certified"], "worst_change": m["change"]},
+            f"the neighbour search certified {m['certified']:.6g} where the planted worst "
+            f"case has loss {m['truth']:.6g}"))
+
+
+def reach_finding(*, check_id: str, claim: str, reference: str, scope: str, n: int,
+                  missed: list[dict[str, Any]], twin: list[dict[str, Any]],
+                  twin_perturbation: str, tolerance: dict[str, float], t0: float,
+                  describe: Callable[[dict[str, Any]], tuple[dict, dict, str]]) -> Finding:
+    """The Finding of a planted-truth reach check: ``refuted`` when a planted case was
+    ``missed`` (its counterexample from ``describe(first miss)`` = (expected, observed,
+    explanation)), else ``verified`` if the narrowed twin missed some (``twin``), else
+    ``vacuous`` (the check could not fail)."""
+    cx = None
+    if missed:
+        expected, observed, why = describe(missed[0])
+        cx = counterexample_document(check_id, "testers:audit.privacy",
+                                     {"case": missed[0]["case"]}, expected, observed,
+                                     tolerance, why)
+    tw = falsifiability.twin(
+        twin_perturbation, "refuted" if twin else "not-refuted",
+        witness=twin[0]["case"] if twin else None,
+        margin={"missed": len(twin), "of": n} if twin else None)
+    verdict = Verdict.REFUTED if missed else falsifiability.decide(
+        True, tw, failed=Verdict.REFUTED,
+        vacuous_reason="the narrowed twin also reaches every planted case: the check could "
+        "not fail in this scope")
+    return Finding(
+        id=check_id, claim=claim, reference=reference, method=Method.EXHAUSTIVE,
+        verdict=verdict, scope=scope,
         evidence={"cases": n, "missed": missed, "twin_missed": len(twin), "twin": tw},
-        counterexample=cx,
-        seed=None,
-        duration_s=time.perf_counter() - t0,
-        subject="testers:audit.privacy",
-        tolerance={"abs": TOL},
-    )
+        counterexample=cx, seed=None, duration_s=time.perf_counter() - t0,
+        subject="testers:audit.privacy", tolerance=tolerance)

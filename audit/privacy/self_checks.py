@@ -3,6 +3,9 @@
 Each checks a part of the testers a user relies on against planted truths, independently
 of any subject:
 
+* ``engine.neighbour-family`` (:mod:`audit.privacy.neighbour_family`): the neighbour
+  generator yields only genuine neighbours, every one its documented scope promises, and
+  the exact-loss search searches the same family;
 * ``engine.search-reach`` (:mod:`audit.privacy.search_reach`): the neighbour search certifies
   worst neighbours planted in each direction, near each bound and at the extreme records;
 * ``engine.loss-reach`` (:mod:`audit.privacy.loss_reach`): the exact-loss search over outputs
@@ -21,13 +24,15 @@ from collections.abc import Callable
 from typing import Any
 
 from audit.findings import Finding
-from audit.privacy import loss_reach, sampler_fit, search_reach
+from audit.privacy import loss_reach, neighbour_family, sampler_fit, search_reach
 
 __all__ = ["SELF_CHECK_IDS", "register_replayers", "run_self_checks", "selected"]
 
 _Replay = Callable[[dict], tuple[bool, Any, Any, str]]
 #: id -> (run(seed) -> Finding, replayer)
 _CHECKS: dict[str, tuple[Callable[[int], Finding], _Replay]] = {
+    neighbour_family.CHECK_ID: (lambda _seed: neighbour_family.check_neighbour_family(),
+                                neighbour_family.replay_neighbour_family),
     search_reach.CHECK_ID: (lambda _seed: search_reach.check_search_reach(),
                             search_reach.replay_search_reach),
     loss_reach.CHECK_ID: (lambda _seed: loss_reach.check_loss_reach(),

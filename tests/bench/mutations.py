@@ -975,9 +975,9 @@ CATALOGUE += [
 
 
 # issue 39 part B (exact-loss search, neighbour search, samplers): tests/bench/mutations_areas.py
-from mutations_areas import AREA_ENGINE_MODULES, area_mutants  # noqa: E402
+from mutations_areas import AREA_ENGINE_MODULES, area_mutants, with_self_check_runs  # noqa: E402
 
-CATALOGUE += area_mutants(_m, _e)
+CATALOGUE = with_self_check_runs(CATALOGUE + area_mutants(_m, _e))
 ENGINE_MODULES += AREA_ENGINE_MODULES
 
 def by_id(mid: str) -> Mutant:

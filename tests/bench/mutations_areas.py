@@ -17,9 +17,10 @@ constructors, so ``mutations.py`` can append these without an import cycle.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
-__all__ = ["AREA_ENGINE_MODULES", "area_mutants"]
+__all__ = ["AREA_ENGINE_MODULES", "SELF_CHECK_RUNS", "area_mutants", "with_self_check_runs"]
 
 _EL = "audit/privacy/exact_loss.py"
 _NB = "audit/privacy/neighbours.py"
@@ -33,6 +34,23 @@ AREA_ENGINE_MODULES: tuple[str, ...] = (
 _SEARCH = ("calibrate", "regress", "coverage:exact-loss")
 _NEIGH = ("calibrate", "regress", "test:neighbours", "coverage:exact-loss")
 _SAMPLE = ("calibrate", "regress")
+
+
+#: the catalogue's earlier exact-loss / neighbour mutants are also run through the commands
+#: whose engine self-checks now cover their area
+SELF_CHECK_RUNS: tuple[str, ...] = ("calibrate", "regress")
+
+
+def with_self_check_runs(catalogue: list[Any]) -> list[Any]:
+    """``catalogue`` with :data:`SELF_CHECK_RUNS` added to every engine mutant of the
+    exact-loss and neighbour areas that lacks them (nothing else changes)."""
+    out = []
+    for mu in catalogue:
+        if mu.area_name in ("engine:exact-loss", "engine:neighbours"):
+            extra = tuple(r for r in SELF_CHECK_RUNS if r not in mu.runs)
+            mu = replace(mu, runs=mu.runs + extra)
+        out.append(mu)
+    return out
 
 
 def area_mutants(m: Callable[..., Any], e: Callable[..., Any]) -> list[Any]:
