@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from audit.findings import Finding
+from audit.findings import Finding, Method, Verdict
 from audit.privacy import loss_reach, neighbour_family, sampler_fit, search_reach
 
 __all__ = ["SELF_CHECK_IDS", "register_replayers", "run_self_checks", "selected"]
@@ -61,8 +61,23 @@ def run_self_checks(seed: int = 0, only: str | None = None,
     register_replayers()
     out = []
     for cid in selected(only):
-        f = _CHECKS[cid][0](seed)
+        try:
+            f = _CHECKS[cid][0](seed)
+        except Exception as exc:  # noqa: BLE001 - the engine's own failure, reported as such
+            f = _crashed(cid, exc)
         out.append(f)
         if on_finding is not None:
             on_finding(f)
     return out
+
+
+def _crashed(cid: str, exc: Exception) -> Finding:
+    """An ERROR finding for a self-check that raised: the engine failed on its own planted
+    inputs (never bad input of the user's), so the run fails naming the exception."""
+    return Finding(
+        id=cid, claim="the engine's self-check ran to its verdict",
+        reference="audit/privacy/self_checks.py", method=Method.EXACT, verdict=Verdict.ERROR,
+        scope=f"the self-check raised {type(exc).__name__}: {exc} (on the engine's own planted "
+        "inputs: a fault of dpaudit, not of the user's input)",
+        evidence={"exception": type(exc).__name__, "must_hold": True},
+        subject="testers:audit.privacy")
