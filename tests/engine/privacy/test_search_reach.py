@@ -83,7 +83,8 @@ def _extremes_never_candidates(mech, xs, **kw):  # noqa: ANN001, ANN202
 
 
 @pytest.mark.parametrize("narrowed", [_right_of_the_data_only, _no_optimisation,
-                                      _extremes_never_candidates])
+                                      pytest.param(_extremes_never_candidates,
+                                                   marks=pytest.mark.slow)])
 def test_a_narrowed_search_is_refuted(narrowed) -> None:  # noqa: ANN001
     f = SR.check_search_reach(narrowed)
     assert f.verdict is Verdict.REFUTED
