@@ -52,8 +52,8 @@ TWIN_OUTCOMES = ("refuted", "not-refuted", "inconclusive")
 #: them were written before the rule; :func:`tally` counts their verified findings "without a
 #: twin" (the debt still open).  Add a pattern as soon as its checks carry twins.
 TWIN_REQUIRED: tuple[str, ...] = (
-    # the engine's own self-checks (audit/privacy/search_reach.py)
-    "calibrate.search-reach",
+    # the engine's own self-checks (audit/privacy/self_checks.py)
+    "engine.search-reach", "engine.loss-reach",
     # Dick et al. (proofs/subset_optimal/claims.py)
     "subset.alg1-privacy", "subset.alg2-privacy", "subset.theorem2-accuracy",
     "subset.corollary1", "subset.definitions", "subset.lemma6", "subset.lemma8",

@@ -62,7 +62,7 @@ from audit.privacy.blackbox import BlackBoxTester
 from audit.privacy.exact_loss import dataset_pair_loss
 from audit.privacy.mechanisms import CachedLocationScale, LaplaceMechanism
 from audit.privacy.neighbours import replace
-from audit.privacy.search_reach import check_search_reach, replay_search_reach
+from audit.privacy.self_checks import register_replayers, run_self_checks
 from audit.protocols import REPLACE_ONE, NeighbourPair
 
 __all__ = ["GENERIC_RUNS", "CalibrationRun", "all_runs", "run_calibration", "run_one"]
@@ -209,15 +209,16 @@ def run_calibration(seed: int = 0, quick: bool = False,
         rows.append((run.key, r))
         if on_finding is not None:
             on_finding(f)
-    # the exact-loss search's reach, on worst cases planted where it must look; and every
-    # subject whose calibration runs could not be loaded, as an error (never a silent skip)
+    # the engine's self-checks (the searches' reach on planted worst cases, the samplers'
+    # fit to their declared laws: audit/privacy/self_checks.py); the claim testers on the
+    # Gaussian mechanism at the cheap default size (dpaudit calibrate --claims runs the full
+    # rates); and every subject whose calibration runs could not be loaded, as an error
+    # (never a silent skip)
     from audit.privacy.claims.claim_calibration import run_claim_calibration
 
-    # the claim testers on the Gaussian mechanism, at the cheap default size (dpaudit
-    # calibrate --claims runs the full rates)
+    findings += run_self_checks(seed, on_finding=on_finding)
     claims = run_claim_calibration(seed, full=False)
-    for extra in [check_search_reach(), *claims, *(_unloaded_finding(n, why)
-                                                   for n, why in sorted(unloaded.items()))]:
+    for extra in [*claims, *(_unloaded_finding(n, why) for n, why in sorted(unloaded.items()))]:
         findings.append(extra)
         if on_finding is not None:
             on_finding(extra)
@@ -281,5 +282,5 @@ def _runs_and_unloaded() -> tuple[list[CalibrationRun], dict[str, str]]:
     runs.extend(GENERIC_RUNS[3:])
     for r in runs:
         registry.REPLAYERS[f"calibration.{r.key}"] = _replay
-    registry.REPLAYERS["calibrate.search-reach"] = replay_search_reach
+    register_replayers()
     return runs, unloaded

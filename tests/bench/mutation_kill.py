@@ -458,6 +458,10 @@ def engine_run(name: str, tree: Path, work: Path, seed: int) -> list[tuple[str, 
                                     "20000", "--no-progress", "--seed", str(seed)], out,
                              "t-schedule")
         return [(name, code, v)]
+    if name == "regress":  # the engine's self-checks in regress (search reach, samplers)
+        code, v, _ = dpaudit(tree, ["regress", "--quick", "--only", "engine.", "--seed",
+                                    str(seed)], out, f"reg-{seed}", timeout=3 * TIMEOUT_S)
+        return [(name, code, v)]
     if name == "test:neighbours":
         rows = []
         for label, args in _test_neighbour_args(work):

@@ -1046,6 +1046,12 @@ CATALOGUE += [
 ]
 
 
+# issue 39 part B (exact-loss search, neighbour search, samplers): tests/bench/mutations_areas.py
+from mutations_areas import AREA_ENGINE_MODULES, area_mutants, with_self_check_runs  # noqa: E402
+
+CATALOGUE = with_self_check_runs(CATALOGUE + area_mutants(_m, _e))
+ENGINE_MODULES += AREA_ENGINE_MODULES
+
 def by_id(mid: str) -> Mutant:
     for m in CATALOGUE:
         if m.id == mid:

@@ -54,6 +54,9 @@ class RegressCommand(Command):
         "each subject's own kernels; --kernels MODULE audits any module implementing a "
         "subject's kernel protocol, e.g. kernels.gini.printed, the Gini paper as printed), "
         "write reports/<run-id>/report.json, report.md and report.html, print a summary; "
+        "over every subject (no --kernels / --subject) it also runs the engine's own "
+        "self-checks (engine.*: the searches' reach on planted worst cases, the samplers' "
+        "fit to their declared laws); "
         "exit 0 only if nothing was refuted and at least one check ran (a run that "
         "checked nothing never passes: --only matching no check id is bad input, exit 2)."
     )
@@ -104,6 +107,7 @@ def _suite_for(name: str | None, kernels: str | None) -> tuple[str, Any, str]:
 
 
 def _run_regress(a: argparse.Namespace) -> int:
+    from audit.privacy.self_checks import SELF_CHECK_IDS, run_self_checks, selected
     from audit.protocols import load_kernels, provided
     from audit.report import build_report, counterexample_relpath, render_summary_table
 
@@ -130,8 +134,11 @@ def _run_regress(a: argparse.Namespace) -> int:
     mode = "full" if a.full else "quick"
     tag = mods[0][2] if len(mods) == 1 else "all"
     rid = a.run_id if a.run_id is not None else f"regress-{tag}-{mode}-seed{a.seed}"
+    # over every subject, regress also runs the engine's self-checks (search reach, samplers)
+    every = a.kernels is None and a.subject is None
     if a.only is not None:
-        _check_only(a.only, [suite for _, suite, _, _ in mods])
+        _check_only(a.only, [suite for _, suite, _, _ in mods],
+                    SELF_CHECK_IDS if every else ())
     report_dir(a.out, rid)  # bad --out / --run-id: exit 2 before anything runs
     started = datetime.now(UTC).isoformat(timespec="seconds")
     params: dict = {
@@ -167,6 +174,18 @@ def _run_regress(a: argparse.Namespace) -> int:
 
         suite.run(mod, f"kernels:{kern}", a.seed, mode, a.only, on_finding)
         account = check_account(subj, suite, a.only, ran, reported[0] if reported else 0)
+        accounts.append(account)
+        if account["missing"]:
+            findings.append(accounting_error(account))
+    if every:
+        def on_engine(f: Finding) -> None:
+            findings.append(f)
+            progress(f"  {f.id:<42} {f.verdict.value:<12} {f.duration_s:6.1f} s")
+
+        engine = run_self_checks(a.seed, a.only, on_engine)
+        account = {"subject": "engine", "expected": len(selected(a.only)),
+                   "announced": len(selected(a.only)), "ran": len(engine),
+                   "missing": len(selected(a.only)) - len(engine)}
         accounts.append(account)
         if account["missing"]:
             findings.append(accounting_error(account))
@@ -227,11 +246,11 @@ def accounting_error(account: dict[str, Any]) -> Finding:
         evidence={**account, "must_hold": True}, subject=f"subject:{subj}")
 
 
-def _check_only(only: str, suites: list) -> None:
+def _check_only(only: str, suites: list, extra: tuple[str, ...] = ()) -> None:
     """``--only TEXT`` must select at least one check of the suites that list their check
-    ids (``check_ids()``); otherwise nothing would be checked: bad input before anything
-    is written."""
-    known: list[str] = []
+    ids (``check_ids()``) or of ``extra`` (the engine's self-checks); otherwise nothing
+    would be checked: bad input before anything is written."""
+    known: list[str] = list(extra)
     for suite in suites:
         ids = getattr(suite, "check_ids", None)
         if ids is None:

@@ -93,3 +93,45 @@ def test_the_count_is_taken_from_the_suite_table_not_the_runner() -> None:
     assert check_account("s", Suite(), "a.", {1}, 1)["missing"] == 1
     assert check_account("s", Suite(), "a.", {1, 2}, 2)["missing"] == 0
     assert check_account("s", Suite(), None, {1, 2, 3}, 3)["missing"] == 0
+
+
+def test_regress_over_every_subject_runs_the_engine_self_checks(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # the sampler-fit check only (the cheapest); counted in the expected-vs-run accounting
+    code = main(["regress", "--only", "engine.sampler-fit", "--out", str(tmp_path),
+                 "--run-id", "r"])
+    capsys.readouterr()
+    rep = json.loads((tmp_path / "r" / "report.json").read_text(encoding="utf-8"))
+    assert code == 0
+    assert [f["id"] for f in rep["findings"]] == ["engine.sampler-fit"]
+    acc = {a["subject"]: a for a in rep["parameters"]["checks_expected_vs_run"]}
+    assert acc["engine"]["expected"] == acc["engine"]["ran"] == 1
+    # auditing one kernel module: the engine's checks are not part of the run, so an
+    # --only naming only them checks nothing (bad input, exit 2)
+    assert main(["regress", "--kernels", "kernels.gini.api", "--only", "engine.",
+                 "--out", str(tmp_path), "--run-id", "r2"]) == 2
+    assert "matches no check id" in capsys.readouterr().err
+    assert not (tmp_path / "r2").exists()
+
+
+def test_a_self_check_that_raises_fails_the_run_as_an_error(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # an engine fault inside a self-check (here an InvalidParameterError, an InputError) is
+    # dpaudit's own failure on its own inputs: an ERROR finding (exit 1), never "bad input"
+    from audit.privacy import sampler_fit, self_checks
+    from kernels.errors import InvalidParameterError
+
+    def broken(seed: int = 0, n: int = 0) -> None:
+        raise InvalidParameterError("planted engine fault")
+
+    monkeypatch.setitem(self_checks._CHECKS, "engine.sampler-fit",
+                        (broken, sampler_fit.replay_sampler_fit))
+    code = main(["regress", "--only", "engine.sampler-fit", "--out", str(tmp_path),
+                 "--run-id", "r"])
+    capsys.readouterr()
+    rep = json.loads((tmp_path / "r" / "report.json").read_text(encoding="utf-8"))
+    assert code == 1
+    f = rep["findings"][0]
+    assert f["id"] == "engine.sampler-fit" and f["verdict"] == "error"
+    assert "planted engine fault" in f["scope"]
