@@ -7,8 +7,9 @@
 output vector, a per-call mechanism ``f(rows, seed)`` with a ``RandomState`` from the seed
 (reproducible).  The library's facts: ``epsilon`` (the model's), ``relation =
 "replace-one"`` (diffprivlib's models, like its tools, treat the number of records as
-public), ``clips = True`` (the models clip ``X`` to ``bounds_X`` and ``y`` to ``bounds_y``
-before fitting, so records beyond the bounds are in their domain) and, when every bound is
+public), ``clips = True`` (the models accept records beyond ``bounds_X`` / ``bounds_y``
+without an error, so their guarantee must hold for them: they are in the domain; 0.6.6's
+``LinearRegression`` clips them only when it fits an intercept) and, when every bound is
 the same pair, ``lower`` / ``upper``.  Run it with ``dpaudit test`` / ``audit_mechanism``
 on a table (``table=``, ``--data FILE --columns ...``).
 

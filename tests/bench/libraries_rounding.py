@@ -208,13 +208,14 @@ HELD_OUT_LR = textwrap.dedent("""
     from audit import audit_mechanism
     from audit.extra.diffprivlib_models import model_mechanism
     from audit.privacy.tabular import table_from_rows
-    lo, seed = float(sys.argv[1]), int(sys.argv[2])
+    lo, seed, clips = float(sys.argv[1]), int(sys.argv[2]), sys.argv[3] == "clips"
     m = model_mechanism(LinearRegression, epsilon=1.0, n_features=1, bounds_X=(lo, 1.0),
                         bounds_y=(lo, 1.0), fit_intercept=False)            # glue: 2 lines
     rows = np.random.default_rng(seed).uniform(max(lo, 0.0), 1.0, (20, 2)).tolist()
     t0 = time.process_time()
     a = audit_mechanism(m, table=table_from_rows(rows, ["x", "y"]), seed=seed, n_select=2000,
-                        n_certify=4000, first_batch=1000, max_pairs=6, float_bits=False)
+                        n_certify=4000, first_batch=1000, max_pairs=6, float_bits=False,
+                        clips=clips)
     f = {f.id: f for f in a.findings}["user.blackbox"]
     print(json.dumps({"verdict": str(f.verdict), "eps": f.evidence.get("epsilon_lower"),
                       "cpu": time.process_time() - t0}))
@@ -260,28 +261,38 @@ def _sub(python: str, code: str, *args: str) -> dict[str, Any] | str:
 def held_out_rows(runs: int, snsynth: str | None) -> list[str]:
     """Published bugs of the same kinds elsewhere: diffprivlib 0.6.6 ``LinearRegression``
     (model fitting; the X_i^2 term's sensitivity uses the lower bound twice: 0 when the
-    lower bound is 0, diffprivlib issue 105 / PR 110), with its twin at bounds (-1, 1)
-    where the slip is harmless; SmartNoise synth 1.0.5 ``DPcovariance`` (clips a copy,
-    computes on the raw records; smartnoise-sdk issue 622), with and without ``clips``
-    (needs ``--snsynth PYTHON``, an interpreter with smartnoise-synth 1.0.5 and dpaudit)."""
+    lower bound is 0, diffprivlib issue 105 / PR 110; and, found here with the clip rows,
+    no clipping at all when ``fit_intercept=False``), with its twin at bounds (-1, 1) on
+    rows inside the bounds, where both slips are harmless; SmartNoise synth 1.0.5
+    ``DPcovariance`` (clips a copy, computes on the raw records; smartnoise-sdk issue 622),
+    with and without ``clips`` (needs ``--snsynth PYTHON``, an interpreter with
+    smartnoise-synth 1.0.5 and dpaudit)."""
     rows = []
-    r = _sub(sys.executable, HELD_OUT_LR, "0.0", "0")
-    rows.append(_row("held-out: diffprivlib 0.6.6 LinearRegression, bounds (0, 1), random "
-                     "20-row table, black-box", r if isinstance(r, str) else
-                     ("yes" if r["verdict"] == "refuted" else "no"),
-                     "-" if isinstance(r, str) else f"epsilon >= {r['eps']:.3f} vs claim 1",
-                     2, 0.0 if isinstance(r, str) else r["cpu"]))
+    for lo, clips, case in (
+            ("0.0", "no-clips", "bounds (0, 1), rows inside the bounds: the X_i^2 term's "
+             "sensitivity is 0 (diffprivlib issue 105)"),
+            ("-1.0", "clips", "bounds (-1, 1), clip rows: with fit_intercept=False the "
+             "records are not clipped (_preprocess_data clips only when fitting an "
+             "intercept)")):
+        r = _sub(sys.executable, HELD_OUT_LR, lo, "0", clips)
+        rows.append(_row(f"held-out: diffprivlib 0.6.6 LinearRegression(fit_intercept="
+                         f"False), random 20-row table, black-box, {case}",
+                         r if isinstance(r, str) else
+                         ("yes" if r["verdict"] == "refuted" else "no"),
+                         "-" if isinstance(r, str) else
+                         f"epsilon >= {r['eps']:.3f} vs claim 1", 2,
+                         0.0 if isinstance(r, str) else r["cpu"]))
     alarms, cpu = 0, 0.0
     for seed in range(runs):
-        r = _sub(sys.executable, HELD_OUT_LR, "-1.0", str(seed))
+        r = _sub(sys.executable, HELD_OUT_LR, "-1.0", str(seed), "no-clips")
         if isinstance(r, str):
             alarms = -1
             break
         alarms += r["verdict"] == "refuted"
         cpu += r["cpu"]
-    rows.append(_row(f"diffprivlib 0.6.6 LinearRegression, bounds (-1, 1) (slip harmless), "
-                     f"{runs} runs", "ERROR" if alarms < 0 else f"false alarms {alarms}/{runs}",
-                     "-", 2, cpu))
+    rows.append(_row(f"diffprivlib 0.6.6 LinearRegression(fit_intercept=False), bounds "
+                     f"(-1, 1) (both slips harmless), rows inside the bounds, {runs} runs",
+                     "ERROR" if alarms < 0 else f"false alarms {alarms}/{runs}", "-", 2, cpu))
     if not snsynth:
         rows.append(_row("held-out: SmartNoise synth 1.0.5 DPcovariance", "not run "
                          "(--snsynth PYTHON not given)", "-", 8, 0.0))
