@@ -115,16 +115,21 @@ def opendp16_rows(runs: int) -> list[str]:
                        "random data", m, 1, rng.uniform(0.0, 1.0, 1024))[0])
     s = dp.t.make_sum(dom, dp.symmetric_distance())
     ms = measurement_mechanism(s >> dp.m.then_laplace(1.0), query=s)
+    rows.append(_false_alarms("OpenDP 0.16 sized sum (correct)", ms, runs, rng, 0.0, 1.0))
+    return rows
+
+
+def _false_alarms(case: str, mech: Any, runs: int, rng: np.random.Generator, lo: float,
+                  hi: float) -> str:
+    """The exact check on ``runs`` fresh random data sets of 1024 records in [lo, hi]."""
     alarms, cpu = 0, 0.0
     for i in range(runs):
         t0 = time.process_time()
-        row, refuted = _exact(f"OpenDP 0.16 sized sum run {i}", ms, 1,
-                              rng.uniform(0.0, 1.0, 1024))
+        _, refuted = _exact(f"{case} run {i}", mech, 1, rng.uniform(lo, hi, 1024))
         cpu += time.process_time() - t0
         alarms += refuted
-    rows.append(_row(f"OpenDP 0.16 sized sum (correct), exact, {runs} random data sets",
-                     f"false alarms {alarms}/{runs}", "-", 1, cpu))
-    return rows
+    return _row(f"{case}, exact, {runs} random data sets", f"false alarms {alarms}/{runs}",
+                "-", 1, cpu)
 
 
 def opendp16_offset_rows(runs: int) -> list[str]:
@@ -154,14 +159,7 @@ def opendp16_offset_rows(runs: int) -> list[str]:
              mech(dp.t.make_sum, big, big + 1.0), big, big + 1.0),
             ("OpenDP 0.16 sized sum of squared deviations, [0, 1] (float-sound there)",
              mech(dp.t.make_sum_of_squared_deviations, 0.0, 1.0), 0.0, 1.0)):
-        alarms, cpu = 0, 0.0
-        for i in range(runs):
-            t0 = time.process_time()
-            _, refuted = _exact(f"{case} run {i}", m, 1, rng.uniform(lo, hi, 1024))
-            cpu += time.process_time() - t0
-            alarms += refuted
-        rows.append(_row(f"{case}, exact, {runs} random data sets",
-                         f"false alarms {alarms}/{runs}", "-", 1, cpu))
+        rows.append(_false_alarms(case, m, runs, rng, lo, hi))
     return rows
 
 
