@@ -281,22 +281,25 @@ def held_out_rows(runs: int, snsynth: str | None) -> list[str]:
                          f"epsilon >= {r['eps']:.3f} vs claim 1", 2,
                          0.0 if isinstance(r, str) else r["cpu"]))
     alarms, cpu = 0, 0.0
-    for seed in range(runs):
+    for seed in range(runs):  # runs = 0: the found rows only
         r = _sub(sys.executable, HELD_OUT_LR, "-1.0", str(seed), "no-clips")
         if isinstance(r, str):
             alarms = -1
             break
         alarms += r["verdict"] == "refuted"
         cpu += r["cpu"]
-    rows.append(_row(f"diffprivlib 0.6.6 LinearRegression(fit_intercept=False), bounds "
-                     f"(-1, 1) (both slips harmless), rows inside the bounds, {runs} runs",
-                     "ERROR" if alarms < 0 else f"false alarms {alarms}/{runs}", "-", 2, cpu))
+    if runs:
+        rows.append(_row(f"diffprivlib 0.6.6 LinearRegression(fit_intercept=False), bounds "
+                         f"(-1, 1) (both slips harmless), rows inside the bounds, {runs} "
+                         "runs", "ERROR" if alarms < 0 else f"false alarms {alarms}/{runs}",
+                         "-", 2, cpu))
     if not snsynth:
         rows.append(_row("held-out: SmartNoise synth 1.0.5 DPcovariance", "not run "
                          "(--snsynth PYTHON not given)", "-", 8, 0.0))
         return rows
     for flag, how in (("clips", "clips=True (clip rows)"),
-                      ("no-clips", "without clips (rows inside the bounds only)")):
+                      ("no-clips", "without clips (rows inside the bounds only)"))[
+                          :2 if runs else 1]:
         r = _sub(snsynth, HELD_OUT_COV, flag)
         rows.append(_row(f"held-out: SmartNoise synth 1.0.5 DPcovariance, random 50-row "
                          f"table in [0, 1]^2, {how}",
@@ -344,35 +347,45 @@ def blackbox_false_alarms(runs: int) -> list[str]:
                  "claim, relation, bounds read from OpenDP", 1, cpu)]
 
 
+SECTIONS = ("old", "exact", "variance", "heldout", "blackbox")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--runs", type=int, default=20)
+    ap.add_argument("--runs", type=int, default=20, help="runs of the exact false-alarm rows")
+    ap.add_argument("--bb-runs", type=int, default=20,
+                    help="runs of the black-box false-alarm rows")
     ap.add_argument("--opendp040", default=None)
     ap.add_argument("--out", default=str(ROOT / "reports/bench/libraries-issue41.txt"))
-    ap.add_argument("--skip-blackbox", action="store_true")
+    ap.add_argument("--sections", default=",".join(SECTIONS),
+                    help=f"comma-separated, among {', '.join(SECTIONS)}")
     ap.add_argument("--heldout-runs", type=int, default=5,
-                    help="runs of the held-out correct twin (about 40 CPU s each)")
+                    help="runs of the held-out correct twin (about 110 CPU s each)")
     ap.add_argument("--snsynth", default=None,
                     help="a python with smartnoise-synth 1.0.5 and dpaudit (held-out row)")
     a = ap.parse_args()
-    lines = [f"# tests/bench/libraries_rounding.py --runs {a.runs} --heldout-runs "
-             f"{a.heldout_runs}{' --opendp040 DIR' if a.opendp040 else ''}"
+    sections = [x for x in a.sections.split(",") if x]
+    lines = [f"# tests/bench/libraries_rounding.py --sections {','.join(sections)} --runs "
+             f"{a.runs} --bb-runs {a.bb_runs} --heldout-runs {a.heldout_runs}"
+             f"{' --opendp040 DIR' if a.opendp040 else ''}"
              f"{' --snsynth PY' if a.snsynth else ''}; "
              f"{time.strftime('%Y-%m-%d %H:%M', time.gmtime())} UTC; 2 shared cores",
              "| case | found? | bound | glue lines | CPU s |", "|---|---|---|---|---|"]
-    for upper in (1.0, 2.0**40):
-        lines.append(opendp040(a.opendp040, upper))
-        print(lines[-1], flush=True)
-    for row in [*opendp16_rows(a.runs), *opendp16_offset_rows(a.runs), diffprivlib_row(),
-                *variance_blackbox_rows(a.runs), *held_out_rows(a.heldout_runs, a.snsynth)]:
-        lines.append(row)
-        print(row, flush=True)
-    if not a.skip_blackbox:
-        for row in blackbox_false_alarms(a.runs):
+    makers = {
+        "old": lambda: [opendp040(a.opendp040, upper) for upper in (1.0, 2.0**40)],
+        "exact": lambda: [*opendp16_rows(a.runs), *opendp16_offset_rows(a.runs),
+                          diffprivlib_row()],
+        "variance": lambda: variance_blackbox_rows(a.bb_runs),
+        "heldout": lambda: held_out_rows(a.heldout_runs, a.snsynth),
+        "blackbox": lambda: blackbox_false_alarms(a.bb_runs),
+    }
+    Path(a.out).parent.mkdir(parents=True, exist_ok=True)
+    for sec in sections:
+        for row in makers[sec]():
             lines.append(row)
             print(row, flush=True)
-    Path(a.out).parent.mkdir(parents=True, exist_ok=True)
-    Path(a.out).write_text("\n".join(lines) + "\n", encoding="utf-8")
+            # written row by row: a long run keeps what it has measured
+            Path(a.out).write_text("\n".join(lines) + "\n", encoding="utf-8")
     print(f"written {a.out}")
 
 
