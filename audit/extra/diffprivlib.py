@@ -19,6 +19,7 @@ Nothing here prints or writes files.
 from __future__ import annotations
 
 import contextlib
+import functools
 import warnings
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -35,7 +36,7 @@ from audit.privacy.sensitivity_check import (
 )
 from audit.protocols import REPLACE_ONE
 
-__all__ = ["audit_tool", "captured_query", "tool_claim", "tool_mechanism"]
+__all__ = ["audit_tool", "captured_call", "captured_query", "tool_claim", "tool_mechanism"]
 
 _MECHANISMS = ("LaplaceTruncated", "GeometricTruncated", "LaplaceBoundedDomain", "Laplace",
                "Geometric")
@@ -57,12 +58,27 @@ def _recording(module: Any) -> Iterator[list[dict[str, Any]]]:
     saved = {n: getattr(module, n) for n in _MECHANISMS if hasattr(module, n)}
     _Recorder.calls = []
     try:
-        for n in saved:
-            setattr(module, n, _Recorder)
+        for n in saved:  # the call records which of the tool's mechanism classes it was
+            setattr(module, n, functools.partial(_Recorder, mechanism=n))
         yield _Recorder.calls
     finally:
         for n, v in saved.items():
             setattr(module, n, v)
+
+
+def captured_call(tool: Callable[..., Any], data: Any, **kwargs: Any) -> dict[str, Any]:
+    """The one noise-mechanism call ``tool(data, **kwargs)`` makes, un-noised: the
+    ``value`` it would randomise, the keyword arguments it builds the mechanism with
+    (``epsilon``, ``sensitivity``, ``lower``...) and ``mechanism``, the name of the class
+    in the tool's module (module docstring)."""
+    module = require(tool.__module__, "diffprivlib")
+    with _recording(module) as calls, warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        tool(np.asarray(data), **kwargs)
+    if len(calls) != 1:
+        raise RuntimeError(f"{tool.__qualname__} called {len(calls)} noise mechanisms; "
+                           "expected one")
+    return calls[0]
 
 
 def captured_query(tool: Callable[..., Any], **kwargs: Any
@@ -72,16 +88,9 @@ def captured_query(tool: Callable[..., Any], **kwargs: Any
     mechanism on a data set of ``n`` records.  ``kwargs`` go to the tool (``bounds``,
     ``epsilon``, ``dtype``...)."""
     require("diffprivlib", "diffprivlib")
-    module = require(tool.__module__, "diffprivlib")
 
     def run(data: np.ndarray) -> dict[str, Any]:
-        with _recording(module) as calls, warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            tool(np.asarray(data), **kwargs)
-        if len(calls) != 1:
-            raise RuntimeError(f"{tool.__qualname__} called {len(calls)} noise mechanisms; "
-                               "expected one")
-        return calls[0]
+        return captured_call(tool, data, **kwargs)
 
     lo = kwargs.get("bounds", (0.0, 1.0))[0]
 

@@ -38,7 +38,19 @@ families here are built to (each pair's ``change["family"]`` names its family):
   sees a list): D and D' of the other families presented in the orders that change the
   rounding (large records first vs small records first);
 * ``clip`` — only when the mechanism clamps its input (its domain is all floats): records
-  far outside ``[L, U]`` that clamping moves to the bound, against records inside.
+  far outside ``[L, U]`` that clamping moves to the bound, against records inside;
+  with the user's records (:func:`data_pairs`), their own data with one record (the largest,
+  the smallest, the first) moved beyond a bound, to a bound, or from beyond one bound to
+  beyond the other (a library that clips a copy but computes on the raw records —
+  SmartNoise synth's ``DPCovariance``, smartnoise-sdk issue 622 — differs there);
+* ``ulp-step`` — ``n`` copies of a record ``v`` a few ulps from a bound or the midpoint
+  (``v = b + j ulp(b)``, ``j`` in -2..2) with the first or last record moved by one or two
+  ulps or to a bound, at the sizes that matter (the fixed ``size``, the data's ``n``, else
+  ``n_max``).  Far from zero (bounds ``[M, M + 1]`` with ``M = 2^50``) the records' sum is
+  exact for ``D`` and rounds in ``D'``, so a mean computed in float moves by a whole ulp;
+  a statistic that subtracts that mean from every record (a sum of squared deviations,
+  a variance) then changes by about ``n ulp(M)^2``, far beyond a real-number sensitivity
+  (OpenDP 0.5.0-0.16's ``make_sum_of_squared_deviations``, opendp issue 2923).
 
 Every pair is checked to be neighbours *in the order the mechanism sees the records*
 (:func:`are_neighbours` with ``ordered=True``: same length and one position differs, or one
@@ -63,16 +75,18 @@ __all__ = [
     "FAMILIES",
     "SearchSpace",
     "are_neighbours",
+    "beyond_bounds",
     "data_pairs",
     "neighbour_search",
     "rounding_values",
     "size_ladder",
+    "ulp_step_values",
 ]
 
 #: the family built from the user's own records (:func:`data_pairs`)
 DATA_FAMILY = "data-order"
 FAMILIES = ("bounds", "empty", "large-magnitude", "dyadic-grid", "binade-straddle", "constant",
-            "order", "clip")
+            "order", "clip", "ulp-step")
 
 
 def _ordered_neighbours(a: np.ndarray, b: np.ndarray, relation: str) -> bool:
@@ -379,6 +393,49 @@ def _constant_at(sp: SearchSpace, n: int, values: list[float], family: str,
             yield _pair(xs, xs[1:], sp, family, value=v, op="remove", **info)
 
 
+def ulp_step_values(lower: float, upper: float, bases: tuple[float, ...] = ()
+                    ) -> list[tuple[float, float]]:
+    """``(v, step)`` for the ``ulp-step`` family: ``v = b + j step`` with ``step = ulp(b)``
+    for each base ``b`` (the bounds, the midpoint and ``bases``; a zero base is skipped:
+    its ulp is subnormal) and ``j`` in -2..2, kept when ``v`` lies in ``[lower, upper]``.
+    Deterministic, no duplicates."""
+    lo, hi = float(lower), float(upper)
+    out: dict[float, float] = {}
+    for b in (lo, hi, lo + (hi - lo) / 2, *map(float, bases)):
+        if b == 0.0 or not math.isfinite(b):
+            continue
+        step = math.ulp(b)
+        for j in (0, 1, -1, 2, -2):
+            v = b + j * step
+            if lo <= v <= hi and v not in out:
+                out[v] = step
+    return list(out.items())
+
+
+def _ulp_step_at(sp: SearchSpace, n: int, values: list[tuple[float, float]], family: str,
+                 **info: object) -> Iterator[NeighbourPair | None]:
+    for v, step in values:
+        xs = np.full(n, v, dtype=np.float64)
+        news = dict.fromkeys((v + step, v - step, v + 2 * step, sp.lower, sp.upper))
+        for new in news:
+            if new == v or not sp.lower <= new <= sp.upper:
+                continue
+            for at in ((0, n - 1) if n > 1 else (0,)):
+                d, d2 = _edit(xs, sp, new, at)
+                yield _pair(d, d2, sp, family, value=v, step=step, at=at, op=_op(sp),
+                            new=new, **info)
+
+
+def _ulp_step_family(sp: SearchSpace) -> Iterator[NeighbourPair | None]:
+    sizes = ([sp.size] if sp.size is not None
+             else list(dict.fromkeys([*(int(n) for n in sp.at_sizes if 1 <= int(n) <= sp.n_max),
+                                      sp.n_max])))
+    values = ulp_step_values(sp.lower, sp.upper)
+    for n in sizes:
+        if n >= 2:
+            yield from _ulp_step_at(sp, n, values, "ulp-step")
+
+
 def _constant_family(sp: SearchSpace) -> Iterator[NeighbourPair | None]:
     for n in _sizes(sp):
         if n >= 2:
@@ -387,7 +444,10 @@ def _constant_family(sp: SearchSpace) -> Iterator[NeighbourPair | None]:
 
 def data_pairs(data: object, space: SearchSpace) -> Iterator[NeighbourPair]:
     """The ``data-order`` family (module docstring) from the user's records (1-D, in
-    ``[L, U]``; records outside are the caller's error to report, never clipped here).
+    ``[L, U]``; records outside are the caller's error to report, never clipped here,
+    unless the space ``clamps``: then they are in the mechanism's domain and the ``clip``
+    pairs of the data are added); also the ``ulp-step`` pairs at the data's median and
+    extremes.
     Every pair is a neighbour under the space's relation in the order given, at the data's
     own size (or the fixed ``size``, which the data must then have)."""
     xs = np.asarray(data, dtype=np.float64).ravel()
@@ -414,7 +474,13 @@ def data_pairs(data: object, space: SearchSpace) -> Iterator[NeighbourPair]:
                              op="remove", at=0))
     srt = np.sort(xs)
     vals = sorted({float(srt[0]), float(srt[n // 2]), float(srt[-1])})
-    raw.extend(_constant_at(sp, n, vals, DATA_FAMILY, presentation="constant"))
+    inside = [v for v in vals if sp.lower <= v <= sp.upper]
+    raw.extend(_constant_at(sp, n, inside, DATA_FAMILY, presentation="constant"))
+    own = set(ulp_step_values(sp.lower, sp.upper))
+    steps = [vs for vs in ulp_step_values(sp.lower, sp.upper, tuple(inside)) if vs not in own]
+    raw.extend(_ulp_step_at(sp, n, steps, DATA_FAMILY, presentation="ulp-step"))
+    if sp.clamps:
+        raw.extend(_clip_data(xs, sp))
     seen: set[bytes] = set()
     for p in raw:
         if p is None:
@@ -423,6 +489,27 @@ def data_pairs(data: object, space: SearchSpace) -> Iterator[NeighbourPair]:
         if key not in seen:
             seen.add(key)
             yield NeighbourPair(p.first, p.second, p.relation, {**p.change, "from_data": True})
+
+
+def _clip_data(xs: np.ndarray, sp: SearchSpace) -> Iterator[NeighbourPair | None]:
+    """The user's records (in their order) with one record — the largest, the smallest,
+    the first — moved beyond a bound, to a bound, or (when it lies beyond one) to the
+    other side; only for a clipping mechanism (``sp.clamps``): a correct clipper's output
+    then moves as if the record moved to the bound."""
+    n = xs.size
+    at_s = list(dict.fromkeys((int(np.argmax(xs)), int(np.argmin(xs)), 0)))
+    targets = [*beyond_bounds(sp.lower, sp.upper), sp.lower, sp.upper]
+    for at in at_s:
+        for new in targets:
+            if new == xs[at] and sp.relation == REPLACE_ONE:
+                continue
+            d, d2 = _edit(xs, sp, new, at)
+            yield _pair(d, d2, sp, "clip", presentation="data", at=at, op=_op(sp), new=new,
+                        record=float(xs[at]))
+    if sp.relation == ADD_REMOVE_ONE and n > 1:
+        for at in at_s:
+            yield _pair(xs, np.delete(xs, at), sp, "clip", presentation="data", at=at,
+                        op="remove", old=float(xs[at]))
 
 
 def _order_family(sp: SearchSpace, base: Iterator[NeighbourPair | None]
@@ -443,12 +530,22 @@ def _order_family(sp: SearchSpace, base: Iterator[NeighbourPair | None]
                                                   "presentation": name})
 
 
+def beyond_bounds(lower: float, upper: float) -> list[float]:
+    """Records outside ``[lower, upper]`` for a clipping mechanism: just beyond each bound
+    (one width), far beyond it (a thousand widths) and, for the ``clip`` family of
+    constant data sets, near the float range's end.  Deterministic, finite."""
+    lo, hi = float(lower), float(upper)
+    w = hi - lo
+    return [hi + w, hi + 1000 * w, lo - w, lo - 1000 * w]
+
+
 def _clip_family(sp: SearchSpace) -> Iterator[NeighbourPair | None]:
     if not sp.clamps:
         return
     far = float(np.finfo(np.float64).max) / 4
     outside = [sp.upper * 2 if sp.upper > 0 else sp.upper + 1, far,
-               sp.lower * 2 if sp.lower < 0 else sp.lower - 1, -far]
+               sp.lower * 2 if sp.lower < 0 else sp.lower - 1, -far,
+               *beyond_bounds(sp.lower, sp.upper)]
     for n in (1, 2, 4):
         if n > sp.n_max:
             continue
@@ -469,7 +566,8 @@ def neighbour_search(space: SearchSpace, families: tuple[str, ...] = FAMILIES
                                     f"known: {', '.join(FAMILIES)}")
     makers = {"bounds": _bounds_family, "empty": _empty_family, "large-magnitude": _large_family,
               "dyadic-grid": _grid_family, "binade-straddle": _straddle_family,
-              "constant": _constant_family, "clip": _clip_family}
+              "constant": _constant_family, "clip": _clip_family,
+              "ulp-step": _ulp_step_family}
     seen: set[tuple[int, bytes, bytes]] = set()
     for fam in families:
         if fam == "order":

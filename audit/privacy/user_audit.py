@@ -68,6 +68,7 @@ from audit.privacy.blackbox import (
     log_ratio,
 )
 from audit.privacy.blackbox.accounting import check_shared_alpha, confidence_share
+from audit.privacy.clip_pairs import beyond_rows, clips_of
 from audit.privacy.import_root import ensure_on_path
 from audit.privacy.neighbour_search import FAMILIES, SearchSpace, data_pairs
 from audit.privacy.neighbours import AddRemoveOne, ReplaceOne
@@ -236,27 +237,33 @@ def _dedupe(pairs: list[NeighbourPair], max_pairs: int) -> list[NeighbourPair]:
 
 
 def pairs_from_data(data: Any, lower: Any, upper: Any, relation: str,
-                    max_pairs: int = 12, space: SearchSpace | None = None
-                    ) -> list[NeighbourPair]:
+                    max_pairs: int = 12, space: SearchSpace | None = None,
+                    clips: bool = False) -> list[NeighbourPair]:
     """Neighbours of one data set whose records lie in the public [lower, upper]; with a
     search ``space``, a quarter of them are the rounding-aware ``data-order`` pairs
     (:func:`audit.privacy.neighbour_search.data_pairs`: the records sorted, extremes moved
-    to a bound, constant data at the data's size)."""
+    to a bound, constant data at the data's size).  ``clips``: the mechanism clips to the
+    bounds (records outside them are accepted; the ``clip`` pairs of the data are among
+    the rounding-aware quarter when the space clamps)."""
     lo, hi = _bounds(lower, upper)
     rel = normalise_relation(relation)
     xs = _as_record_array(data, "data")
     if xs.size == 0:
         raise InvalidParameterError("data must hold at least one record")
-    bad = outside_bounds(xs, lo, hi, lower_name="the lower bound",
-                         upper_name="the upper bound")
+    bad = None if clips else outside_bounds(xs, lo, hi, lower_name="the lower bound",
+                                            upper_name="the upper bound")
     if bad:  # where and what, never a count or a value (issue 37)
         raise InvalidParameterError(f"{bad}; widen the bounds (records are not clipped)",
                                     param="data", name="")
     gen = ReplaceOne(lo, hi) if rel == REPLACE_ONE else AddRemoveOne(lo, hi)
     if space is None:
         return _dedupe(list(gen.pairs(xs)), max_pairs)
-    rounding = _dedupe(list(data_pairs(xs, space)), max(1, max_pairs // 4))
-    return _dedupe(list(gen.pairs(xs)), max_pairs - len(rounding)) + rounding
+    found = list(data_pairs(xs, space))
+    quarter = max(1, max_pairs // 4)
+    clip = [p for p in found if p.change.get("family") == "clip"]
+    rounding = (_dedupe(clip, quarter) if clip else []) + _dedupe(
+        [p for p in found if p.change.get("family") != "clip"], quarter)
+    return _dedupe(list(gen.pairs(xs)), max(1, max_pairs - len(rounding))) + rounding
 
 
 def _table_in_bounds(table: Any, lower: Any, upper: Any, unit: str | None) -> None:
@@ -422,6 +429,7 @@ def plan_audit(
     stop_at_flag: bool = False,
     size: int | None = None,
     family: str | None = None,
+    clips: bool | None = None,
 ) -> AuditPlan:
     """Validate the arguments of :func:`test_mechanism` and build its plan (no mechanism
     call yet).
@@ -450,9 +458,16 @@ def plan_audit(
     ``relation`` (default: the object's ``relation`` attribute, else replace-one),
     ``size`` (a sized domain: every data set has exactly this many records; default: the
     object's ``size``) and ``lower`` / ``upper`` (default: the object's) follow the library
-    (:func:`audit.privacy.user_mechanism.library_facts`: a contradiction is an error)."""
+    (:func:`audit.privacy.user_mechanism.library_facts`: a contradiction is an error).
+
+    ``clips`` (default: the object's ``clips`` attribute, else False): the mechanism clips
+    its records to ``[lower, upper]``, so its domain is every float: data (and table cells)
+    outside the bounds are accepted, and the neighbour search adds the ``clip`` pairs —
+    records beyond a bound, from the bounds alone and from the user's data or table rows
+    (:func:`audit.privacy.clip_pairs.clips_of`)."""
     facts = library_facts(mechanism, relation=relation, size=size, lower=lower, upper=upper)
     relation, size, lower, upper = facts.relation, facts.size, facts.lower, facts.upper
+    clips = clips_of(mechanism, clips)
     n = check_int(n, "n", low=1)
     if not isinstance(stop_at_flag, bool):
         raise InvalidParameterError(f"must be True or False, got {shorten(repr(stop_at_flag))}",
@@ -469,10 +484,11 @@ def plan_audit(
         if pairs is not None or data is not None:
             raise InvalidParameterError("a table is its own data: give table alone, not "
                                         "with pairs or data", param="table")
-        if lower is not None and upper is not None:
+        if lower is not None and upper is not None and not clips:
             _table_in_bounds(table, lower, upper, unit)
         if new_rows is None:
-            new_rows = default_new_rows(table, lower, upper)
+            new_rows = default_new_rows(table, lower, upper) + (
+                beyond_rows(table, lower, upper) if clips else [])
         codec = codec_for(table, new_rows)
         ref = _ref_of(mechanism, ref)
         mechanism = table_mechanism(mechanism, codec, form)
@@ -487,7 +503,7 @@ def plan_audit(
         lo_b, hi_b = _bounds(lower, upper)
         if rel.is_dataset:
             space = SearchSpace(lo_b, hi_b, mech.relation, n_max=n, ordered=ordered,
-                                size=size)
+                                size=size, clamps=clips)
     elif size is not None and table is None and pairs is None:
         raise InvalidParameterError(f"--size {size} needs the record bounds --lower and "
                                     "--upper (or an adapter that states them)")
@@ -519,7 +535,8 @@ def plan_audit(
         if lower is None or upper is None:
             raise InvalidParameterError("data needs the public bounds lower and upper",
                                         param="data", name="")
-        plist = pairs_from_data(data, lower, upper, mech.relation, max_pairs, space)
+        plist = pairs_from_data(data, lower, upper, mech.relation, max_pairs, space,
+                                clips=clips)
         source = f"neighbours of the data set ({np.asarray(data).size} records)"
     elif rel.is_query:
         plist = query_pairs(rel, queries, lower, upper)[:max_pairs]
@@ -600,7 +617,7 @@ def plan_audit(
             "re-draws fresh outputs and re-checks the bound statistically"),
         "testers": n_testers, "randomness_probe": None,
         "relation_meaning": rel.describe(), "pairs_rejected": len(rejected),
-        "size": size, "read_from_library": list(facts.from_library),
+        "size": size, "read_from_library": list(facts.from_library), "clips": clips,
         "family": fam, "family_level": 1.0 - per_kind, "exact": bool(exact),
     }
     return AuditPlan(mech, plist, tester, params, ref, int(seed), n_testers == 2, space,

@@ -82,6 +82,24 @@ def test_current_opendp_sum_without_its_rounding_allowance_is_refuted():
     assert r.worst["distance"] > 1.0 and r.worst["n"] <= 2**12
 
 
+@pytest.mark.parametrize("lower,refuted", [(2.0 ** 50, True), (0.0, False)])
+def test_sum_of_squared_deviations_mean_rounding_bug(lower, refuted):
+    """OpenDP 0.16's sized SSD (opendp issue 2923): at [2^50, 2^50 + 1] the float mean of
+    1024 records flips by one ulp (0.25) when one record moves by an ulp, and every
+    deviation moves with it: the outputs differ by about 1024 * 0.25^2 = 64, beyond OpenDP's
+    own claim ``map(2)`` (about 40.6); in [0, 1] the release is float-sound and the same
+    families stay within its claim (its real-number part (n - 1) / n is attained)."""
+    dom = dp.vector_domain(dp.atom_domain(bounds=(lower, lower + 1.0), nan=False), size=1024)
+    t = dp.t.make_sum_of_squared_deviations(dom, dp.symmetric_distance())
+    f, r = audit_transformation(t)
+    assert (f.verdict == Verdict.REFUTED) is refuted
+    if refuted:
+        assert r.worst["family"] == "ulp-step" and r.worst["distance"] > 60.0
+        assert r.worst["distance"] > float(t.map(2)) > 40.0
+    else:
+        assert r.worst["distance"] == 1023 / 1024 <= float(t.map(2))
+
+
 OLD = textwrap.dedent("""
     import json, numpy as np
     np.bool8 = np.bool_  # numpy 2 removed the alias these releases import

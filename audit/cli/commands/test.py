@@ -242,6 +242,10 @@ class TestCommand(Command):
                        help="public lower bound of a record")
         p.add_argument("--upper", default=None, type=real(),
                        help="public upper bound of a record")
+        p.add_argument("--clips", action="store_true",
+                       help="the mechanism clips records to [--lower, --upper] (default: "
+                       "the adapter's clips attribute): data outside the bounds is "
+                       "accepted and the search puts records beyond them")
         p.add_argument("--max-pairs", type=integer(low=1), default=12,
                        help="at most this many generated pairs (default 12)")
         p.add_argument("--n", type=integer(low=1), default=1024,
@@ -374,6 +378,7 @@ class TestCommand(Command):
             chunk_size=a.chunk_size, style=a.style, randomness=a.randomness,
             seed_bits=a.seed_bits, ref=a.mechanism, queries=a.queries,
             stop_at_flag=a.stop_at_flag, size=a.size, family=a.family,
+            clips=True if a.clips else None,
             **({"table": table, "unit": a.unit, "form": a.form or "array"} if tabular else {}))
 
     def _run(self, a: argparse.Namespace, plan: Any, run_id: str,
