@@ -69,6 +69,12 @@ TWIN_REQUIRED: tuple[str, ...] = (
     "paper.thm41.k-maximal-consecutive-removal", "paper.thm42.k-minimal-consecutive",
     # Dick et al. certify chain (proofs/subset_optimal/certify.py)
     "subset.input", "subset.every-neighbour", "subset.step-mean",
+    # proof steps checked themselves (issue 42: proofs/gini/claims_appendix.py,
+    # proofs/*/claims_proofsteps.py)
+    "text.a12.s-monotone", "text.a13.q-monotone", "text.a1.f-step", "text.a2.small-k-subsets",
+    "text.a4.scale-invariance", "text.sec43.*", "text.freegap.sec8-*",
+    "text.freegap.lemma3-proof", "text.freegap.thm2-cost-steps", "text.freegap.thm4-cost-steps",
+    "text.freegap.a2-proof-steps",
 )
 
 
