@@ -74,7 +74,9 @@ TWIN_REQUIRED: tuple[str, ...] = (
     "text.a12.s-monotone", "text.a13.q-monotone", "text.a1.f-step", "text.a2.small-k-subsets",
     "text.a4.scale-invariance", "text.sec43.*", "text.freegap.sec8-*",
     "text.freegap.lemma3-proof", "text.freegap.thm2-cost-steps", "text.freegap.thm4-cost-steps",
-    "text.freegap.a2-proof-steps",
+    "text.freegap.a2-proof-steps", "text.subset.b3-clip", "text.subset.b3-one-sided",
+    "text.subset.b3-rank", "text.subset.b3-separation", "text.subset.b3-lemma6",
+    "text.subset.b3-one-sided-q",
 )
 
 

@@ -30,6 +30,8 @@ _ALG4 = _THM3 + ("subset.alg5-privacy", "subset.replace-one")
 
 #: items named one by one (issue 42): statements and algorithms by their anchor, sentences by
 #: their first words or hash; first match wins, so these come before the older rules
+_B3 = ("text.subset.b3-proof-steps",)
+
 _NAMED: tuple[Rule, ...] = (
     *named("abstract", (), "we-propose-a-new-definition", "our-definition-requires-an",
            note=_DEF),
@@ -159,6 +161,34 @@ _NAMED: tuple[Rule, ...] = (
     Rule("E.1", ("subset.theorem4-corollary2",), anchors=("eq (5)",)),
     *named("E.1", ("subset.lemma8",), "7088cdbe", note="Lemma 8's display"),
     *named("E.1", (), "we-first-prove-eq-5", "hence-it-remains-to-show", note=_DEF),
+    # ---- Appendix B.3's proof steps tested themselves (proofs/subset_optimal/claims_proofsteps)
+    *named("B.3", (), "39cac896", "35b07a1d", "92b204ac", "85cb60bf", "3dec7b3d", "ab23b43d",
+           "b15f15b3", "6ddf49e6", "b338b6e8", "0722b5fc", "639e9106", "2cdfc635", "42522325",
+           note="not a claim: a roadmap, the (alpha, beta)-approximation unpacked (Definition "
+                "4), a description of the error terms, a definition or a lead-in"),
+    *named("B.3", _B3, "b279f9cd", "112ecb0c", "9a53e07b", "11253354", "11b8d3e3", "b8cee28c",
+           "f82712f4",
+           note="the rank-threshold steps: every x in L_t is <= l', every x in U_{|D|-t} is >= "
+                "l', #{x >= l'} >= |D| - t, q <= t (text.subset.b3-rank)"),
+    *named("B.3", _B3, "337d390e", "c907f8e1", "7a38c32b", "d1a9ed6b",
+           note="the separation of L_{1/eps} and U_{1/eps} and the lower bound's steps 2-3 "
+                "(text.subset.b3-separation; the last step as printed: "
+                "text.subset.b3-lower-bound-last-step)"),
+    *named("B.3", _B3, "bea0609b", "7d1ac813",
+           note="the second term: clipping to [l^, u^] vs [l', u'] (text.subset.b3-clip)"),
+    *named("B.3", _B3, "cb07baf8", "bec94825", "73b9aecf", "a82049fd", "20abba09", "d0680774",
+           "dceec1a0", "50bd792c",
+           note="the third term's decomposition, opposite signs, max <= sum "
+                "(text.subset.b3-one-sided)"),
+    *named("B.3", _B3, "040d8dc2", "e7898737", "bf3e9565", "7938b084",
+           note="the one-sided bias chain and its conclusion (text.subset.b3-one-sided-q; the "
+                "middle step as printed: text.subset.b3-lemma6-middle-step); 7938b084's last "
+                "line (<= 2e(2 + 4 beta eps) R) is not checked here"),
+    *named("B.3", ("text.subset.clip-vs-delete",), "23d034b3", "67ceb784",
+           note="clipping to l' moves the mean at most as deleting L_q"),
+    *named("B.3", _B3, "80a6ee95", "39f31412", "4103d1e9", "7b2f0e1f", "ad04ef82",
+           note="the proof of Lemma 6 (text.subset.b3-lemma6; the display's factor n as "
+                "printed: text.subset.lemma6-proof-display)"),
 )
 
 RULES: tuple[Rule, ...] = _NAMED + (
