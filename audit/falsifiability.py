@@ -76,7 +76,7 @@ TWIN_REQUIRED: tuple[str, ...] = (
     "text.freegap.lemma3-proof", "text.freegap.thm2-cost-steps", "text.freegap.thm4-cost-steps",
     "text.freegap.a2-proof-steps", "text.subset.b3-clip", "text.subset.b3-one-sided",
     "text.subset.b3-rank", "text.subset.b3-separation", "text.subset.b3-lemma6",
-    "text.subset.b3-one-sided-q",
+    "text.subset.b3-one-sided-q", "text.subset.a-neighbour", "text.subset.a-piecewise",
 )
 
 

@@ -1,5 +1,6 @@
-"""The proof steps of Appendix B.3 of Dick, Kulesza, Sun & Suresh (the accuracy of Algorithm 3
-and the proof of Lemma 6), each tested itself -- not through the theorem it proves.
+"""The proof steps of Appendices A and B.3 of Dick, Kulesza, Sun & Suresh (the privacy proof of
+Algorithm 2, the accuracy of Algorithm 3 and the proof of Lemma 6), each tested itself -- not
+through the theorem it proves.
 
 Every step below is a statement about a finite data set D and cut points, so it is checked
 exhaustively and exactly (Fractions) on every multiset D of size 1..6 drawn from {0, 1, 2, 4, 7}
@@ -25,7 +26,7 @@ from audit.falsifiability import decide, twin
 from audit.findings import Finding, Method, Verdict, counterexample_document, from_jsonable
 from audit.registry import replayer
 from proofs.subset_optimal import NAME, claim
-from proofs.subset_optimal.reference import ranks_exact
+from proofs.subset_optimal.reference import rank_error_exact, ranks_exact, window_loss_exact
 from proofs.text_findings import SPLIT, paper_finding
 
 SUBJECT = f"paper:{NAME}"
@@ -280,6 +281,94 @@ ONE_SIDED_Q_STEPS: tuple[Step, ...] = (
 )
 
 
+# ----------------------------------------------- Appendix A: the proof of Theorem 2 (Algorithm 2)
+def neighbour_cases() -> Iterator[dict]:
+    """(D, D' = D with one point added or removed, tau, integer rank r, alpha = 1/2)."""
+    taus = (F(-1), F(0), F(1, 2), F(1), F(3, 2), F(2), F(3), F(4), F(7), F(8))
+    for D in data_sets(1, 3):
+        neighbours = [sorted(D + [v]) for v in GRID] + [D[:i] + D[i + 1:]
+                                                        for i in range(len(D)) if len(D) > 1]
+        for Dp in neighbours:
+            for r in range(0, len(D) + 1):
+                for tau in taus:
+                    yield {"D": D, "D'": Dp, "r": r, "tau": tau, "alpha": F(1, 2)}
+
+
+def _near(c: dict) -> bool:
+    """every r' in ranks(tau, D) has r' - 1, r' or r' + 1 in ranks(tau, D')."""
+    other = set(ranks_exact(c["tau"], c["D'"]))
+    return all({rp - 1, rp, rp + 1} & other for rp in ranks_exact(c["tau"], c["D"]))
+
+
+def _err_gap(c: dict) -> int:
+    return abs(rank_error_exact(c["tau"], c["r"], c["D"])
+               - rank_error_exact(c["tau"], c["r"], c["D'"]))
+
+
+def _loss_gap(c: dict) -> int:
+    return abs(window_loss_exact(c["tau"], c["r"], c["alpha"], c["D"])
+               - window_loss_exact(c["tau"], c["r"], c["alpha"], c["D'"]))
+
+
+def _premise_rank(c: dict, shift: int = 0) -> bool:
+    """'suppose every x in L_r satisfies x <= tau and every x in U_{|D|-r} satisfies x >= tau':
+    then tau is a rank-r threshold, i.e. #{x < tau} <= r <= #{x <= tau} (the definition).
+    ``shift`` = 1 (the twin): then tau would be a rank-(r + 1) threshold."""
+    D, r, tau = c["D"], c["r"], c["tau"]
+    if not (all(x <= tau for x in D[:r]) and all(x >= tau for x in D[r:])):
+        return True
+    r += shift
+    return (sum(1 for x in D if x < tau) <= r <= sum(1 for x in D if x <= tau)
+            and r in ranks_exact(tau, D))
+
+
+NEIGHBOUR_STEPS: tuple[Step, ...] = (
+    ("adding or removing a point changes each sum of ranks(tau', D) (Lemma 5) by at most one, so "
+     "whenever r' in ranks(tau', D), one of r' - 1, r', r' + 1 is in ranks(tau', D')", _near,
+     lambda c: bool(set(ranks_exact(c["tau"], c["D"])) & set(ranks_exact(c["tau"], c["D'"])))),
+    ("|err_rank(tau', r, D) - err_rank(tau', r, D')| <= 1", lambda c: _err_gap(c) <= 1,
+     lambda c: _err_gap(c) == 0),
+    ("taking the minimum over tau' in [tau - alpha, tau + alpha]: the sensitivity of the loss "
+     "l is bounded by one", lambda c: _loss_gap(c) <= 1, lambda c: _loss_gap(c) == 0),
+    ("tau with every x in L_r <= tau and every x in U_{|D|-r} >= tau is a rank-r threshold "
+     "(#{x < tau} <= r and #{x <= tau} >= r)", _premise_rank,
+     lambda c: _premise_rank(c, 1)),
+)
+
+
+def piecewise_cases() -> Iterator[dict]:
+    """(D, integer rank r, alpha = 1/2)."""
+    for D in data_sets(1, 4):
+        for r in range(0, len(D) + 1):
+            yield {"D": D, "r": r, "alpha": F(1, 2)}
+
+
+def _changes(c: dict) -> tuple[list[F], set[F]]:
+    """Where the loss l(tau) = min over the window changes, scanning tau on the 1/8 grid of
+    [-2, 9] (a change between two grid points is located at the right one), and the printed
+    candidate locations x +- alpha, x in D."""
+    grid = [F(i, 8) for i in range(-16, 73)]
+    vals = [window_loss_exact(t, c["r"], c["alpha"], c["D"]) for t in grid]
+    moves = [grid[i] for i in range(1, len(grid)) if vals[i] != vals[i - 1]]
+    cands = {x + d for x in c["D"] for d in (-c["alpha"], c["alpha"])}
+    return moves, cands
+
+
+def _piecewise(c: dict) -> bool:
+    """l is piecewise constant with at most 2|D| discontinuities, all at x +- alpha (on the 1/8
+    grid a change is seen in the grid step that contains it: [t - 1/8, t])."""
+    moves, cands = _changes(c)
+    return len(moves) <= 2 * len(c["D"]) and all(
+        any(t - F(1, 8) <= p <= t for p in cands) for t in moves)
+
+
+PIECEWISE_STEPS: tuple[Step, ...] = (
+    ("the loss l(tau) is piecewise constant with at most 2|D| discontinuities, at x +- alpha for "
+     "x in D (an endpoint of [tau - alpha, tau + alpha] crossing a data point)", _piecewise,
+     lambda c: len(_changes(c)[0]) <= len(c["D"]) - 1 or not c["D"]),
+)
+
+
 FAMILIES: dict[str, tuple[Callable[[], Iterator[dict]], tuple[Step, ...], str]] = {
     "clip": (clip_cases, CLIP_STEPS, "every multiset D of size 1..4 on {0, 1, 2, 4, 7}, l' <= "
              "u' in {-1, 1, 3, 8}, alpha = 1, l^ - l', u^ - u' in {-1, 0, 1} with l^ <= u^"),
@@ -292,11 +381,23 @@ FAMILIES: dict[str, tuple[Callable[[], Iterator[dict]], tuple[Step, ...], str]] 
                    "point of L_k <= l^ + alpha and of U_k >= u^ - alpha"),
     "lemma6": (lemma6_cases, LEMMA6_STEPS, "every multiset D of size 2..6 on {0, 1, 2, 4, 7}, "
                "1 <= n1 <= n2 <= |D|/2"),
+    "neighbour": (neighbour_cases, NEIGHBOUR_STEPS, "Appendix A: every multiset D of size 1..3 "
+                  "on {0, 1, 2, 4, 7}, every D' with one point of {0, 1, 2, 4, 7} added or one "
+                  "removed, every integer r in 0..|D|, tau in {-1, 0, 1/2, 1, 3/2, 2, 3, 4, 7, "
+                  "8}, alpha = 1/2"),
+    "piecewise": (piecewise_cases, PIECEWISE_STEPS, "Appendix A: every multiset D of size 1..4 "
+                  "on {0, 1, 2, 4, 7}, every integer r in 0..|D|, alpha = 1/2, the loss scanned "
+                  "on the 1/8 grid of [-2, 9]"),
     "one-sided-q": (one_sided_q_cases, ONE_SIDED_Q_STEPS, "every multiset D of size 2..6 on "
                     "{0, 1, 2, 4, 7}, k = 1/eps <= |D|/2, l' in {-1, 0, 1, 2, 3, 4, 7, 8} a "
                     "rank-t threshold with t >= k and q = #{x < l'} <= |D|/2, beta in {0, 1/2, 1} "
                     "with q <= k + 2 beta"),
 }
+
+
+def family_id(name: str) -> str:
+    """The finding id of a step family (Appendix A's families: ``text.subset.a-*``)."""
+    return f"text.subset.{'a' if name in ('neighbour', 'piecewise') else 'b3'}-{name}"
 
 
 def _jsonable(c: dict) -> dict:
@@ -331,10 +432,11 @@ def _decode(inputs: dict) -> dict:
 
 
 # ------------------------------------------------------------------------------ the claim
-@claim("text.subset.b3-proof-steps", "Appendix B.3: each step of the accuracy proof of "
+@claim("text.subset.b3-proof-steps", "Appendices A and B.3: each step of the proof of "
+       "Theorem 2 (rank sensitivity, the piecewise-constant loss) and of the accuracy proof of "
        "Algorithm 3 (the clipping terms, the rank-threshold counts, the separation of L_{1/eps} "
        "and U_{1/eps}, the one-sided bias chain) and of the proof of Lemma 6 (exhaustive, exact)",
-       "prove", reference="Appendix B.3")
+       "prove", reference="Appendices A, B.3")
 def b3_proof_steps(budget_s: float, seed: int) -> list[Finding]:
     t0 = time.perf_counter()
     out = []
@@ -349,9 +451,10 @@ def b3_proof_steps(budget_s: float, seed: int) -> list[Finding]:
         tw = twin("each step tightened (per step in evidence['twins'])",
                   "refuted" if live else "not-refuted", detail="every step's twin is refuted")
         first = next(iter(bad.values()), None)
-        fid = f"text.subset.b3-{name}"
+        fid = family_id(name)
         out.append(paper_finding(
-            id=fid, claim="Appendix B.3: " + "; ".join(f"'{s[0]}'" for s in steps),
+            id=fid, claim=("Appendix A: " if fid.startswith("text.subset.a-") else
+                           "Appendix B.3: ") + "; ".join(f"'{s[0]}'" for s in steps),
             reference=REF, method=Method.EXHAUSTIVE, reading="as printed" if bad else "",
             verdict=decide(not bad, tw, failed=Verdict.REFUTED,
                            vacuous_reason="a tightened step also held"),
@@ -438,6 +541,6 @@ def _replay_printed(check: Callable[[dict], bool]) -> Callable[[dict], tuple[boo
 
 
 for _name in FAMILIES:
-    replayer(f"text.subset.b3-{_name}")(_replay_family(_name))
+    replayer(family_id(_name))(_replay_family(_name))
 for _fid, _t, _fam, _check, *_ in _PRINTED:
     replayer(_fid)(_replay_printed(_check))

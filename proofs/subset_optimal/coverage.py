@@ -186,6 +186,17 @@ _NAMED: tuple[Rule, ...] = (
                 "line (<= 2e(2 + 4 beta eps) R) is not checked here"),
     *named("B.3", ("text.subset.clip-vs-delete",), "23d034b3", "67ceb784",
            note="clipping to l' moves the mean at most as deleting L_q"),
+    *named("A", _B3, "ecd29e9b", "3d003793", "666baa40", "4ddf2652", "c1d4b543", "3ef0ff6e",
+           note="Theorem 2's proof: the rank-threshold premise, neighbours' ranks within one, "
+                "rank error and loss sensitivity <= 1 (text.subset.a-neighbour)"),
+    *named("A", _B3, "df583364", "51518f55", "bc5389b5",
+           note="the loss is piecewise constant, <= 2|D| changes at x +- alpha "
+                "(text.subset.a-piecewise)"),
+    *named("A", ("subset.alg2-privacy",), "d1ef60f2",
+           note="Algorithm 2 is eps-DP (exact privacy loss)"),
+    *named("A", (), "9e5e22c7", "c5219255", "b883f0d6",
+           note="not a claim: a description of the sampler's implementation, a roadmap"),
+    *named("A", (), "b1b61bb9", note="not checked: running time O(|D| log |D|)"),
     *named("B.3", _B3, "80a6ee95", "39f31412", "4103d1e9", "7b2f0e1f", "ad04ef82",
            note="the proof of Lemma 6 (text.subset.b3-lemma6; the display's factor n as "
                 "printed: text.subset.lemma6-proof-display)"),

@@ -34,7 +34,7 @@ def test_hand_worked() -> None:
 
 def test_verdicts_twins_and_replay(findings: dict) -> None:
     for name in cp.FAMILIES:
-        f = findings[f"text.subset.b3-{name}"]
+        f = findings[cp.family_id(name)]
         assert f.verdict == "verified", name
         assert needs_twin(f.id) and twin_problem(f.evidence) == "", name
         assert all(p["outcome"] == "refuted" for p in f.evidence["twins"].values()), name
