@@ -405,10 +405,11 @@ def printed_cost_readings(q: Sequence[int], qp: Sequence[int], H: Sequence[int],
             "bars": sum(abs(t) for t in terms) == truth}
 
 
-def thm2_scope(term_bound: int = 2, mono_bound: int = 1) -> tuple[dict | None, dict, int]:
+def thm2_scope(term_bound: int = 2, mono_bound: int = 1,
+               readings: bool = True) -> tuple[dict | None, dict, int]:
     """Every (n = 3, k, q in {0, 1}^3, neighbour q', H in {-2..2}^3, selected set of size k):
     the first violation of :func:`thm2_violation`, the first failure of each printed reading and
-    the number of cases."""
+    the number of cases (``readings`` False: stop at the first violation, readings unchecked)."""
     bad, printed, count = None, {}, 0
     for k in (1, 2):
         for sel in itertools.combinations(range(N), k):
@@ -417,6 +418,10 @@ def thm2_scope(term_bound: int = 2, mono_bound: int = 1) -> tuple[dict | None, d
                     count += 1
                     if bad is None:
                         bad = thm2_violation(q, qp, H, sel, k, term_bound, mono_bound)
+                    if not readings:
+                        if bad is not None:
+                            return bad, printed, count
+                        continue
                     for r, ok in printed_cost_readings(q, qp, H, sel).items():
                         if not ok and r not in printed:
                             printed[r] = {"q": list(q), "q'": list(qp), "H": list(H),
@@ -468,8 +473,8 @@ def sec51_cost_steps(budget_s: float, seed: int) -> list[Finding]:
                                                True, False, None) if l3_bad else None,
         seed=seed, duration_s=time.perf_counter() - t0, subject=SUBJECT)]
     bad, printed, count = thm2_scope()
-    twin_term, _, _ = thm2_scope(term_bound=1, mono_bound=1)
-    twin_mono, _, _ = thm2_scope(term_bound=2, mono_bound=0)
+    twin_term, _, _ = thm2_scope(term_bound=1, mono_bound=1, readings=False)
+    twin_mono, _, _ = thm2_scope(term_bound=2, mono_bound=0, readings=False)
     gap_bad, gap_twin_bad = gap_positive_violation(), gap_positive_violation(1)
     twins = {"term": twin("|t_i| <= 1 + 1 = 2 tightened to 1 (general neighbours)",
                           "refuted" if twin_term else "not-refuted", witness=twin_term),

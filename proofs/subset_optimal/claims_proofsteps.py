@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import itertools
 import time
+from collections import Counter
 from collections.abc import Callable, Iterator
 from fractions import Fraction as F
 from typing import Any
@@ -369,6 +370,79 @@ PIECEWISE_STEPS: tuple[Step, ...] = (
 )
 
 
+def interval_cases() -> Iterator[dict]:
+    """(D, integer rank r, alpha = 1/2, [a, b] = [-1, 8], tau* in [a, b] a rank-r threshold)."""
+    for D in data_sets(1, 4):
+        for r in range(0, len(D) + 1):
+            for t in range(-2, 17):
+                tau = F(t, 2)
+                if r in ranks_exact(tau, D):
+                    yield {"D": D, "r": r, "alpha": F(1, 2), "a": F(-1), "b": F(8), "tau*": tau}
+
+
+def zero_loss_width(c: dict) -> F:
+    """The width of {tau in [a, b] : l(tau) = 0}: l is constant between consecutive points of
+    {x +- alpha} and a, b (text.subset.a-piecewise), evaluated at each piece's midpoint."""
+    a, b, al = c["a"], c["b"], c["alpha"]
+    cuts = sorted({a, b} | {x + d for x in c["D"] for d in (-al, al) if a < x + d < b})
+    return sum((hi - lo for lo, hi in zip(cuts, cuts[1:], strict=False)
+                if window_loss_exact((lo + hi) / 2, c["r"], al, c["D"]) == 0), F(0))
+
+
+def _interval(c: dict) -> bool:
+    t, al = c["tau*"], c["alpha"]
+    near = [t + k * al / 2 for k in range(-2, 3) if c["a"] <= t + k * al / 2 <= c["b"]]
+    return zero_loss_width(c) >= al and all(
+        window_loss_exact(x, c["r"], al, c["D"]) == 0 for x in near)
+
+
+INTERVAL_STEPS: tuple[Step, ...] = (
+    ("there is an interval I* in [a, b] of width at least alpha with l(tau) = 0 for every tau in "
+     "I* ('since tau is within distance alpha of an exact rank-r threshold'), so int_a^b "
+     "exp(-eps l(tau)/2) d tau >= int_{I*} exp(0) d tau >= alpha", _interval,
+     lambda c: zero_loss_width(c) >= 4 * c["alpha"]),
+)
+
+
+def _sym_diff(x: list[F], y: list[F]) -> int:
+    cx, cy = Counter(x), Counter(y)
+    return sum(((cx - cy) + (cy - cx)).values())
+
+
+def b2_cases() -> Iterator[dict]:
+    """(D1, D2 = D1 with one point added, shift m, width w): Algorithm 1's shifted and clipped
+    data D' = clip(D - m, [-w/2, w/2])."""
+    for D in data_sets(1, 4):
+        for v in GRID:
+            for m in (F(0), F(2)):
+                for w in (F(2), F(4)):
+                    yield {"D": D, "D2": sorted(D + [v]), "m": m, "w": w}
+
+
+def _shifted(D: list[F], m: F, w: F) -> list[F]:
+    return [clip(x - m, -w / 2, w / 2) for x in D]
+
+
+def _clip_closer(c: dict, factor: F = F(1)) -> bool:
+    target = mu(_shifted(c["D"], c["m"], c["w"]))
+    half = c["w"] / 2
+    return all(abs(clip(F(y, 2), -half, half) - target) <= factor * abs(F(y, 2) - target)
+               for y in range(-12, 13))
+
+
+B2_STEPS: tuple[Step, ...] = (
+    ("the symmetric difference of D'_1 and D'_2 (shifted and clipped) is no larger than that of "
+     "D_1 and D_2: neighbours stay neighbours, so the shifting and clipping can be ignored in "
+     "the privacy analysis",
+     lambda c: _sym_diff(_shifted(c["D"], c["m"], c["w"]), _shifted(c["D2"], c["m"], c["w"]))
+     <= _sym_diff(c["D"], c["D2"]),
+     lambda c: _sym_diff(_shifted(c["D"], c["m"], c["w"]), _shifted(c["D2"], c["m"], c["w"]))
+     < _sym_diff(c["D"], c["D2"])),
+    ("|clip(s^/n^, [-w/2, w/2]) - mu(D')| <= |s^/n^ - mu(D')| (mu(D') lies in [-w/2, w/2]), for "
+     "every s^/n^ in {-6, -11/2, .., 6}", _clip_closer, lambda c: _clip_closer(c, F(1, 2))),
+)
+
+
 FAMILIES: dict[str, tuple[Callable[[], Iterator[dict]], tuple[Step, ...], str]] = {
     "clip": (clip_cases, CLIP_STEPS, "every multiset D of size 1..4 on {0, 1, 2, 4, 7}, l' <= "
              "u' in {-1, 1, 3, 8}, alpha = 1, l^ - l', u^ - u' in {-1, 0, 1} with l^ <= u^"),
@@ -388,6 +462,11 @@ FAMILIES: dict[str, tuple[Callable[[], Iterator[dict]], tuple[Step, ...], str]] 
     "piecewise": (piecewise_cases, PIECEWISE_STEPS, "Appendix A: every multiset D of size 1..4 "
                   "on {0, 1, 2, 4, 7}, every integer r in 0..|D|, alpha = 1/2, the loss scanned "
                   "on the 1/8 grid of [-2, 9]"),
+    "interval": (interval_cases, INTERVAL_STEPS, "Appendix A: every multiset D of size 1..4 on "
+                 "{0, 1, 2, 4, 7}, every integer r in 0..|D|, alpha = 1/2, [a, b] = [-1, 8], "
+                 "every tau* in the 1/2 grid of [-1, 8] that is a rank-r threshold"),
+    "b2": (b2_cases, B2_STEPS, "Appendix B.2: every multiset D_1 of size 1..4 on {0, 1, 2, 4, "
+           "7}, D_2 = D_1 with one point of the grid added, shift m in {0, 2}, width w in {2, 4}"),
     "one-sided-q": (one_sided_q_cases, ONE_SIDED_Q_STEPS, "every multiset D of size 2..6 on "
                     "{0, 1, 2, 4, 7}, k = 1/eps <= |D|/2, l' in {-1, 0, 1, 2, 3, 4, 7, 8} a "
                     "rank-t threshold with t >= k and q = #{x < l'} <= |D|/2, beta in {0, 1/2, 1} "
@@ -397,7 +476,8 @@ FAMILIES: dict[str, tuple[Callable[[], Iterator[dict]], tuple[Step, ...], str]] 
 
 def family_id(name: str) -> str:
     """The finding id of a step family (Appendix A's families: ``text.subset.a-*``)."""
-    return f"text.subset.{'a' if name in ('neighbour', 'piecewise') else 'b3'}-{name}"
+    prefix = {"neighbour": "a", "piecewise": "a", "interval": "a", "b2": "b2"}.get(name, "b3")
+    return f"text.subset.{prefix}-{name}" if prefix != "b2" else "text.subset.b2-steps"
 
 
 def _jsonable(c: dict) -> dict:
@@ -454,6 +534,7 @@ def b3_proof_steps(budget_s: float, seed: int) -> list[Finding]:
         fid = family_id(name)
         out.append(paper_finding(
             id=fid, claim=("Appendix A: " if fid.startswith("text.subset.a-") else
+                           "Appendix B.2: " if fid.startswith("text.subset.b2") else
                            "Appendix B.3: ") + "; ".join(f"'{s[0]}'" for s in steps),
             reference=REF, method=Method.EXHAUSTIVE, reading="as printed" if bad else "",
             verdict=decide(not bad, tw, failed=Verdict.REFUTED,

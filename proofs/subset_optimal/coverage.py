@@ -197,6 +197,14 @@ _NAMED: tuple[Rule, ...] = (
     *named("A", (), "9e5e22c7", "c5219255", "b883f0d6",
            note="not a claim: a description of the sampler's implementation, a roadmap"),
     *named("A", (), "b1b61bb9", note="not checked: running time O(|D| log |D|)"),
+    *named("A", _B3, "cdcb6b48", "50993a75", "eedbb96e", "bee66fb1",
+           note="an interval of width >= alpha with zero loss, so the normaliser is >= alpha "
+                "(text.subset.a-interval)"),
+    *named("3.1", _B3, "59510975", note="a zero-loss interval of width alpha around a true "
+                                        "rank-r threshold (text.subset.a-interval)"),
+    *named("B.2", _B3, "dc7c1fc4", "a7773cef", "dcfa4f93",
+           note="shifting and clipping keep neighbours; clipping to an interval containing "
+                "mu(D') moves no estimate away from it (text.subset.b2-steps)"),
     # the proof sketch of Section 3.2 repeats Appendix B.3's steps
     *named("3.2", (), "35b07a1d", "92b204ac", "85cb60bf", "6ddf49e6", "b338b6e8", "42522325",
            "a575c0dd", "7e4ae984",
