@@ -412,6 +412,16 @@ _NAMED: tuple[Rule, ...] = (
            note="budget left after k answers (Figure 4)"),
     *named("6.1", ("freegap.adaptive-more-answers",), "17fbaad3",
            note="budget left over: more answers"),
+    # surfaced by the widened detector ('improved', 'this means', 'we can ... estimate')
+    *named("1", ("freegap.repro.fig1", "freegap.repro.fig3"), "213600be",
+           note="improved utility: the MSE and answer-count experiments"),
+    *named("6.2", ("freegap.lemma5", "freegap.deriv-lemma5"), "49b7893a",
+           note="gamma_i + T estimates q_i(D): the gap's noise has mean 0 (Lemma 5's density)"),
+    *named("6.2", ("freegap.deriv-sec62", "freegap.svt-gap-measures-mse"), "657560c7",
+           note="the inverse-variance combination and its improvement"),
+    *named("7.2", (), "c640f4f2", note="not a claim: the experiment's plan"),
+    *named("A.1", ("freegap.deriv-a1",), "3f7404c3",
+           note="the tie probability by the union bound over pairs (exact)"),
 )
 
 #: first matching rule accounts for an inventory item (specific rules before section defaults)

@@ -197,6 +197,7 @@ _NAMED: tuple[Rule, ...] = (
     *named("A", (), "9e5e22c7", "c5219255", "b883f0d6",
            note="not a claim: a description of the sampler's implementation, a roadmap"),
     *named("A", (), "b1b61bb9", note="not checked: running time O(|D| log |D|)"),
+    *named("2.1", (), "15770986", note="not a claim: a paragraph heading"),
     *named("A", _B3, "cdcb6b48", "50993a75", "eedbb96e", "bee66fb1",
            note="an interval of width >= alpha with zero loss, so the normaliser is >= alpha "
                 "(text.subset.a-interval)"),
