@@ -77,7 +77,7 @@ TWIN_REQUIRED: tuple[str, ...] = (
     "text.freegap.a2-proof-steps", "text.subset.b3-clip", "text.subset.b3-one-sided",
     "text.subset.b3-rank", "text.subset.b3-separation", "text.subset.b3-lemma6",
     "text.subset.b3-one-sided-q", "text.subset.a-neighbour", "text.subset.a-piecewise",
-    "text.subset.a-interval", "text.subset.b2-steps",
+    "text.subset.a-interval", "text.subset.b2-steps", "text.liu.sec5-term1-ranges",
 )
 
 
