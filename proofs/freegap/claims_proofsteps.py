@@ -48,7 +48,7 @@ from audit.findings import Finding, Method, Verdict, counterexample_document, fr
 from audit.registry import replayer
 from proofs.freegap import claim
 from proofs.freegap.smt import EXACT, MAX, MECHANISMS, Size, asvt_budgets, stopping_rule_allows
-from proofs.text_findings import SPLIT, paper_finding
+from proofs.text_findings import SPLIT, exhaustive_step_finding, paper_finding
 
 #: the generic semantics of :mod:`proofs.freegap.smt` (Z3 terms or numbers): Algorithm 1 with
 #: eq. (2), Algorithm 2 with eq. (3)
@@ -225,10 +225,9 @@ _LEMMA1 = ("one-to-one", "induction-inverse", "cost-display", "output-kept")
 _THM5 = ("chain-per-output", "chain-sum")
 
 
-def _doc(fid: str, bad: dict | None) -> Any:
-    return counterexample_document(fid, SUBJECT, {"k": bad["k"], "q": bad["q"],
-                                                  "q'": bad["q'"]}, True, False, None,
-                                   note=str(bad)) if bad else None
+def _inputs(bad: dict | None) -> dict | None:
+    """The replay inputs (k, q, q') of a violation of the Section 8 instance."""
+    return {k: bad[k] for k in ("k", "q", "q'") if k in bad} or None if bad else None
 
 
 @claim("text.freegap.sec8-proof-steps", "Section 8: the proof of Lemma 1 (acyclic => one-to-one "
@@ -263,9 +262,9 @@ def sec8_proof_steps(budget_s: float, seed: int) -> list[Finding]:
     live = all(t["outcome"] == "refuted" for t in twins.values())
     tw1 = twin("each step perturbed: " + "; ".join(t["perturbation"] for t in twins.values()),
                "refuted" if live else "not-refuted", detail="every part's twin must be refuted")
-    ok1 = not any(lemma_bad.values()) and not jac
-    bad1 = next((v for v in lemma_bad.values() if v), None)
-    f1 = paper_finding(
+    bad1 = next((v for v in lemma_bad.values() if v), None) or (
+        {"jacobian": jac[0]} if jac else None)
+    f1 = exhaustive_step_finding(
         id="text.freegap.sec8-lemma1-steps",
         claim="Section 8, proof of Lemma 1 and conditions 1-4: phi keeps the output (M(D, H) = "
               "omega => M(D', phi(H)) = omega); 'by acyclicity ... eta_pi(1) is uniquely "
@@ -273,32 +272,26 @@ def sec8_proof_steps(budget_s: float, seed: int) -> list[Finding]:
               "phi is one-to-one'; 'J is an upper triangular matrix with 1's on the diagonal ... "
               "|det J| = 1'; 'ln f(H)/f(phi(H)) = sum_i ln f_i(eta_i)/f_i(eta'_i) <= sum_i "
               "|eta_i - eta'_i|/alpha_i <= eps'",
-        reference=REF, method=Method.EXHAUSTIVE, reading="" if ok1 else "as printed",
-        verdict=decide(ok1, tw1, failed=Verdict.REFUTED,
-                       vacuous_reason="a perturbed step also held in the scope"),
+        reference=REF, subject=SUBJECT, violation=bad1, twin=tw1,
         scope=scope + "; Jacobian: SymPy on every k, pattern and argmax piece of eq. (2)",
-        evidence={"violations": lemma_bad, "jacobian_problems": jac[:3], "twin": tw1,
-                  "twins": twins},
-        counterexample=_doc("text.freegap.sec8-lemma1-steps", bad1),
-        seed=seed, duration_s=time.perf_counter() - t0, subject=SUBJECT)
+        evidence={"violations": lemma_bad, "jacobian_problems": jac[:3], "twins": twins},
+        seed=seed, started=t0, vacuous_reason="a perturbed step also held in the scope",
+        inputs=_inputs(bad1))
     thm_bad = {s: first.get(s) for s in _THM5}
     bad2 = next((v for v in thm_bad.values() if v), None)
     tw2 = twin("a tightened by a factor 2 (eps reduced by ln 2)", "refuted"
                if tight_bad.get("chain-per-output") else "not-refuted",
                witness=tight_bad.get("chain-per-output"))
-    f2 = paper_finding(
+    f2 = exhaustive_step_finding(
         id="text.freegap.sec8-thm5-chain",
         claim="Section 8, proof of Theorem 5 (discrete case: sums for integrals, b = 1): "
               "P(S_D:E_i) = sum f(H) <= a sum_{phi(S_D:E_i)} f(H') <= a P(S_D':E_i) (the last "
               "by the containment phi(S_D:E_i) in S_D':E_i and f >= 0), and P(S_D:E) = sum_i "
               "P(S_D:E_i) <= a P(S_D':E)",
-        reference=REF, method=Method.EXHAUSTIVE, reading="" if bad2 is None else "as printed",
-        verdict=decide(bad2 is None, tw2, failed=Verdict.REFUTED,
-                       vacuous_reason="the chain also held with a halved"),
+        reference=REF, subject=SUBJECT, violation=bad2, twin=tw2,
         scope=scope + "; D-side probabilities over the window {-2..2}^3",
-        evidence={"violations": thm_bad, "twin": tw2},
-        counterexample=_doc("text.freegap.sec8-thm5-chain", bad2),
-        seed=seed, duration_s=time.perf_counter() - t0, subject=SUBJECT)
+        evidence={"violations": thm_bad}, seed=seed, started=t0,
+        vacuous_reason="the chain also held with a halved", inputs=_inputs(bad2))
     return [f1, f2]
 
 
@@ -456,22 +449,17 @@ def sec51_cost_steps(budget_s: float, seed: int) -> list[Finding]:
     l3_twin, _ = lemma3_scope(Q(1, 2))
     tw3 = twin("Lemma 3's bound 1 tightened to 1/2", "refuted" if l3_twin else "not-refuted",
                witness=l3_twin)
-    out = [paper_finding(
+    out = [exhaustive_step_finding(
         id="text.freegap.lemma3-proof",
         claim="Lemma 3: |max_i x_i - max_i x'_i| <= 1 when |x_i - x'_i| <= 1; its proof: 'without "
               "loss of generality assume x_s >= x'_t. Then x_s >= x'_t >= x'_s >= x_s - 1. Hence "
               "|x_s - x'_t| = x_s - x'_t <= x_s - (x_s - 1) = 1'",
-        reference="Ding et al., Section 5.1, Lemma 3", method=Method.EXHAUSTIVE,
-        reading="" if l3_bad is None else "as printed",
-        verdict=decide(l3_bad is None, tw3, failed=Verdict.REFUTED,
-                       vacuous_reason="the bound 1/2 also held"),
+        reference="Ding et al., Section 5.1, Lemma 3", subject=SUBJECT, violation=l3_bad, twin=tw3,
         scope=f"every x in {{0, 1/2, .., 2}}^m, m = 1..3, every x' with x'_i - x_i in {{-1, -1/2, "
               f"0, 1/2, 1}} ({l3_count} pairs), exact; the mirror case (x'_t > x_s) with x, x' "
               "swapped",
-        evidence={"violation": l3_bad, "twin": tw3},
-        counterexample=counterexample_document("text.freegap.lemma3-proof", SUBJECT, l3_bad,
-                                               True, False, None) if l3_bad else None,
-        seed=seed, duration_s=time.perf_counter() - t0, subject=SUBJECT)]
+        evidence={"violation": l3_bad}, seed=seed, started=t0,
+        vacuous_reason="the bound 1/2 also held")]
     bad, printed, count = thm2_scope()
     twin_term, _, _ = thm2_scope(term_bound=1, mono_bound=1, readings=False)
     twin_mono, _, _ = thm2_scope(term_bound=2, mono_bound=0, readings=False)
@@ -489,7 +477,7 @@ def sec51_cost_steps(budget_s: float, seed: int) -> list[Finding]:
     scope = (f"n = 3, k in {{1, 2}}, every selected set of size k, every q in {{0, 1}}^3 and "
              f"neighbour q' (|q_i - q'_i| <= 1; the monotone cases are the q' >= q and q' <= q "
              f"among them), every integer H in {{-2..2}}^3 ({count} cases), eps = 1, exact")
-    out.append(paper_finding(
+    out.append(exhaustive_step_finding(
         id="text.freegap.thm2-cost-steps",
         claim="Proof of Theorem 2: 'cost = eps/2k sum |eta'_i - eta_i| = eps/2k sum_{i in I} |q_i "
               "- q'_i + max(q'_l + eta_l) - max(q_l + eta_l)|'; 'apply Lemma 3 ... |max - max| <= "
@@ -497,15 +485,10 @@ def sec51_cost_steps(budget_s: float, seed: int) -> list[Finding]:
               "[-1, 0] and max - max in [0, 1]' (or [0, 1], [-1, 0]), 'in both cases ... in [-1, "
               "1]'; 'cost <= eps/2k sum 2 = eps/2k 2|I|' (monotone: eps/2k |I|); 'each gap is "
               "positive: g_i > 0'",
-        reference="Ding et al., Section 5.1 (proof of Theorem 2)", method=Method.EXHAUSTIVE,
-        reading="" if first is None else "as printed",
-        verdict=decide(first is None, tw, failed=Verdict.REFUTED,
-                       vacuous_reason="a tightened step also held"),
-        scope=scope, evidence={"violation": bad, "gap_violation": gap_bad, "twin": tw,
-                               "twins": twins},
-        counterexample=counterexample_document("text.freegap.thm2-cost-steps", SUBJECT,
-                                               first, True, False, None) if first else None,
-        seed=seed, duration_s=time.perf_counter() - t0, subject=SUBJECT))
+        reference="Ding et al., Section 5.1 (proof of Theorem 2)", subject=SUBJECT,
+        violation=first, twin=tw, scope=scope,
+        evidence={"violation": bad, "gap_violation": gap_bad, "twins": twins}, seed=seed,
+        started=t0, vacuous_reason="a tightened step also held"))
     readings = {_PRINTED[r]: "refuted" if r in printed else "holds" for r in _PRINTED}
     failing = next((r for r in ("outside", "inside") if r in printed), None)
     verdict = (Verdict.VERIFIED if failing is None else
@@ -637,24 +620,20 @@ def sec61_cost_steps(budget_s: float, seed: int) -> list[Finding]:
     live = all(t["outcome"] == "refuted" for t in parts.values())
     tw = twin("each step perturbed: " + "; ".join(names.values()),
               "refuted" if live else "not-refuted", detail="every part's twin must be refuted")
-    return [paper_finding(
+    return [exhaustive_step_finding(
         id="text.freegap.thm4-cost-steps",
         claim="Proof of Theorem 4: 'cost(phi) = eps_0 |eta' - eta| + sum_i (eps_2/2 |xi'_i - "
               "xi_i| + eps_1/2 |eta'_i - eta_i|) = eps_0 + sum_{i in I} eps_2/2 |1 + q_i - q'_i| "
               "+ sum_{i in J} eps_1/2 |1 + q_i - q'_i| <= eps_0 + eps_2 |I| + eps_1 |J| <= eps'; "
               "'|1 + q_i - q'_i| <= 1 + |q_i - q'_i| <= 2'; footnote 6: 'if q_i <= q'_i ... "
               "|1 + q_i - q'_i| <= 1'; the per-branch budgets eps_2 (top), eps_1 (middle), 0",
-        reference="Ding et al., Section 6.1 (proof of Theorem 4)", method=Method.EXHAUSTIVE,
-        reading="" if bad is None else "as printed",
-        verdict=decide(bad is None, tw, failed=Verdict.REFUTED,
-                       vacuous_reason="a perturbed step also held"),
+        reference="Ding et al., Section 6.1 (proof of Theorem 4)", subject=SUBJECT,
+        violation=bad, twin=tw,
         scope=f"m = 3 queries, every output pattern of length 1..3 that line 16 allows, k in "
               f"{{1, 2, 3}}, theta in {{1/4, 1/2, 3/4}}, every q_i - q'_i in {{-1, -1/2, 0, 1/2, "
               f"1}} ({count} cases), eps = 1, exact (the alignment shifts do not depend on H)",
-        evidence={"violation": bad, "twin": tw, "twins": parts},
-        counterexample=counterexample_document("text.freegap.thm4-cost-steps", SUBJECT, bad,
-                                               True, False, None) if bad else None,
-        seed=seed, duration_s=time.perf_counter() - t0, subject=SUBJECT)]
+        evidence={"violation": bad, "twins": parts}, seed=seed, started=t0,
+        vacuous_reason="a perturbed step also held")]
 
 
 @replayer("text.freegap.thm4-cost-steps")

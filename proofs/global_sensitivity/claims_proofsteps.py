@@ -18,11 +18,11 @@ from collections.abc import Callable, Iterator
 from fractions import Fraction as F
 from typing import Any
 
-from audit.falsifiability import decide, twin
+from audit.falsifiability import twin
 from audit.findings import Finding, Method, Verdict, counterexample_document, from_jsonable
 from audit.registry import replayer
 from proofs.global_sensitivity import NAME, claim
-from proofs.text_findings import SPLIT, paper_finding
+from proofs.text_findings import SPLIT, exhaustive_step_finding, paper_finding
 
 SUBJECT = f"paper:{NAME}"
 REF = "Liu, supplement, Section 5 (pooled covariance, Def 2)"
@@ -186,18 +186,14 @@ def term1_steps(budget_s: float, seed: int) -> list[Finding]:
     twin_r = next((c for c in all_cases if not _in_range(c, shrink=F(1, 2))), None)
     tw = twin("the range [-(1 - 1/n_1)/(n - J), (1 - 1/n_1)/(n - J)] halved",
               "refuted" if twin_r else "not-refuted", witness=twin_r)
-    out.append(paper_finding(
+    out.append(exhaustive_step_finding(
         id="text.liu.sec5-term1-ranges",
         claim="Section 5, Def 2: 'k_3 in [max(0, k_1 + k_2 - (n_1 - 1)), min(k_1, k_2)]' and "
               "'taken together, term 1 in [-(1 - n_1^-1)/(n - J), (1 - n_1^-1)/(n - J)]'",
-        reference=REF, method=Method.EXHAUSTIVE, reading="as printed" if bad_r else "",
-        verdict=decide(bad_r is None, tw, failed=Verdict.REFUTED,
-                       vacuous_reason="the halved ranges also held"),
+        reference=REF, subject=SUBJECT, violation=bad_r, twin=tw,
         scope=f"{SCOPE} ({len(all_cases)} cases), term 1 from its definition, exact",
-        evidence={"violation": bad_r, "twin": tw},
-        counterexample=counterexample_document("text.liu.sec5-term1-ranges", SUBJECT, bad_r,
-                                               True, False, None) if bad_r else None,
-        seed=seed, duration_s=time.perf_counter() - t0, subject=SUBJECT))
+        evidence={"violation": bad_r}, seed=seed, started=t0,
+        vacuous_reason="the halved ranges also held"))
     return out
 
 

@@ -23,12 +23,12 @@ from collections.abc import Callable, Iterator
 from fractions import Fraction as F
 from typing import Any
 
-from audit.falsifiability import decide, twin
+from audit.falsifiability import twin
 from audit.findings import Finding, Method, Verdict, counterexample_document, from_jsonable
 from audit.registry import replayer
 from proofs.subset_optimal import NAME, claim
 from proofs.subset_optimal.reference import rank_error_exact, ranks_exact, window_loss_exact
-from proofs.text_findings import SPLIT, paper_finding
+from proofs.text_findings import SPLIT, exhaustive_step_finding, paper_finding
 
 SUBJECT = f"paper:{NAME}"
 REF = "Dick, Kulesza, Sun & Suresh (subset optimality), Appendix B.3"
@@ -532,18 +532,15 @@ def b3_proof_steps(budget_s: float, seed: int) -> list[Finding]:
                   "refuted" if live else "not-refuted", detail="every step's twin is refuted")
         first = next(iter(bad.values()), None)
         fid = family_id(name)
-        out.append(paper_finding(
+        out.append(exhaustive_step_finding(
             id=fid, claim=("Appendix A: " if fid.startswith("text.subset.a-") else
                            "Appendix B.2: " if fid.startswith("text.subset.b2") else
                            "Appendix B.3: ") + "; ".join(f"'{s[0]}'" for s in steps),
-            reference=REF, method=Method.EXHAUSTIVE, reading="as printed" if bad else "",
-            verdict=decide(not bad, tw, failed=Verdict.REFUTED,
-                           vacuous_reason="a tightened step also held"),
+            reference=REF, subject=SUBJECT, violation=first, twin=tw,
             scope=f"{scope} ({r['cases']} cases), exact",
-            evidence={"violations": bad, "twin": tw, "twins": parts},
-            counterexample=counterexample_document(fid, SUBJECT, {"family": name, **first},
-                                                   True, False, None) if first else None,
-            seed=seed, duration_s=time.perf_counter() - t0, subject=SUBJECT))
+            evidence={"violations": bad, "twins": parts}, seed=seed, started=t0,
+            vacuous_reason="a tightened step also held",
+            inputs={"family": name, **first} if first else None))
     out += printed_findings(seed, t0)
     return out
 
