@@ -78,6 +78,7 @@ TWIN_REQUIRED: tuple[str, ...] = (
     "text.subset.b3-rank", "text.subset.b3-separation", "text.subset.b3-lemma6",
     "text.subset.b3-one-sided-q", "text.subset.a-neighbour", "text.subset.a-piecewise",
     "text.subset.a-interval", "text.subset.b2-steps", "text.liu.sec5-term1-ranges",
+    "text.a2.two-maximal-removal", "text.a2.three-maximal-removal",
 )
 
 
