@@ -16,10 +16,10 @@ from fractions import Fraction as Q
 from typing import Any
 
 from audit.falsifiability import twin
-from audit.findings import Finding, Method, Verdict, counterexample_document
+from audit.findings import Finding, Method, Verdict, counterexample_document, from_jsonable
 from audit.registry import replayer
 from proofs.gini import NAME, claim, oracles
-from proofs.gini.claims_appendix import SCOPE, _decoded, data_sets
+from proofs.gini.claims_appendix import SCOPE, data_sets
 from proofs.text_findings import SPLIT, exhaustive_step_finding, paper_finding
 
 SUBJECT = f"paper:{NAME}"
@@ -52,6 +52,12 @@ def two_maximal_violation(x: list[Q], twin_pair: bool = False) -> dict | None:
     got, best = oracles.gini2(pair) or Q(0), k_max(x, 2)
     return None if got == best else {"data": [str(v) for v in x], "pair_gini": str(got),
                                      "two_maximal": str(best)}
+
+
+def _decoded(inputs: dict) -> tuple[dict, list[Q]]:
+    """A replayer's inputs (raw JSON or decoded) and their sorted data set."""
+    inputs = from_jsonable(inputs)
+    return inputs, sorted(Q(v) for v in inputs["data"])
 
 
 def _first(data: list[list[Q]], check: Any) -> dict | None:
