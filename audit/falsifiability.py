@@ -104,6 +104,16 @@ TWIN_REQUIRED: tuple[str, ...] = (
     "freegap.deriv.a1-tie-bound", "freegap.deriv.sec62-variance-ratio",
     "freegap.align.asvt-stopping.at-least-k", "freegap.alg2.stopping-rule-exact",
     "text.freegap.def6-laplace", "text.freegap.examples", "freegap.broken.*",
+    # proof steps checked themselves (issue 42: proofs/gini/claims_appendix.py,
+    # proofs/*/claims_proofsteps.py)
+    "text.a12.s-monotone", "text.a13.q-monotone", "text.a1.f-step", "text.a2.small-k-subsets",
+    "text.a4.scale-invariance", "text.sec43.*", "text.freegap.sec8-*",
+    "text.freegap.lemma3-proof", "text.freegap.thm2-cost-steps", "text.freegap.thm4-cost-steps",
+    "text.freegap.a2-proof-steps", "text.subset.b3-clip", "text.subset.b3-one-sided",
+    "text.subset.b3-rank", "text.subset.b3-separation", "text.subset.b3-lemma6",
+    "text.subset.b3-one-sided-q", "text.subset.a-neighbour", "text.subset.a-piecewise",
+    "text.subset.a-interval", "text.subset.b2-steps", "text.liu.sec5-term1-ranges",
+    "text.a2.two-maximal-removal", "text.a2.three-maximal-removal",
 )
 
 

@@ -72,7 +72,7 @@ __all__ = [
 PATTERNS: dict[str, str] = {
     "comparative": r"\b(more|less|fewer|greater|larger|smaller|higher|lower|better|worse|"
                    r"faster|slower|stronger|weaker|tighter|looser|simpler|easier|harder|exceeds?|outperforms?|"
-                   r"improves?|reduces?)\b|\w+er than\b",
+                   r"improve[sd]?|improvements?|reduces?)\b|\w+er than\b",
     "always-never": r"\b(always|never|cannot|impossible|only if|if and only if|iff)\b",
     "should-must": r"\b(should|must|need(s)? to|required?)\b",
     "extremum": r"\b(minimi[sz]\w*|maximi[sz]\w*|minimum|maximum|minimal|maximal|"
@@ -93,11 +93,12 @@ PATTERNS: dict[str, str] = {
                 r"multilinear|piecewise|unimodal|dominat\w*|quasi-\w+|stationary|independent)\b",
     "assertion": r"\b(note that|observe that|it is easy to see|clearly|obviously|recall that|"
                  r"is known|follows)\b",
-    "conclusion": r"\b(therefore|thus|hence|whenever|if\b[^.]{0,200}?\bthen)\b",
+    "conclusion": r"\b(therefore|thus|hence|whenever|(this|which) means|"
+                  r"if\b[^.]{0,200}?\bthen)\b",
     "number": r"\b\d+(\.\d+)?\s*%|\b\d{2,}(,\d{3})+\b",
     # widened (issue 42): inline results and derivation lines without a trigger word
-    "we-find": r"\bwe (\w+ly |first |then |now |also |can )?(find|found|obtain|get|have|see|"
-               r"observe|argue|know|conclude|show)\b",
+    "we-find": r"\bwe ((\w+ly|first|then|now|also|can) ){0,2}(find|found|obtain|get|have|see|"
+               r"observe|argue|know|conclude|show|estimate|bound)\b",
     "resulting": r"\b(resulting|results? in|leads? to|leading to|yields?|giving|amounts? to|"
                  r"reduces? to|it follows|confirms?|contradict\w*|attains?|achieves?|"
                  r"is realized|depends? on)\b",

@@ -32,6 +32,7 @@ SUBJECT = Subject(
         "proofs.freegap.float_bits",
         "proofs.freegap.experiments",
         "proofs.freegap.claims_text",
+        "proofs.freegap.claims_proofsteps",
     ),
     mechanisms="proofs.freegap.mechanisms:catalogue",
     regress="proofs.freegap.regress:SUITE",

@@ -411,6 +411,12 @@ def _asvt_stop(pat: tuple, size: Size, par: dict, rule: str = "paper") -> Any:
     return AND(*conds)
 
 
+def stopping_rule_allows(pat: tuple, size: Size, par: dict, rule: str = "paper") -> Any:
+    """Does line 16's stopping ``rule`` ("paper": break when the cost exceeds eps - eps_1;
+    "eps": when it exceeds eps) produce exactly the outputs of ``pat``?"""
+    return _asvt_stop(pat, size, par, rule)
+
+
 def _asvt_run(adaptive: bool, top_ge: bool = False, rule: str = "paper") -> Callable[..., Any]:
     def run(q: Sequence, H: Sequence, pat: tuple, size: Size, par: dict, cmp: Cmp) -> Any:
         tt = par["T"] + H[0]

@@ -34,6 +34,7 @@ SUBJECT = Subject(
         "proofs.gini.experiments",
         "proofs.gini.claims_text",
         "proofs.gini.claims_appendix",
+        "proofs.gini.claims_proofsteps",
     ),
     regress="proofs.gini.regress:SUITE",
     coverage="proofs.gini.coverage:RULES",

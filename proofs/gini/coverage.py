@@ -114,6 +114,8 @@ COVERAGE: tuple[Item, ...] = (
          "Delta g(m, q_m), Delta g(m, s_m) negative", ("text.appendix.thresholds",)),
     Item("A.1.2 / A.1.3 / A.2 proof steps: F(m+1, m') <= F(m, m'); small-k subsets",
          ("text.appendix.proof-steps",)),
+    Item("Appendix A.2: Theorem 4.1's proof for k = 2 and k = 3",
+         ("text.a2.small-k-steps",)),
     Item("Sec. 4.3 text: the extreme means after k changes; eq. (26)",
          ("text.sec43.mean-iq-bounds",)),
     Item("A.2: Theorem 4.2 as restated ('removing n - k consecutive elements')",
@@ -422,6 +424,16 @@ _NAMED: tuple[Rule, ...] = (
     *named("A.4", ("deriv.prop51",), "since-alpha-1-alpha", "hence-in-these-cases",
            "using-62-we-find",
            note="the two branches of Proposition 5.1: 4g (g <= 1/2), 1/(1 - g) (exact)"),
+    # Theorem 4.1's proof for k = 2, 3 (proofs/gini/claims_proofsteps.py)
+    *named("A.2", ("text.a2.small-k-steps",), "46166503",
+           note="removing the n - 2 values between x_1 and x_n (text.a2.two-maximal-removal)"),
+    *named("A.2", ("text.a2.small-k-steps",), "a917cb94",
+           note="removing n - 3 consecutive interior elements (text.a2.three-maximal-removal)"),
+    *named("A.2", ("text.a2.small-k-steps",), "bdce44cd",
+           note="'the numerator as large as possible': it is the same for every third element; "
+                "'either x_2 or x_{n-1}' (text.a2.three-maximal-either)"),
+    *named("A.2", (), "51b58b40", "c5d387b9", "32877543",
+           note="not a claim: a roadmap ('we will show')"),
 )
 
 #: first matching rule accounts for an inventory item (specific rules before section defaults)

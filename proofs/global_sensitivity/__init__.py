@@ -33,6 +33,7 @@ SUBJECT = Subject(
         "proofs.global_sensitivity.privacy",
         "proofs.global_sensitivity.experiments",
         "proofs.global_sensitivity.claims_text",
+        "proofs.global_sensitivity.claims_proofsteps",
     ),
     mechanisms="proofs.global_sensitivity.mechanisms:catalogue",
     regress="proofs.global_sensitivity.regress:SUITE",

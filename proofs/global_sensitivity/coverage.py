@@ -33,6 +33,8 @@ _KLIN = ("derivation.steps",)  # 'linear in k1, k2, k3, so the extremes are at c
 
 
 #: specific rules first (naming their items), then each section's default
+_T1 = ("text.liu.sec5-term1-steps",)
+
 RULES: tuple[Rule, ...] = (
     Rule("front", (), "not a claim: the title", starts="supplemental-materials"),
     *named("front", (), "there-are-two-ways", "in-the-first-definition", "in-the-second-definition",
@@ -89,6 +91,23 @@ RULES: tuple[Rule, ...] = (
     *named("5", ("derivation.steps",), "which-reaches-the-maximum-at", "30e17932",
         note="eq. (5)'s maximiser 2 sqrt(n-1-J) and the value after it (derivation.eq5)"),
     # Section 6 and the figures placed after the references
+    # Section 5's term-1 case analysis, each line against term 1 from the data (issue 42)
+    *named("5", _T1, "f76a3f3f", "0087ff53", "b5d11cf4", "a081e04a", "101a6e03", "352fdc42",
+           "ec9bbe6b", note="each case's display of term 1 (text.liu.sec5-term1-displays)"),
+    *named("5", _T1, "7d400304", "aaababc7", "436df3a6", "1407fbff", "b8f626a0", "642c4591",
+           note="the k_1 = 0 / k_1 = n_1 - 1 bullets (text.liu.sec5-term1-bullets)"),
+    *named("5", _T1, "dff5f16f", "20d67f6e", "4caa7384", "3a2d53a9",
+           note="each case's range of term 1 (text.liu.sec5-term1-case-ranges)"),
+    *named("5", _T1, "0466ec92", "fa1c1661", "8f7c240a",
+           note="the k_3 range under the WLOS and term 1's overall range "
+                "(text.liu.sec5-term1-ranges)"),
+    *named("3", _T1, "d36caf03", "6c55935c",
+           note="the k_3 range (the same statement for a set of n - 1 records; checked for sets "
+                "of 1..4 records in text.liu.sec5-term1-ranges)"),
+    *named("5", (), "13e364e0", "70881794",
+           note="not a claim: which k depends on which; the definition of cov_j"),
+    *named("3", (), "6da52f6b", note="not a claim: which k depends on which"),
+    *named("5", (), "457263e6", note="not checked: a remark on n_1 = 2 sqrt(n - 1 - J)"),
     *named("6", (), "figures-s1-to-s2", note="not a claim: says where the figures are"),
     Rule("references", ("sim.section6",), anchors=("figure S1", "figure S2")),
     Rule("front", (), "not checked: an opinion on which definition is more intuitive / simpler "

@@ -25,7 +25,8 @@ SUBJECT = Subject(
     paper="Dick, Kulesza, Sun & Suresh, Subset-based instance optimality in private "
     "estimation (shared/papers/dick-et-al-subset-instance-optimality.md)",
     modules=("proofs.subset_optimal.claims", "proofs.subset_optimal.experiments",
-             "proofs.subset_optimal.claims_text", "proofs.subset_optimal.certify"),
+             "proofs.subset_optimal.claims_text",
+             "proofs.subset_optimal.claims_proofsteps", "proofs.subset_optimal.certify"),
     mechanisms="proofs.subset_optimal.mechanisms:catalogue",
     certify="proofs.subset_optimal.commands:CERTIFY",
     regress="proofs.subset_optimal.regress:SUITE",

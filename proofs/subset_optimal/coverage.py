@@ -30,6 +30,8 @@ _ALG4 = _THM3 + ("subset.alg5-privacy", "subset.replace-one")
 
 #: items named one by one (issue 42): statements and algorithms by their anchor, sentences by
 #: their first words or hash; first match wins, so these come before the older rules
+_B3 = ("text.subset.b3-proof-steps",)
+
 _NAMED: tuple[Rule, ...] = (
     *named("abstract", (), "we-propose-a-new-definition", "our-definition-requires-an",
            note=_DEF),
@@ -159,6 +161,93 @@ _NAMED: tuple[Rule, ...] = (
     Rule("E.1", ("subset.theorem4-corollary2",), anchors=("eq (5)",)),
     *named("E.1", ("subset.lemma8",), "7088cdbe", note="Lemma 8's display"),
     *named("E.1", (), "we-first-prove-eq-5", "hence-it-remains-to-show", note=_DEF),
+    # ---- Appendix B.3's proof steps tested themselves (proofs/subset_optimal/claims_proofsteps)
+    *named("B.3", (), "39cac896", "35b07a1d", "92b204ac", "85cb60bf", "3dec7b3d", "ab23b43d",
+           "b15f15b3", "6ddf49e6", "b338b6e8", "0722b5fc", "639e9106", "2cdfc635", "42522325",
+           note="not a claim: a roadmap, the (alpha, beta)-approximation unpacked (Definition "
+                "4), a description of the error terms, a definition or a lead-in"),
+    *named("B.3", _B3, "b279f9cd", "112ecb0c", "9a53e07b", "11253354", "11b8d3e3", "b8cee28c",
+           "f82712f4",
+           note="the rank-threshold steps: every x in L_t is <= l', every x in U_{|D|-t} is >= "
+                "l', #{x >= l'} >= |D| - t, q <= t (text.subset.b3-rank)"),
+    *named("B.3", _B3, "337d390e", "c907f8e1", "7a38c32b", "d1a9ed6b",
+           note="the separation of L_{1/eps} and U_{1/eps} and the lower bound's steps 2-3 "
+                "(text.subset.b3-separation; the last step as printed: "
+                "text.subset.b3-lower-bound-last-step)"),
+    *named("B.3", _B3, "bea0609b", "7d1ac813",
+           note="the second term: clipping to [l^, u^] vs [l', u'] (text.subset.b3-clip)"),
+    *named("B.3", _B3, "cb07baf8", "bec94825", "73b9aecf", "a82049fd", "20abba09", "d0680774",
+           "dceec1a0", "50bd792c",
+           note="the third term's decomposition, opposite signs, max <= sum "
+                "(text.subset.b3-one-sided)"),
+    *named("B.3", _B3, "040d8dc2", "e7898737", "bf3e9565", "7938b084",
+           note="the one-sided bias chain and its conclusion (text.subset.b3-one-sided-q; the "
+                "middle step as printed: text.subset.b3-lemma6-middle-step); 7938b084's last "
+                "line (<= 2e(2 + 4 beta eps) R) is not checked here"),
+    *named("B.3", ("text.subset.clip-vs-delete",), "23d034b3", "67ceb784",
+           note="clipping to l' moves the mean at most as deleting L_q"),
+    *named("A", _B3, "ecd29e9b", "3d003793", "666baa40", "4ddf2652", "c1d4b543", "3ef0ff6e",
+           note="Theorem 2's proof: the rank-threshold premise, neighbours' ranks within one, "
+                "rank error and loss sensitivity <= 1 (text.subset.a-neighbour)"),
+    *named("A", _B3, "df583364", "51518f55", "bc5389b5",
+           note="the loss is piecewise constant, <= 2|D| changes at x +- alpha "
+                "(text.subset.a-piecewise)"),
+    *named("A", ("subset.alg2-privacy",), "d1ef60f2",
+           note="Algorithm 2 is eps-DP (exact privacy loss)"),
+    *named("A", (), "9e5e22c7", "c5219255", "b883f0d6",
+           note="not a claim: a description of the sampler's implementation, a roadmap"),
+    *named("A", (), "b1b61bb9", note="not checked: running time O(|D| log |D|)"),
+    *named("2.1", (), "15770986", note="not a claim: a paragraph heading"),
+    *named("A", _B3, "cdcb6b48", "50993a75", "eedbb96e", "bee66fb1",
+           note="an interval of width >= alpha with zero loss, so the normaliser is >= alpha "
+                "(text.subset.a-interval)"),
+    *named("3.1", _B3, "59510975", note="a zero-loss interval of width alpha around a true "
+                                        "rank-r threshold (text.subset.a-interval)"),
+    *named("B.2", _B3, "dc7c1fc4", "a7773cef", "dcfa4f93",
+           note="shifting and clipping keep neighbours; clipping to an interval containing "
+                "mu(D') moves no estimate away from it (text.subset.b2-steps)"),
+    # the proof sketch of Section 3.2 repeats Appendix B.3's steps
+    *named("3.2", (), "35b07a1d", "92b204ac", "85cb60bf", "6ddf49e6", "b338b6e8", "42522325",
+           "a575c0dd", "7e4ae984",
+           note="not a claim: a roadmap, the (alpha, beta)-approximation unpacked (Definition "
+                "4), a description of the error terms or a lead-in"),
+    *named("3.2", _B3, "b279f9cd", note="every x in L_{1/eps} is <= l^ + alpha "
+                                        "(text.subset.b3-rank)"),
+    *named("3.2", _B3, "337d390e", "c907f8e1", note="the separation of L_{1/eps} and U_{1/eps} "
+                                                    "(text.subset.b3-separation)"),
+    *named("3.2", _B3, "bea0609b", note="clipping to [l^, u^] vs [l', u'] (text.subset.b3-clip)"),
+    *named("3.2", _B3, "cb07baf8", "bec94825",
+           note="the bias is at most the worst one-sided bias (text.subset.b3-one-sided)"),
+    *named("3.2", _B3, "040d8dc2", note="the one-sided chain (text.subset.b3-one-sided-q)"),
+    *named("3.2", ("subset.alg2-accuracy",), "2f3fd6fe",
+           note="Theorem 2's guarantee for l^, u^ (exact failure mass)"),
+    *named("B.3", ("subset.alg2-accuracy",), "2940baca",
+           note="Theorem 2's guarantee for l^, u^ (exact failure mass)"),
+    *named("3", (), "48b0311c", "edd91d7d", "40588a45", "e6150152", "a66e1401",
+           note="not a claim: a roadmap or a description of the approach"),
+    *named("3.1", (), "59fc2e61", "31aed162",
+           note="not a claim: a description of Algorithm 2"),
+    *named("3.1", _B3, "123e5106", note="the density is piecewise constant with <= 2|D| "
+                                        "discontinuities at x +- alpha (text.subset.a-piecewise); "
+                                        "the O(|D| log |D|) sampling time is not checked"),
+    *named("3.1", ("subset.alg2-accuracy",), "08252dc9",
+           note="Theorem 2: an (alpha, beta)-approximate threshold"),
+    *named("3.3", (), "d5d61030", "ed7ff528", "740fb95f", "d76483ca", "d32ac794",
+           note="not a claim: the intuition behind Lemma 1 and Theorem 1, an opinion"),
+    *named("4", (), "3357facf", "c2723392", "f069872e", "4d3ce89a", "f3e05f01", "3627df2e",
+           "f75b28dc", "f56f3865", "3973e022", "0cfa8059", "560eeba9", "e7eb675a", "88e1bd95",
+           "0703bc39", "8cd57493",
+           note="not a claim: Algorithm 4's pseudo-code and its description (its privacy and "
+                "accuracy are Theorem 3's claims: subset.alg4-privacy, subset.theorem3-"
+                "constants), a remark on the difficulty"),
+    *named("5", (), "c7059056", "4d95cfce", "34c5b61b",
+           note="not a claim: the setting of Section 5, a description, an opinion"),
+    *named("5", (), "c647363c", note="not checked: results of cited work"),
+    *named("2", (), "eb3e5bfb", "09c09bc6", "793c2efb", "e866c1df",
+           note="not a claim: eq. (1) defines R(D, eps); its intuition; a wish"),
+    *named("B.3", _B3, "80a6ee95", "39f31412", "4103d1e9", "7b2f0e1f", "ad04ef82",
+           note="the proof of Lemma 6 (text.subset.b3-lemma6; the display's factor n as "
+                "printed: text.subset.lemma6-proof-display)"),
 )
 
 RULES: tuple[Rule, ...] = _NAMED + (
@@ -179,9 +268,6 @@ RULES: tuple[Rule, ...] = _NAMED + (
          starts="1we-focus"),
     Rule("2", ("text.subset.footnotes",), "footnote 1 (a constant factor: eps' > eps/2)",
          starts="this-will"),
-    Rule("2", ("subset.definitions", "subset.lemma1-oracle"),
-         "the distance d(D, D'), R(D, eps) (used by the Lemma 1 oracle) and the prose "
-         "explaining them"),
     Rule("2.1", (), _SUMMARY),
     Rule("2.2", (), "not checked: results of cited work (Asi & Duchi, Huang et al., Kamath et "
                     "al.); the paper's own comparison rests on Lemma 1 / Theorem 1, checked in "
@@ -205,15 +291,11 @@ RULES: tuple[Rule, ...] = _NAMED + (
     Rule("3.2", _THM1 + ("subset.replace-one",), "Algorithm 3 and its use of Algorithms 1-2 "
                                                  "(lines 1-4 use gamma and eps while the input "
                                                  "line declares eps' and alpha: notation)"),
-    Rule("3.3", ("subset.theorem1-accuracy", "subset.lemma1-oracle"),
-         "intuition for Theorem 1 (the clipping bias vs the Lemma 1 lower bound)"),
     # Section 4: Algorithm 4, Definitions 6-7, Theorem 3, Lemma 3
     Rule("4", ("subset.definition7-monotone", "text.subset.lemma7-dominance"),
          starts="in-other-words-first-order"),
     Rule("4", ("text.subset.lemma3", "subset.lemma1-oracle"), starts="frac-1-2e-2-cdot"),
     Rule("4", ("text.subset.lipschitz",), starts="observe-that-both-mean"),
-    Rule("4", _THM3 + ("subset.alg5-privacy", "subset.replace-one"),
-         kinds=("algorithm", "algorithm-line")),
     Rule("4", _THM3 + ("subset.definition7-monotone", "subset.lemma1-oracle"),
          "Theorem 3, Lemma 3 and the construction of Algorithm 4"),
     # Section 5: Theorem 4, Definition 8, Corollary 2
