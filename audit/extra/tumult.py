@@ -9,7 +9,9 @@ measurement as a per-call mechanism for :func:`audit.test_mechanism`:
 * a measurement on a data set (input domain ``PandasSeriesDomain`` or ``NumpyFloatDomain``
   vectors, e.g. ``NoisyQuantile``) receives the records; its relation follows the input
   metric (``SymmetricDifference``: add/remove one record, ``d_in = 1``;
-  ``HammingDistance``: replace one, ``d_in = 1``);
+  ``HammingDistance``: replace one, ``d_in = 1``); its public bounds (``lower`` /
+  ``upper``, e.g. ``NoisyQuantile``'s) are the data domain the audit respects (its pandas /
+  numpy domains state no size);
 * a measurement on a number (``AddLaplaceNoise``, ``AddGeometricNoise``: metric
   ``AbsoluteDifference``) needs the aggregate it is applied to (``query(data)``) and that
   aggregate's sensitivity ``d_in`` under the relation the caller names; the claim is then
@@ -139,5 +141,11 @@ def measurement_mechanism(measurement: Any, *, query: Callable[[np.ndarray], flo
     mech.delta = delta  # type: ignore[attr-defined]
     mech.claim = claim  # type: ignore[attr-defined]
     mech.relation = rel  # type: ignore[attr-defined]
+    # the data domain the library states: a measurement on records with public bounds
+    # (NoisyQuantile's lower / upper) gives them; Tumult's pandas / numpy domains carry no
+    # fixed size, so no size is read (a user's --size is not contradicted)
+    bounds = (getattr(measurement, "lower", None), getattr(measurement, "upper", None))
+    if query is None and all(isinstance(b, (int, float)) for b in bounds):
+        mech.lower, mech.upper = float(bounds[0]), float(bounds[1])  # type: ignore[attr-defined]
     mech.__qualname__ = name or f"tmlt.core.{type(measurement).__name__}"
     return mech

@@ -46,6 +46,8 @@ def test_claim_read_from_privacy_function():
                                             output_measure=PureDP(), quantile=0.5,
                                             lower=0.0, upper=1.0, epsilon=1))
     assert (q.epsilon, q.relation) == (1.0, "add-remove")
+    # the quantile's public bounds are its data domain; a measurement on a number has none
+    assert (q.lower, q.upper) == (0.0, 1.0) and not hasattr(m1, "lower")
     with pytest.raises(ValueError, match="query"):
         measurement_mechanism(lap)
 
@@ -61,7 +63,10 @@ def test_quantile_not_refuted_and_understated_sensitivity_flagged():
     q = measurement_mechanism(NoisyQuantile(PandasSeriesDomain(NumpyFloatDomain()),
                                             output_measure=PureDP(), quantile=0.5,
                                             lower=0.0, upper=1.0, epsilon=1))
-    r = test_mechanism(q, lower=0.0, upper=1.0, **SMALL)
+    with pytest.raises(ValueError, match="upper"):  # a flag contradicting the library
+        test_mechanism(q, lower=0.0, upper=2.0, **SMALL)
+    r = test_mechanism(q, **SMALL)  # the bounds are read from the measurement
+    assert {"lower", "upper"} <= set(r.parameters["read_from_library"])
     bb = {f.id: f for f in r.findings}
     assert bb["user.blackbox"].verdict is Verdict.NOT_REFUTED
     assert r.parameters["reproducible"] is True
