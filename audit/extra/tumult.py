@@ -144,8 +144,8 @@ def measurement_mechanism(measurement: Any, *, query: Callable[[np.ndarray], flo
     # the data domain the library states: a measurement on records with public bounds
     # (NoisyQuantile's lower / upper) gives them; Tumult's pandas / numpy domains carry no
     # fixed size, so no size is read (a user's --size is not contradicted)
-    bounds = (getattr(measurement, "lower", None), getattr(measurement, "upper", None))
-    if query is None and all(isinstance(b, (int, float)) for b in bounds):
-        mech.lower, mech.upper = float(bounds[0]), float(bounds[1])  # type: ignore[attr-defined]
+    lo, hi = getattr(measurement, "lower", None), getattr(measurement, "upper", None)
+    if query is None and isinstance(lo, (int, float)) and isinstance(hi, (int, float)):
+        mech.lower, mech.upper = float(lo), float(hi)  # type: ignore[attr-defined]
     mech.__qualname__ = name or f"tmlt.core.{type(measurement).__name__}"
     return mech
