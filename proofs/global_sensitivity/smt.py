@@ -31,6 +31,7 @@ import z3
 
 from kernels.global_sensitivity import statistics as st
 from kernels.global_sensitivity.formulas import DEF1, DEF2
+from proofs import smt_solver
 
 __all__ = ["SmtResult", "exceeds"]
 
@@ -96,7 +97,6 @@ def exceeds(stat: str, relation: str, bound: Fraction, *, n: int | None = None,
     queries = 0
     for j in targets:
         s = z3.Solver()
-        s.set("rlimit", int(rlimit))
         if sizes is None:
             assert n is not None
             x = [_record(f"r{i}", two, s) for i in range(n)]
@@ -119,13 +119,16 @@ def exceeds(stat: str, relation: str, bound: Fraction, *, n: int | None = None,
         else:
             s.add(z3.Or(d > g, d < -g))
         queries += 1
-        res = s.check()
-        if res == z3.sat:
-            m = s.model()
+        # one fresh context per query from the assertions' SMT-LIB text (proofs.smt_solver):
+        # in the shared main context Z3's search depends on term ids, i.e. on what the
+        # process built before (a twin query that takes 0.1 s alone ran > 20 min inside
+        # `dpaudit prove`)
+        status, m = smt_solver.check(s.assertions(), rlimit)
+        if status == "sat":
             first = _eval(m, x if sizes is None else cells)
             second = _eval(m, x2 if sizes is None else cells2)
             return SmtResult("sat", first, second, time.perf_counter() - t0, queries)
-        if res == z3.unknown:
+        if status == "unknown":
             unknown = True
     return SmtResult("unknown" if unknown else "unsat", duration_s=time.perf_counter() - t0,
                      queries=queries)
