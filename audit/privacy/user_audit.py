@@ -11,7 +11,8 @@ test_mechanism`` run:
 3. the black-box tester (:class:`audit.privacy.blackbox.BlackBoxTester`, sequential by
    default) runs twice: once on the real-number event families, once on the float64
    bit-level events (``float_bits``; Mironov 2012), each at confidence
-   ``1 - (1 - confidence) / 2`` so that the run keeps the stated confidence (Bonferroni);
+   ``confidence_share(confidence, kinds)`` (the smallest double c with kinds x (1 - c) <=
+   1 - confidence, exactly) so that the run keeps the stated confidence (Bonferroni);
    each kind is its own finding, so a float-bit flag never hides the real-number verdict;
 4. when the mechanism declares a location-scale density, the exact privacy-loss tester
    (:func:`audit.privacy.exact_loss.dataset_pair_loss`) runs on every pair (pure DP only);

@@ -34,7 +34,8 @@ import mpmath
 from audit.rounding import float_up
 
 __all__ = ["AlphaAccountingError", "binomial_tail_ge", "binomial_tail_le", "check_alpha",
-           "check_shared_alpha", "confidence_share", "documented_batches"]
+           "check_shared_alpha", "confidence_share", "documented_batches",
+           "lower_bound_unsafe", "upper_bound_unsafe"]
 
 _DPS = 40
 _STOP = mpmath.mpf(10) ** -45  # relative size of the last summed term
@@ -97,6 +98,22 @@ def binomial_tail_le(k: int, n: int, p: float) -> Any:
         return total
 
 
+def lower_bound_unsafe(k: int, n: int, lo: Any, level: Any) -> bool:
+    """A lower bound ``lo`` on p from k of n is on its unsafe side: above the exact
+    level-``level`` Clopper-Pearson value (k = 0: anything but 0)."""
+    if k == 0:
+        return bool(lo != 0)
+    return bool(binomial_tail_ge(k, n, lo) > level)
+
+
+def upper_bound_unsafe(k: int, n: int, hi: Any, level: Any) -> bool:
+    """An upper bound ``hi`` on p from k of n is on its unsafe side: below the exact
+    level-``level`` Clopper-Pearson value (k = n: anything but 1)."""
+    if k == n:
+        return bool(hi != 1)
+    return bool(binomial_tail_le(k, n, hi) > level)
+
+
 def _bound_errors(c: Mapping[str, Any], delta: float) -> list[str]:
     """What is wrong with one certified event's two bounds and raw epsilon (empty: fine)."""
     counts = c["counts"]
@@ -107,17 +124,13 @@ def _bound_errors(c: Mapping[str, Any], delta: float) -> list[str]:
     a = mpmath.mpf(c["alpha_per_bound"])
     lo, hi = float(c["p_favoured_lower"]), float(c["p_other_upper"])
     out = []
-    if kf == 0:
-        if lo != 0.0:
-            out.append(f"lower bound {lo!r} with 0 of {n} events (must be 0)")
-    elif binomial_tail_ge(kf, n, lo) > a:
-        out.append(f"lower bound {lo!r} on {kf}/{n} is above its exact level-{float(a):.3g} "
+    if lower_bound_unsafe(kf, n, lo, a):
+        out.append(f"lower bound {lo!r} with 0 of {n} events (must be 0)" if kf == 0 else
+                   f"lower bound {lo!r} on {kf}/{n} is above its exact level-{float(a):.3g} "
                    "Clopper-Pearson value")
-    if ko == n:
-        if hi != 1.0:
-            out.append(f"upper bound {hi!r} with {n} of {n} events (must be 1)")
-    elif binomial_tail_le(ko, n, hi) > a:
-        out.append(f"upper bound {hi!r} on {ko}/{n} is below its exact level-{float(a):.3g} "
+    if upper_bound_unsafe(ko, n, hi, a):
+        out.append(f"upper bound {hi!r} with {n} of {n} events (must be 1)" if ko == n else
+                   f"upper bound {hi!r} on {ko}/{n} is below its exact level-{float(a):.3g} "
                    "Clopper-Pearson value")
     raw = float(c["epsilon_lower_raw"])
     with mpmath.workdps(_DPS):
@@ -153,11 +166,7 @@ def _decision_errors(c: Mapping[str, Any]) -> list[str]:
         v = float(b[name])
         if done.get(name) == v:
             continue
-        if lower:
-            unsafe = v != 0.0 if k == 0 else binomial_tail_ge(k, n, v) > a
-        else:
-            unsafe = v != 1.0 if k == n else binomial_tail_le(k, n, v) > a
-        if unsafe:
+        if (lower_bound_unsafe if lower else upper_bound_unsafe)(k, n, v, a):
             bad.append(name)
     return [f"look {c.get('round')}: the decision's {', '.join(bad)} bound(s) are on the "
             f"unsafe side of their exact level-{float(a):.3g} values"] if bad else []

@@ -39,8 +39,8 @@ import mpmath
 
 from audit.privacy.blackbox.accounting import (
     AlphaAccountingError,
-    binomial_tail_ge,
-    binomial_tail_le,
+    lower_bound_unsafe,
+    upper_bound_unsafe,
 )
 
 __all__ = ["check_claim_alpha", "event_record", "histogram_record"]
@@ -74,22 +74,6 @@ def histogram_record(counts: Mapping[str, Sequence[int]], direction: int, n: int
             "per_order": bool(per_order)}
 
 
-def _lower_unsafe(k: int, n: int, lo: Any, level: Any) -> bool:
-    """A lower bound ``lo`` on p from k of n is unsafe: above the exact level-``level``
-    Clopper-Pearson value (k = 0: anything but 0)."""
-    if k == 0:
-        return bool(lo != 0)
-    return bool(binomial_tail_ge(k, n, lo) > level)
-
-
-def _upper_unsafe(k: int, n: int, hi: Any, level: Any) -> bool:
-    """An upper bound ``hi`` on p from k of n is unsafe: below the exact Clopper-Pearson
-    value (k = n: anything but 1)."""
-    if k == n:
-        return bool(hi != 1)
-    return bool(binomial_tail_le(k, n, hi) > level)
-
-
 def _event_errors(ev: Mapping[str, Any], n_plan: int) -> list[str]:
     n, lv = int(ev["n"]), mpmath.mpf(ev["level"])
     out = []
@@ -97,10 +81,10 @@ def _event_errors(ev: Mapping[str, Any], n_plan: int) -> list[str]:
         out.append(f"event certified on {n} outputs per data set, planned {n_plan}")
     with mpmath.workdps(_DPS):
         p_lo = 1 - mpmath.mpf(ev["b_up"])  # exact: both are doubles in [0, 1]
-        if _lower_unsafe(int(ev["k_favoured"]), n, p_lo, lv):
+        if lower_bound_unsafe(int(ev["k_favoured"]), n, p_lo, lv):
             out.append(f"event: 1 - b_U = {mpmath.nstr(p_lo, 17)} on {ev['k_favoured']}/{n} "
                        f"is above its exact level-{float(lv):.3g} Clopper-Pearson value")
-        if _upper_unsafe(int(ev["k_other"]), n, mpmath.mpf(ev["a_up"]), lv):
+        if upper_bound_unsafe(int(ev["k_other"]), n, mpmath.mpf(ev["a_up"]), lv):
             out.append(f"event: a_U = {ev['a_up']!r} on {ev['k_other']}/{n} is below its "
                        f"exact level-{float(lv):.3g} Clopper-Pearson value")
     return out
@@ -119,8 +103,8 @@ def _histogram_errors(h: Mapping[str, Any], n_plan: int) -> list[str]:
                       "bounds"]
     if sum(kp) != n or sum(kq) != n:
         out.append(f"histogram: bin counts sum to {sum(kp)} and {sum(kq)}, not n = {n}")
-    bad = [i for i in range(len(pl)) if _lower_unsafe(int(kp[i]), n, mpmath.mpf(pl[i]), lv)
-           or _upper_unsafe(int(kq[i]), n, mpmath.mpf(qu[i]), lv)]
+    bad = [i for i in range(len(pl)) if lower_bound_unsafe(int(kp[i]), n, mpmath.mpf(pl[i]), lv)
+           or upper_bound_unsafe(int(kq[i]), n, mpmath.mpf(qu[i]), lv)]
     if bad:
         out.append(f"histogram: the bounds of {len(bad)} of {len(pl)} bins (first: bin "
                    f"{bad[0]}) are on the unsafe side of their exact level-{float(lv):.3g} "

@@ -37,6 +37,7 @@ import numpy as np
 from scipy import stats
 
 from audit.findings import Finding, Method, Verdict, counterexample_document
+from audit.privacy.blackbox.accounting import confidence_share
 from audit.privacy.blackbox.settings import TesterSettings
 from audit.privacy.blackbox.statistics import clopper_pearson_lower, clopper_pearson_upper
 from audit.privacy.claims import parse_claim
@@ -114,7 +115,8 @@ def _one(case: ClaimCase, seed: int, n_sel: int, n_cert: int) -> tuple[bool, dic
                              chunk_size=1_000_000)
         return r.refuted, {"mu_lower": r.fit.mu_lower, "family_rejected": r.gof["rejected"]}
     both = isinstance(claim, (ZCDP, RenyiDP))
-    conf = 1 - (1 - CONFIDENCE) / 2 if both else CONFIDENCE
+    # the split the user's --claim run makes (user_claim.run_claim): exact, never 1 ulp over
+    conf = confidence_share(CONFIDENCE, 2 if both else 1)
     t = TesterSettings(n_select=n_sel, n_certify=n_cert, confidence=conf,
                        chunk_size=1_000_000)
     res = certify_claim(claim, mech, PAIRS, rng, t)
