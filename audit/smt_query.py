@@ -109,13 +109,13 @@ def deterministic_frees() -> Iterator[None]:
 class Query:
     """A solver-shaped collector of assertions whose :meth:`check` is one :func:`solve`
     (fresh context, seed :data:`SEED`, ``rlimit`` work units): the callers written against
-    ``z3.Solver`` (``add``, ``check``, ``model``, ``reason_unknown``, ``to_smt2``) keep their
+    ``z3.Solver`` (``add``, ``check``, ``model``, ``reason_unknown``) keep their
     shape while every answer becomes reproducible.  No incremental state: each ``check``
-    decides the assertions added so far from scratch."""
+    decides the assertions added so far from scratch (the user prover's path-feasibility
+    queries, :mod:`audit.prove.symbolic`)."""
 
-    def __init__(self, rlimit: int, ctx: Any = None, *, logic: str | None = None) -> None:
+    def __init__(self, rlimit: int, *, logic: str | None = None) -> None:
         self.rlimit = int(rlimit)
-        self.ctx = ctx
         self.logic = logic
         self.items: list[Any] = []
         self.answer: Answer | None = None
@@ -126,9 +126,6 @@ class Query:
                 self.add(*f)
             else:
                 self.items.append(f)
-
-    def assertions(self) -> list[Any]:
-        return list(self.items)
 
     def check(self) -> Any:
         """``z3.sat`` / ``z3.unsat`` / ``z3.unknown`` of the assertions added so far."""
@@ -143,10 +140,3 @@ class Query:
     def reason_unknown(self) -> str:
         return "" if self.answer is None else self.answer.reason
 
-    def to_smt2(self) -> str:
-        """The assertions as an SMT-LIB2 benchmark (as ``z3.Solver.to_smt2``)."""
-        import z3
-
-        s = z3.Solver(ctx=self.items[0].ctx if self.items else self.ctx)
-        s.add(*self.items)
-        return str(s.to_smt2())

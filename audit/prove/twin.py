@@ -120,8 +120,8 @@ def prove_twin(mech: Any, prob: Any, theta: Mapping[tuple[str, str, int], Fracti
                     detail="the independent evaluator did not confirm the witness")
     bound = eps_t if prob.eps is not None else eps_t / eps0
     cexs = check_alignment(_tightened(prob, bound), dict(theta))
-    margin = {"attained_loss_lower": mpmath.nstr(w.eps_lower, 20), "twin_epsilon": eps_t,
-              "cost_bound": bound}
+    margin = {"proved_epsilon": eps0, "attained_loss_lower": mpmath.nstr(w.eps_lower, 20),
+              "twin_epsilon": eps_t, "cost_bound": bound}
     if cexs is None:
         return twin(claim, "inconclusive", witness=doc, margin=margin,
                     detail="Z3 unknown on the alignment's conditions at the tightened bound")

@@ -53,11 +53,11 @@ def main() -> int:
     for name in ex.__all__:
         new = base = 0.0
         for _ in range(a.repeat):
-            proof.prove_twin, smt_query.solve = real_twin, real_solve  # type: ignore[assignment]
+            proof.prove_twin, smt_query.solve = real_twin, real_solve
             new += _cpu(name, a.n_max)
-            proof.prove_twin, smt_query.solve = _stub_twin, _plain_solve  # type: ignore[assignment]
+            proof.prove_twin, smt_query.solve = _stub_twin, _plain_solve
             base += _cpu(name, a.n_max)
-        proof.prove_twin, smt_query.solve = real_twin, real_solve  # type: ignore[assignment]
+        proof.prove_twin, smt_query.solve = real_twin, real_solve
         tot_new, tot_base = tot_new + new, tot_base + base
         print(f"{name:<28} {new / a.repeat:>10.2f} {base / a.repeat:>11.2f} {new / base:>6.2f}")
     print(f"{'total':<28} {tot_new / a.repeat:>10.2f} {tot_base / a.repeat:>11.2f} "
