@@ -73,6 +73,10 @@ OUTCOMES: dict[str, Outcome] = {o.key: o for o in (
             "replay: the counterexample no longer reproduces"),
     Outcome("proved", "PROVED", EXIT_OK,
             "prove MODULE:OBJECT: Z3 verified an alignment proof for the stated scope"),
+    Outcome("vacuous", "VACUOUS", EXIT_INCONCLUSIVE,
+            "prove MODULE:OBJECT: an alignment was verified but its twin (the claim "
+            "tightened below the loss the program attains) was not refuted in the scope: the "
+            "proof could not have failed there (the reason is printed); never PROVED"),
     Outcome("refuted", "REFUTED", EXIT_FINDINGS,
             "prove MODULE:OBJECT: an exact counterexample violates the claimed epsilon"),
     Outcome("not-refuted", "NOT REFUTED", EXIT_OK,

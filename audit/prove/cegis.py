@@ -29,6 +29,15 @@ counterexample.  Every Z3 call runs under a resource limit (``rlimit``, determin
 units), and the loop under an iteration bound (:data:`MAX_ROUNDS`) and a bound on its Z3 calls
 (:data:`MAX_SOLVER_CALLS` per stage, so a round over thousands of paths cannot run on): an
 ``unknown`` or a bound makes the result undecided, never a proof.
+
+Reproducible: every stage runs in a private Z3 context created for it (never z3py's shared
+main context), its terms built in the fixed order of the code, the random seed fixed
+(:data:`audit.smt_query.SEED`), and Python's cyclic garbage collector paused while the stage
+runs, so terms of that context are freed only by reference counting, in program order: the
+term ids -- hence the models, the counterexamples, the alignment and the verdict -- do not
+depend on what the process did before.  (A fresh context per query, as
+:func:`audit.smt_query.solve` does for the paper claims, costs ~3 ms per query -- 2-3x the
+whole proof on the examples -- so a stage shares its private context.)
 """
 
 from __future__ import annotations
@@ -65,6 +74,7 @@ from audit.prove.noise_dependent import (
     synthesis_structure,
 )
 from audit.prove.symbolic import z3_constraint
+from audit.smt_query import SEED, deterministic_frees
 
 __all__ = ["RLIMIT", "Counterexample", "Synthesis", "check_alignment", "half_theta",
            "synthesise"]
@@ -155,8 +165,11 @@ def _output_counterexample(m: z3.ModelRef, g: ShapeGroup, pi: int, q: list[Any],
 
 
 def _solver(ctx: z3.Context) -> z3.Solver:
+    """A solver of the loop's private context (seed :data:`audit.smt_query.SEED`, the
+    ``rlimit`` of the run)."""
     s = z3.Solver(ctx=ctx)
     s.set("rlimit", z3_rlimit(RLIMIT))
+    s.set("random_seed", SEED)
     return s
 
 
@@ -403,6 +416,10 @@ class _Loop:
         return syn
 
     def run(self, max_rounds: int = MAX_ROUNDS, diagnose: bool = True) -> Synthesis:
+        with deterministic_frees():
+            return self._run(max_rounds, diagnose)
+
+    def _run(self, max_rounds: int, diagnose: bool) -> Synthesis:
         synth = _solver(self.ctx)
         synth.add(*self.ranges)
         last: Counterexample | None = None
@@ -454,6 +471,11 @@ def synthesise(prob: Problem, max_rounds: int = MAX_ROUNDS) -> Synthesis:
     place* by the refined problem (its templates and groups are the ones the coefficients
     refer to, for the proof sketch and the all-n step).  The first stage's diagnosis is
     returned when no stage proves."""
+    with deterministic_frees():
+        return _synthesise(prob, max_rounds)
+
+
+def _synthesise(prob: Problem, max_rounds: int) -> Synthesis:
     loop1 = _Loop(prob)
     first = loop1.run(max_rounds, diagnose=False)
     choice = greedy_theta2(prob)
@@ -575,6 +597,7 @@ def check_alignment(prob: Problem, theta: dict[Unknown, Fraction]
                                    "with an output partner, or not in {0, 1}")
     full = {u: Fraction(theta.get(u, 0)) for u in loop.theta_vars}
     try:
-        return loop.verify(full)
+        with deterministic_frees():
+            return loop.verify(full)
     except _BudgetSpent:
         return None  # undecided: never a proof

@@ -219,10 +219,14 @@ def cvc5_decide(text: str) -> str:
 
 
 def z3_decide(text: str) -> str:
-    """A fresh Z3 context's answer on the SMT-LIB2 script."""
+    """A fresh Z3 context's answer on the SMT-LIB2 script (random seed fixed:
+    :data:`audit.smt_query.SEED`)."""
+    from audit.smt_query import SEED
+
     ctx = z3.Context()
     s = z3.Solver(ctx=ctx)
     s.set("rlimit", 20_000_000 * 5)
+    s.set("random_seed", SEED)
     try:
         s.from_string(text)
     except z3.Z3Exception as exc:

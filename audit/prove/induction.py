@@ -86,6 +86,7 @@ from audit.prove.symbolic import (
     symbolic_arguments,
     z3_constraint,
 )
+from audit.smt_query import SEED, deterministic_frees
 
 __all__ = ["MAX_STATES", "Induction", "prove_all_n"]
 
@@ -505,6 +506,14 @@ def _forbid(prob: Problem, zero: set[tuple[str, str]]) -> Problem:
 
 def _attempt(mech: Mechanism, prob: Problem, theta: dict[tuple[str, str, int], Fraction]
              ) -> Induction:
+    """:func:`_attempt_once` with the cyclic collector paused (reproducible frees, as in
+    :mod:`audit.prove.cegis`)."""
+    with deterministic_frees():
+        return _attempt_once(mech, prob, theta)
+
+
+def _attempt_once(mech: Mechanism, prob: Problem, theta: dict[tuple[str, str, int], Fraction]
+                  ) -> Induction:
     try:
         res = _prove(mech, prob, theta)
     except _Outside as exc:
@@ -641,8 +650,9 @@ def _prove(mech: Mechanism, prob: Problem, theta: dict[tuple[str, str, int], Fra
                 t0, t1, a = eta_of[(site, cls)]
                 delta = a.terms.get("q0", Fraction(0)) * d0
                 env0[name], env1[name] = x, x + z3.RealVal(t0, ctx) + z3.RealVal(t1, ctx) * delta
-            sol = z3.Solver(ctx=ctx)
+            sol = z3.Solver(ctx=ctx)  # the step's private context (cegis: reproducible)
             sol.set("rlimit", z3_rlimit(cegis.RLIMIT))
+            sol.set("random_seed", SEED)
             sol.add(d0 >= d_lo, d0 <= d_hi)
             sol.add(*[z3_constraint(c, env0, ctx) for c in p.constraints])
             keep = [z3_constraint(c, env1, ctx) for c in p.constraints]

@@ -15,7 +15,9 @@ its witness.  A work-unit bound (sizes, pairs, the events of each pair), never s
 it finds nothing the verdict stays "verified for n <= N" and says that the all-n step
 failed, why, and that no witness was found up to n_max + EXTRA_REFUTE_N.  eps: symbolic
 when every noise scale is ``c / eps`` (the proof then holds for every eps > 0), else the
-numeric ``epsilon`` given (or the mechanism's claimed epsilon).  Nothing here prints or
+numeric ``epsilon`` given (or the mechanism's claimed epsilon).  A proof is then falsified
+(:mod:`audit.prove.twin`): the same check must refute the claim tightened below the loss the
+program attains in the scope, else the verdict is ``vacuous``.  Nothing here prints or
 writes files.
 """
 
@@ -37,6 +39,7 @@ from audit.prove.certificate import build_certificate
 from audit.prove.closed_world import DEFAULT_BUDGET, Budget, ClosedWorld, z3_rlimit
 from audit.prove.concrete_check import cross_check
 from audit.prove.static_checks import check_program
+from audit.prove.twin import prove_twin
 from audit.prove.verdict import ProofVerdict, proof_sketch
 
 __all__ = ["DEFAULT_N_MAX", "prove_mechanism", "solver_settings"]
@@ -95,7 +98,21 @@ def prove_mechanism(mech: Mechanism, *, n_max: int = DEFAULT_N_MAX,
             v.notes.append(f"cross-checked by {runs} seeded concrete runs (floats, the DSL's "
                            "samplers on a numpy Generator) on the witness-search pairs: each "
                            "is explained by a symbolic path with the same draws and output")
+            _falsify(mech, prob, v)
     return v
+
+
+def _falsify(mech: Mechanism, prob: Any, v: ProofVerdict) -> None:
+    """Run the twin of a PROVED ``v`` (:mod:`audit.prove.twin`): the same check on the claim
+    tightened below the loss the program attains; a twin not refuted turns the verdict
+    ``vacuous`` (the proof could not have failed in its scope), with the reason."""
+    assert v.theta is not None
+    v.twin = prove_twin(mech, prob, v.theta, v.relation)
+    if v.twin["outcome"] != "refuted":
+        v.status = "vacuous"
+        v.reason = (f"the proof's twin ({v.twin['perturbation']}) came out "
+                    f"{v.twin['outcome']}: {v.twin.get('detail', '')}")
+        v.twin["vacuous_reason"] = v.reason
 
 
 def _prove(mech: Mechanism, n_max: int, epsilon: Fraction | None, relation: str | None,
@@ -154,6 +171,7 @@ def _prove(mech: Mechanism, n_max: int, epsilon: Fraction | None, relation: str 
             coefs.extend(["0"] * (k + 1 - len(coefs)))  # k = 2: the noise-dependent term
             coefs[k] = str(val)
         v.sketch = proof_sketch(prob, theta) + v.invariant
+        v.theta = theta
         v.certificate = build_certificate(
             ref or f"{mech.fn.__module__}:{mech.fn.__name__}", mech, prob, theta, v.all_n)
         v.notes.append(f"proof certificate: {len(v.certificate['queries'])} SMT-LIB2 "

@@ -52,6 +52,7 @@ import z3
 from audit import dsl
 from audit.dsl import DSLError, EpsilonUseError, EpsPower, Lin, Mechanism
 from audit.prove.closed_world import BudgetExceeded, z3_rlimit
+from audit.smt_query import DEFAULT_RLIMIT, Query
 from audit.user_code import is_user_file
 
 __all__ = [
@@ -224,10 +225,9 @@ class _Tracer:
     forced: list[bool] = field(default_factory=list)  # decision k had one feasible branch
     counts: dict[str, int] = field(default_factory=dict)
     anchors: dict[str, Lin] = field(default_factory=dict)
-    #: the path's constraints in one incremental Z3 solver (the first ``added`` of them) and
-    #: the draws they read: a decision costs one check, not a re-solve of the whole path
-    solver: Any = None
-    added: int = 0
+    #: the draws the path's constraints read (the first ``read_upto`` of them): a decision
+    #: whose constraint reads another draw needs no solver call; the others are one
+    #: reproducible query each (:class:`audit.smt_query.Query`)
     read: set[str] = field(default_factory=set)
     read_upto: int = 0
 
@@ -280,29 +280,18 @@ class _Tracer:
         return b
 
     def _feasible(self, c: LinearConstraint) -> bool:
-        """Whether ``c`` can hold with the path's constraints so far (as :func:`feasible`,
-        incrementally)."""
+        """Whether ``c`` can hold with the path's constraints so far (as :func:`feasible`;
+        no call when ``c`` reads a draw none of them reads)."""
         while self.read_upto < len(self.constraints):
             self.read |= set(self.constraints[self.read_upto].coefficients())
             self.read_upto += 1
         if set(c.coefficients()) - self.read:  # a draw no constraint reads: c can hold
             return True
-        if self.solver is None:
-            self.solver = z3.Solver()
-            limit = z3_rlimit(0)
-            if limit:
-                self.solver.set("rlimit", limit)
-        while self.added < len(self.constraints):
-            old = self.constraints[self.added]
-            self.solver.add(z3_constraint(old, z3_env(old.expr.variables(),
-                                                      self.integer_vars)))
-            self.added += 1
-        self.solver.push()
-        try:
-            self.solver.add(z3_constraint(c, z3_env(c.expr.variables(), self.integer_vars)))
-            return bool(self.solver.check() != z3.unsat)  # unknown: keep (a superset)
-        finally:
-            self.solver.pop()
+        query = Query(z3_rlimit(DEFAULT_RLIMIT))
+        for old in self.constraints:
+            query.add(z3_constraint(old, z3_env(old.expr.variables(), self.integer_vars)))
+        query.add(z3_constraint(c, z3_env(c.expr.variables(), self.integer_vars)))
+        return bool(query.check() != z3.unsat)  # unknown: keep (a superset)
 
 
 def _z3_lin(e: Lin, env: dict[str, Any], ctx: z3.Context | None = None) -> Any:
@@ -330,10 +319,7 @@ def feasible(constraints: Sequence[LinearConstraint], integer_vars: set[str]) ->
     for c in constraints:
         names |= c.expr.variables()
     env = z3_env(names, integer_vars)
-    s = z3.Solver()
-    limit = z3_rlimit(0)
-    if limit:
-        s.set("rlimit", limit)
+    s = Query(z3_rlimit(DEFAULT_RLIMIT))
     s.add(*[z3_constraint(c, env) for c in constraints])
     r = s.check()
     return r != z3.unsat  # unknown: keep the path (a superset of paths is still sound)
@@ -464,8 +450,7 @@ def _reaching_input(n: int, constraints: Sequence[LinearConstraint],
         return f"on every input of length {n}, whatever the noise"
     names: set[str] = set().union(*(c.expr.variables() for c in constraints))
     env = z3_env(names | {f"q{i}" for i in range(n)}, integer_vars)
-    sol = z3.Solver()
-    sol.set("rlimit", z3_rlimit(1_000_000))
+    sol = Query(z3_rlimit(1_000_000))
     sol.add(*[z3_constraint(c, env) for c in constraints])
     if sol.check() != z3.sat:
         return "on a path Z3 could not solve"

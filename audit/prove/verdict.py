@@ -8,6 +8,9 @@ synthesised alignment as a human-readable proof sketch, and its Finding.
   for the stated epsilon, with the Z3 settings used;
 * ``refuted``: an exact witness (neighbouring q, q', an output event whose exact probability
   ratio exceeds exp(eps)), from :mod:`audit.prove.refute`;
+* ``vacuous``: an alignment is verified, but its twin (:mod:`audit.prove.twin`: the claim
+  tightened below the loss the program attains) is not refuted in the scope: the proof
+  could not have failed there (the reason is stated; never counted as verified);
 * ``inconclusive``: no alignment of the templates (naming the draw site(s) whose template had
   no solution and the last Z3 counterexample), a solver ``unknown``, the round limit, or a
   refutation search that found nothing.
@@ -178,7 +181,7 @@ def proof_sketch(prob: Problem, theta: dict[tuple[str, str, int], Fraction]) -> 
 class ProofVerdict:
     """What ``dpaudit prove`` found for one DSL mechanism."""
 
-    status: str  # "verified", "refuted", "inconclusive"
+    status: str  # "verified", "refuted", "inconclusive", "vacuous" (proved, twin not refuted)
     mechanism: str
     relation: str
     sizes: list[int]
@@ -205,6 +208,10 @@ class ProofVerdict:
     unchecked: dict[int, str] = field(default_factory=dict)
     #: the proof certificate (audit.prove.certificate) of a verified result
     certificate: dict[str, Any] | None = None
+    #: the alignment proved (verified / vacuous), keyed (site, class, k)
+    theta: dict[tuple[str, str, int], Fraction] | None = None
+    #: the twin of a proof (:mod:`audit.prove.twin`, :func:`audit.falsifiability.twin`)
+    twin: dict[str, Any] | None = None
 
     def sizes_text(self) -> str:
         """The numbers of queries checked, exactly: ``every n <= 4`` only when every n in
@@ -274,11 +281,13 @@ class ProofVerdict:
             ev["reason"] = self.reason
         if self.notes:
             ev["notes"] = self.notes
+        if self.twin is not None:
+            ev["twin"] = self.twin
         return ev
 
     def to_finding(self, subject: str) -> Finding:
-        verdict = {"verified": Verdict.VERIFIED, "refuted": Verdict.REFUTED}.get(
-            self.status, Verdict.INCONCLUSIVE)
+        verdict = {"verified": Verdict.VERIFIED, "refuted": Verdict.REFUTED,
+                   "vacuous": Verdict.VACUOUS}.get(self.status, Verdict.INCONCLUSIVE)
         cx = None
         if self.status == "refuted":
             assert self.witness is not None
@@ -288,7 +297,7 @@ class ProofVerdict:
                 actual=self.witness.get("epsilon_witness"), tolerance=None,
                 note="exact probabilities of one output event on neighbouring q, q'")
         scope = self.scope_text()
-        if self.status != "verified":
+        if self.status not in ("verified", "vacuous"):
             scope = f"attempted: {scope}"
         return Finding(
             id=FINDING_ID, claim=self.claim(),

@@ -5,8 +5,11 @@ randomness-alignment synthesis with Z3 (:mod:`audit.prove`), or refute it exactl
 why neither (a command module: it prints the summary and writes the report).
 
 Outcome (the report says the same word): 0 PROVED (verified for the stated scope: every n <=
-``--n-max``, the relation, every eps > 0 or the stated ``--epsilon``), 1 REFUTED (an exact
-counterexample from the refutation search), 2 bad input (not a DSL mechanism, a program
+``--n-max``, the relation, every eps > 0 or the stated ``--epsilon``, and the proof's twin --
+the claim tightened below the loss the program attains -- refuted in that scope:
+:mod:`audit.prove.twin`), 1 REFUTED (an exact counterexample from the refutation search),
+3 VACUOUS (an alignment verified, but its twin not refuted: the proof could not have failed
+in its scope; never PROVED), 2 bad input (not a DSL mechanism, a program
 outside the DSL; nothing written), 3 INCONCLUSIVE (no alignment of the templates: the report
 names the draw site whose template had no solution and the Z3 counterexample (q, d, noise)).
 
@@ -49,7 +52,9 @@ class ProveCommand(ClaimsCommand):
             "audit.dsl epsilon-DP for every number of queries n <= --n-max by synthesising "
             "a randomness alignment (CheckDP-style templates, a counterexample-guided loop "
             "with Z3), or refute it with an exact counterexample; exit 0 proved (for the "
-            "stated scope), 1 refuted, 2 bad input, 3 inconclusive.")
+            "stated scope, the proof's twin -- the claim tightened below the loss the "
+            "program attains -- refuted there), 1 refuted, 2 bad input, 3 inconclusive or "
+            "vacuous (an alignment verified but its twin not refuted: never PROVED).")
 
     def add_arguments(self, p: argparse.ArgumentParser) -> None:
         super().add_arguments(p)  # --seed, --out, --run-id are the claims command's
@@ -125,7 +130,8 @@ class ProveCommand(ClaimsCommand):
                   "budget": budget.text()}
         out_dir = start_report(a.out, run_id, "prove", subject, a.seed, params, started)
         finding = v.to_finding(subject)
-        key = {"verified": "proved", "refuted": "refuted"}.get(v.status, "inconclusive")
+        key = {"verified": "proved", "refuted": "refuted", "vacuous": "vacuous"}.get(
+            v.status, "inconclusive")
 
         def final(oc: dict | None) -> dict:
             return build_report("prove", subject, a.seed, [finding],
@@ -143,12 +149,16 @@ class ProveCommand(ClaimsCommand):
     @staticmethod
     def _summary(v: Any, wall: float, out_dir: Path) -> None:
         w = sys.stdout.write
-        word = {"verified": "PROVED", "refuted": "REFUTED"}.get(v.status, "INCONCLUSIVE")
+        word = {"verified": "PROVED", "refuted": "REFUTED", "vacuous": "VACUOUS"}.get(
+            v.status, "INCONCLUSIVE")
         w(f"{word}: claim: {v.claim()}\n  scope: {v.scope_text()}\n")
         w(f"  paths per n: {', '.join(f'n={k}: {c}' for k, c in v.paths.items())}; "
           f"{v.rounds} rounds, {v.examples} counterexamples, {v.solver_calls} Z3 calls\n")
         for line in v.sketch:
             w(f"  {line}\n")
+        if v.twin is not None:
+            w(f"  twin: {v.twin['perturbation']}: {v.twin['outcome']}"
+              f"{' (' + v.twin['detail'] + ')' if v.twin.get('detail') else ''}\n")
         if v.status != "verified":
             w(f"  reason: {v.reason}\n")
             if v.failing_sites:
