@@ -57,6 +57,17 @@ def test_detector_flags_a_proof_of_a_non_private_program() -> None:
     assert not honest.unsound and honest.verdict != "verified (n <= N)"
 
 
+def test_vacuous_is_its_own_row_never_verified_or_unsound() -> None:
+    # a proof whose twin was not refuted (audit/prove/twin.py) is VACUOUS: the table shows the
+    # word, never counts it as verified, so even on a non-private program it is not "unsound"
+    g = families.Generated(Spec("histogram", "laplace", "linf1", Fraction(1, 2)),
+                           families.build(Spec("histogram", "laplace", "linf1",
+                                               Fraction(1, 2))))
+    row = table.audit_program(g, 3, prover=_lying("vacuous"))
+    assert row.verdict == "vacuous" and not row.unsound
+    assert "vacuous" in table.render([row])
+
+
 def test_detector_flags_a_refutation_of_a_private_program() -> None:
     spec = Spec("histogram", "laplace", "onehot1", Fraction(2))
     g = families.Generated(spec, families.build(spec))

@@ -43,7 +43,8 @@ __all__ = ["BEYOND_N", "Row", "audit_program", "by_cost", "render", "run", "samp
 
 #: an all-n proof is also searched for witnesses up to this n
 BEYOND_N = 10
-VERDICTS = ("verified (all n)", "verified (n <= N)", "refuted", "inconclusive", "error")
+VERDICTS = ("verified (all n)", "verified (n <= N)", "vacuous", "refuted", "inconclusive",
+            "error")
 TRUTHS = ("private", "not private", "undetermined")
 
 
@@ -136,7 +137,9 @@ def audit_program(g: Generated, n_max: int = 4,
                             f"pair is at most {loss[1]:.6f} (q = {[str(x) for x in q]}, "
                             f"q' = {[str(x) for x in qp]}, T = {shift})")
         return row
-    row.verdict = "inconclusive"
+    # vacuous: an alignment proved whose twin was not refuted (audit/prove/twin.py) -- never
+    # counted as verified, so never "unsound", but shown under its own word
+    row.verdict = "vacuous" if v.status == "vacuous" else "inconclusive"
     row.scope = "-"
     row.detail = v.reason[:200]
     return row
@@ -213,6 +216,6 @@ def render(rows: Sequence[Row]) -> str:
     for r in rows:
         fv = "-" if r.first_violation is None else str(r.first_violation)
         extra = f"  witness eps >= {r.witness_eps}" if r.witness_eps else ""
-        extra += f"  [{r.detail[:90]}]" if r.verdict in ("error", "inconclusive") else ""
+        extra += f"  [{r.detail[:90]}]" if r.verdict in ("error", "inconclusive", "vacuous") else ""
         lines.append(f"{r.name:52s} {r.verdict:18s} {r.truth:13s} {fv:>9s}  {r.scope}{extra}")
     return "\n".join(lines) + "\n"
