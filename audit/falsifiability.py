@@ -53,7 +53,7 @@ TWIN_OUTCOMES = ("refuted", "not-refuted", "inconclusive")
 #: twin" (the debt still open).  Add a pattern as soon as its checks carry twins.
 TWIN_REQUIRED: tuple[str, ...] = (
     # the engine's own self-checks (audit/privacy/self_checks.py)
-    "engine.search-reach", "engine.loss-reach",
+    "engine.search-reach", "engine.loss-reach", "engine.screen-rank",
     # Dick et al. (proofs/subset_optimal/claims.py)
     "subset.alg1-privacy", "subset.alg2-privacy", "subset.theorem2-accuracy",
     "subset.corollary1", "subset.definitions", "subset.lemma6", "subset.lemma8",
