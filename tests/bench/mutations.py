@@ -459,7 +459,7 @@ CATALOGUE: list[Mutant] = [
        "            if c is not None and count >= c:",
        "            if c is not None and count > c:",
        "broken twins' SVT loop halts one answer late", (),
-       ("freegap.broken-witnesses",)),
+       ("freegap.broken-witnesses", "freegap.broken-cores")),
     # ------------------------------------------------------------- freegap/api.py
     _m("fgapi.adaptive-flag", "removed-guard", "freegap/api.py",
        "theta=theta,\n                                            adaptive=adaptive)",
