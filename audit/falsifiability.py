@@ -35,6 +35,7 @@ __all__ = [
     "rejection_twin",
     "TWIN_REQUIRED",
     "decide",
+    "decide_sampled",
     "gap_twin",
     "needs_twin",
     "tally",
@@ -214,6 +215,21 @@ def decide(passed: bool, tw: Mapping[str, Any], *, failed: Any, vacuous_reason: 
         raise ValueError("a vacuous verdict states its reason")
     if isinstance(tw, dict):  # the reason travels with the twin into the evidence
         tw["vacuous_reason"] = vacuous_reason
+    return verdict("vacuous")
+
+
+def decide_sampled(failed: bool, exercised: bool, tw: dict[str, Any], *, refuted: Any,
+                   vacuous_reason: str) -> Any:
+    """The verdict of a comparison on drawn inputs (at most ``not-refuted``): ``refuted``
+    (a :class:`audit.findings.Verdict`) when it ``failed``; ``not-refuted`` when the drawn
+    inputs ``exercised`` what it compares and its twin ``tw`` was refuted; else ``vacuous``
+    (``vacuous_reason`` stored in the twin)."""
+    verdict = type(refuted)
+    if failed:
+        return refuted
+    if exercised and tw.get("outcome") == "refuted":
+        return verdict("not-refuted")
+    tw["vacuous_reason"] = vacuous_reason
     return verdict("vacuous")
 
 

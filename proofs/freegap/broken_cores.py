@@ -130,14 +130,10 @@ def check_broken_cores(seed: int) -> Finding:
         "variant", "refuted" if twin_bad else "not-refuted",
         witness=twin_bad[0]["case"] if twin_bad else None,
         margin={"mismatches": len(twin_bad), "of": CASES} if twin_bad else None)
-    if bad:
-        verdict = Verdict.REFUTED
-    elif halted and tw["outcome"] == "refuted":
-        verdict = Verdict.NOT_REFUTED
-    else:
-        verdict = Verdict.VACUOUS
-        tw["vacuous_reason"] = ("no case reached the halt, or the twin agreed: the comparison "
-                                "could not fail in this scope")
+    verdict = falsifiability.decide_sampled(
+        bool(bad), halted > 0, tw, refuted=Verdict.REFUTED,
+        vacuous_reason="no case reached the halt, or the twin agreed: the comparison could "
+        "not fail in this scope")
     cx = None
     if bad:
         b = bad[0]

@@ -132,13 +132,9 @@ def check_printed_formulas(paper: Any, seed: int) -> Finding:
     tw = falsifiability.twin("eq. (22) with the factor max g + 1 (-2/(n-1) dropped) in place "
                              "of the module's C2", "refuted" if twin_bad else "not-refuted",
                              margin={"mismatches": len(twin_bad)} if twin_bad else None)
-    if bad:
-        verdict = Verdict.REFUTED
-    elif defined and tw["outcome"] == "refuted":
-        verdict = Verdict.NOT_REFUTED
-    else:
-        verdict = Verdict.VACUOUS
-        tw["vacuous_reason"] = "(22) never defined, or the twin agreed: could not fail here"
+    verdict = falsifiability.decide_sampled(
+        bool(bad), defined > 0, tw, refuted=Verdict.REFUTED,
+        vacuous_reason="(22) never defined, or the twin agreed: could not fail here")
     cx = None
     if bad:
         b = bad[0]
