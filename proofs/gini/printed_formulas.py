@@ -151,6 +151,8 @@ def check_printed_formulas(paper: Any, seed: int) -> Finding:
         f"{{1, 2, 10}}, extremes on a 1/64 grid; (22) defined in {defined}); module (float) "
         f"vs exact transcription within {RTOL:g} relative; twin (22 without -2/(n-1)) "
         f"differs on {len(twin_bad)}",
-        evidence={"cases": CASES, "eq22_defined": defined, "mismatches": len(bad), "twin": tw},
+        # about dpaudit's own module (not the paper): a refutation fails the command
+        evidence={"cases": CASES, "eq22_defined": defined, "mismatches": len(bad), "twin": tw,
+                  "must_hold": True},
         counterexample=cx, seed=seed, duration_s=time.perf_counter() - t0,
         subject="kernels:kernels.gini.printed")

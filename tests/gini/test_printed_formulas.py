@@ -43,7 +43,7 @@ def test_a_silently_repaired_eq22_is_refuted(monkeypatch: pytest.MonkeyPatch) ->
     with monkeypatch.context() as mp:
         mp.setattr(printed, "bound_eq22", repaired)
         f = PF.check_printed_formulas(printed, 0)
-        assert f.verdict is Verdict.REFUTED
+        assert f.verdict is Verdict.REFUTED and f.evidence["must_hold"]  # the command fails
         cx = f.counterexample
         assert cx is not None and cx["inputs"]["formula"] in ("eq22", "eq23")
         stored = from_jsonable(cx["inputs"])  # as `dpaudit replay` decodes it
