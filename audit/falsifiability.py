@@ -35,6 +35,7 @@ __all__ = [
     "rejection_twin",
     "TWIN_REQUIRED",
     "decide",
+    "decide_sampled",
     "gap_twin",
     "needs_twin",
     "tally",
@@ -53,7 +54,7 @@ TWIN_OUTCOMES = ("refuted", "not-refuted", "inconclusive")
 #: twin" (the debt still open).  Add a pattern as soon as its checks carry twins.
 TWIN_REQUIRED: tuple[str, ...] = (
     # the engine's own self-checks (audit/privacy/self_checks.py)
-    "engine.search-reach", "engine.loss-reach",
+    "engine.search-reach", "engine.loss-reach", "engine.screen-rank",
     # Dick et al. (proofs/subset_optimal/claims.py)
     "subset.alg1-privacy", "subset.alg2-privacy", "subset.theorem2-accuracy",
     "subset.corollary1", "subset.definitions", "subset.lemma6", "subset.lemma8",
@@ -217,6 +218,21 @@ def decide(passed: bool, tw: Mapping[str, Any], *, failed: Any, vacuous_reason: 
         raise ValueError("a vacuous verdict states its reason")
     if isinstance(tw, dict):  # the reason travels with the twin into the evidence
         tw["vacuous_reason"] = vacuous_reason
+    return verdict("vacuous")
+
+
+def decide_sampled(failed: bool, exercised: bool, tw: dict[str, Any], *, refuted: Any,
+                   vacuous_reason: str) -> Any:
+    """The verdict of a comparison on drawn inputs (at most ``not-refuted``): ``refuted``
+    (a :class:`audit.findings.Verdict`) when it ``failed``; ``not-refuted`` when the drawn
+    inputs ``exercised`` what it compares and its twin ``tw`` was refuted; else ``vacuous``
+    (``vacuous_reason`` stored in the twin)."""
+    verdict = type(refuted)
+    if failed:
+        return refuted
+    if exercised and tw.get("outcome") == "refuted":
+        return verdict("not-refuted")
+    tw["vacuous_reason"] = vacuous_reason
     return verdict("vacuous")
 
 

@@ -49,8 +49,8 @@ from audit.privacy.mechanisms import LaplaceMechanism
 from audit.protocols import ADD_REMOVE_ONE, REPLACE_ONE
 
 __all__ = ["CHECK_ID", "FEW", "MANY", "PLANTS", "WIDTH", "OrderCase", "PlantedCase", "all_cases",
-           "check_search_reach", "order_cases", "planted_cases", "reach_finding",
-           "replay_search_reach"]
+           "check_search_reach", "describe_neighbour_miss", "order_cases", "planted_cases",
+           "reach_finding", "replay_search_reach"]
 
 CHECK_ID = "engine.search-reach"
 
@@ -208,11 +208,15 @@ def check_search_reach(search: Callable[..., Any] = worst_neighbour) -> Finding:
         n=n, missed=missed, twin=twin,
         twin_perturbation="the same search without optimisation of the new value (refine = "
         "0, screening only)", tolerance={"abs": TOL}, t0=t0,
-        describe=lambda m: (
-            {"certified_at_least": m["truth"]},
+        describe=describe_neighbour_miss)
+
+
+def describe_neighbour_miss(m: dict[str, Any], why: str = "") -> tuple[dict, dict, str]:
+    """(expected, observed, explanation) of a planted worst neighbour the search missed."""
+    return ({"certified_at_least": m["truth"]},
             {"certified": m["certified"], "worst_change": m["change"]},
             f"the neighbour search certified {m['certified']:.6g} where the planted worst "
-            f"case has loss {m['truth']:.6g}"))
+            f"case has loss {m['truth']:.6g}{why}")
 
 
 def reach_finding(*, check_id: str, claim: str, reference: str, scope: str, n: int,

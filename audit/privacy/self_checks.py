@@ -12,7 +12,10 @@ of any subject:
   certifies suprema planted at maxima and minima of the log-ratio, left and right, far out
   and in either tail;
 * ``engine.sampler-fit`` (:mod:`audit.privacy.sampler_fit`): the engine's samplers draw
-  from the laws they declare (DKW band, level 1e-6 per sampler).
+  from the laws they declare (DKW band, level 1e-6 per sampler);
+* ``engine.screen-rank`` (:mod:`audit.privacy.screen_rank`): the neighbour search ranks
+  neighbours by sup |L|, both signs of the log-ratio (worst neighbours planted at a minimum
+  and at a maximum of L behind decoys of larger one-sided supremum).
 
 :func:`run_self_checks` runs those selected by ``only`` (a substring of the id, as
 ``regress --only``) and registers their replayers.  Nothing here prints or writes files.
@@ -24,7 +27,7 @@ from collections.abc import Callable
 from typing import Any
 
 from audit.findings import Finding, Method, Verdict
-from audit.privacy import loss_reach, neighbour_family, sampler_fit, search_reach
+from audit.privacy import loss_reach, neighbour_family, sampler_fit, screen_rank, search_reach
 
 __all__ = ["SELF_CHECK_IDS", "register_replayers", "run_self_checks", "selected"]
 
@@ -39,6 +42,9 @@ _CHECKS: dict[str, tuple[Callable[[int], Finding], _Replay]] = {
                           loss_reach.replay_loss_reach),
     sampler_fit.CHECK_ID: (sampler_fit.check_sampler_fit, sampler_fit.replay_sampler_fit),
 }
+# the neighbour search's screen ranks by sup |L| (issue 39, round 3)
+_CHECKS[screen_rank.CHECK_ID] = (lambda _seed: screen_rank.check_screen_rank(),
+                                 screen_rank.replay_screen_rank)
 SELF_CHECK_IDS: tuple[str, ...] = tuple(_CHECKS)
 
 

@@ -31,6 +31,8 @@ from kernels.freegap import mechanisms as fg
 from proofs.freegap import claim
 from proofs.freegap import mechanisms as fm
 from proofs.freegap import simulations as sim
+from proofs.freegap.broken_cores import CHECK_ID as BROKEN_CORES
+from proofs.freegap.broken_cores import check_broken_cores, replay_broken_core
 
 PAPER = "ding-et-al-free-gap"
 SUBJECT = "paper:ding-et-al-free-gap"
@@ -486,3 +488,14 @@ def broken_witnesses(budget_s: float, seed: int) -> list[Finding]:
             None, t0,
         ))
     return out
+
+
+replayer(BROKEN_CORES)(replay_broken_core)
+
+
+@claim("freegap.broken-cores", "The broken Sparse-Vector variants' cores compute the mechanisms "
+       "they state", "search", paper=PAPER)
+def broken_cores(budget_s: float, seed: int) -> list[Finding]:
+    """The explicit-noise cores the witnesses and the alignment replays are about equal
+    classical SVT with each variant's stated defect (:mod:`proofs.freegap.broken_cores`)."""
+    return [check_broken_cores(seed)]

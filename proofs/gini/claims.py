@@ -25,7 +25,7 @@ from audit import falsifiability, verdict_rules, work_budget
 from audit.findings import Finding, Method, Verdict, counterexample_document
 from audit.registry import replayer
 from kernels.gini import printed as paper
-from proofs.gini import claim, oracles
+from proofs.gini import claim, oracles, printed_formulas
 from proofs.gini import reference as ref
 
 SUBJECT = "paper:lan-reiter-2025"
@@ -891,3 +891,13 @@ def complexity(budget_s: float, seed: int) -> list[Finding]:
             t0,
         ),
     ]
+
+
+replayer(printed_formulas.CHECK_ID)(printed_formulas.replay_printed_formula)
+
+
+@claim("bounds.as-printed", "The printed module computes bounds (21)-(23) as printed", "search")
+def bounds_as_printed(budget_s: float, seed: int) -> list[Finding]:
+    """The object of the "as printed" claims is the paper's text
+    (:mod:`proofs.gini.printed_formulas`: exact transcription vs the module)."""
+    return [printed_formulas.check_printed_formulas(paper, seed)]

@@ -67,7 +67,7 @@ COVERAGE: tuple[Item, ...] = (
     Item(_eqs(18, 20) + ": m' = n case, B decreasing, maximum at m_I", ("deriv.increase",
                                                                          "subsets.lemma41")),
     Item("Sec. 4.1.2: decreasing x_m, candidates (n, q_m) and (m_D, 1)", ("subsets.lemma41",)),
-    Item("eq. (21), eq. (22): bounds C1, C2", ("bounds.printed",)),
+    Item("eq. (21), eq. (22): bounds C1, C2", ("bounds.printed", "bounds.as-printed")),
     Item("Definition 4.2, Definition 4.3 and their example ({3, 7.5}, {7, 7.5})",
          ("sec3.toy-numbers", "subsets.thm41", "subsets.thm42")),
     Item("Theorem 4.1 (k-maximal subset = prefix + suffix)", ("subsets.thm41", "subsets.smt")),

@@ -514,8 +514,9 @@ def certify_applies(m: M.Mutant) -> str | None:
 
 def _run_cost(name: str) -> int:
     """Rough cost rank of an engine run (``--stop-at-kill`` runs the cheap ones first)."""
-    for i, prefix in enumerate(("pytest:", "csv", "confidentiality", "test:", "coverage:",
-                                "calibrate", "coverage-full:")):
+    # "regress" = regress --quick --only engine. (the self-checks alone: under a minute)
+    for i, prefix in enumerate(("pytest:", "csv", "confidentiality", "test:", "regress",
+                                "coverage:", "calibrate", "coverage-full:")):
         if name.startswith(prefix):
             return i
     return 99

@@ -459,7 +459,7 @@ CATALOGUE: list[Mutant] = [
        "            if c is not None and count >= c:",
        "            if c is not None and count > c:",
        "broken twins' SVT loop halts one answer late", (),
-       ("freegap.broken-witnesses",)),
+       ("freegap.broken-witnesses", "freegap.broken-cores")),
     # ------------------------------------------------------------- freegap/api.py
     _m("fgapi.adaptive-flag", "removed-guard", "freegap/api.py",
        "theta=theta,\n                                            adaptive=adaptive)",
@@ -477,7 +477,7 @@ def _printed_mutants() -> list[Mutant]:
     return [
         _m("printed.eq22-fixed", "constant", "gini/printed.py",
            "a = (U - L) * (max_g + 1 - 2 / (n - 1)) / den", "a = (U - L) * (max_g + 1) / den",
-           "printed eq. (22) factor repaired", ("bound.thm43",)),
+           "printed eq. (22) factor repaired", ("bound.thm43",), ("bounds.as-printed",)),
         _m("printed.gini-den", "off-by-one", "gini/printed.py",
            "return float(num / (n * (xs.sum() / n) * (n - 1)))",
            "return float(num / (n * (xs.sum() / n) * n))", "printed Gini denominator n^2 xbar",

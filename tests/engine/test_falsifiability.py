@@ -100,3 +100,16 @@ def test_dick_accuracy_old_scope_cannot_fail_new_scope_can() -> None:
     new = c._alg2_failure_masses(4, (Fraction(4),))
     for rec in new.values():
         assert 0 < rec["max"] <= 1 and rec["positive"] > 0
+
+
+def test_decide_sampled_is_at_most_not_refuted() -> None:
+    refuted_twin = fz.twin("a perturbation", "refuted")
+    assert fz.decide_sampled(True, True, dict(refuted_twin), refuted=Verdict.REFUTED,
+                             vacuous_reason="r") is Verdict.REFUTED
+    assert fz.decide_sampled(False, True, dict(refuted_twin), refuted=Verdict.REFUTED,
+                             vacuous_reason="r") is Verdict.NOT_REFUTED
+    for exercised, outcome in ((False, "refuted"), (True, "not-refuted")):
+        tw = fz.twin("a perturbation", outcome)
+        assert fz.decide_sampled(False, exercised, tw, refuted=Verdict.REFUTED,
+                                 vacuous_reason="could not fail") is Verdict.VACUOUS
+        assert tw["vacuous_reason"] == "could not fail"

@@ -35,10 +35,11 @@ def test_every_engine_run_is_known_and_every_pytest_file_exists() -> None:
 
 
 def test_stop_at_kill_orders_cheap_runs_first() -> None:
+    # "regress" = regress --only engine. (the self-checks alone): before coverage and calibrate
     runs = ["coverage-full:sequential", "confidentiality", "pytest:test_sequential.py",
-            "coverage:exact-loss", "test:neighbours", "calibrate"]
+            "coverage:exact-loss", "regress", "test:neighbours", "calibrate"]
     assert sorted(runs, key=MK._run_cost) == [
-        "pytest:test_sequential.py", "confidentiality", "test:neighbours",
+        "pytest:test_sequential.py", "confidentiality", "test:neighbours", "regress",
         "coverage:exact-loss", "calibrate", "coverage-full:sequential"]
 
 

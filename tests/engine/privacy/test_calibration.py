@@ -16,13 +16,15 @@ from audit.privacy.calibration import all_runs, run_calibration
 def _check(seed: int) -> None:
     found, figures = run_calibration(seed)
     # the engine's self-checks (tests/engine/privacy/test_search_reach.py, test_loss_reach.py,
-    # test_sampler_fit.py, test_neighbour_family.py): the searches' reach and the neighbour
-    # family are verified, the samplers' fit not refuted
+    # test_sampler_fit.py, test_neighbour_family.py, test_screen_rank.py): the searches'
+    # reach, the screen's ranking and the neighbour family are verified, the samplers' fit
+    # not refuted
     engine = {f.id: f.verdict.value for f in found if f.id.startswith("engine.")}
     assert engine == {"engine.neighbour-family": "verified", "engine.search-reach": "verified",
-                      "engine.loss-reach": "verified", "engine.sampler-fit": "not-refuted"}
+                      "engine.loss-reach": "verified", "engine.sampler-fit": "not-refuted",
+                      "engine.screen-rank": "verified"}
     findings = [f for f in found if f.id.startswith("calibration.")]
-    assert len(findings) == len(found) - 4
+    assert len(findings) == len(found) - 5
     bad = {f.id: (f.verdict.value, f.evidence["blackbox_epsilon_lower"],
                   f.evidence["exact_epsilon_up"]) for f in findings
            if f.verdict.value != "not-refuted"}
