@@ -4,7 +4,10 @@
 the column named (``--column``), the column read, the records read and the file's data
 lines counted by an independent read with Python's :mod:`csv` module
 (:func:`audit.datasets.cross_check_read`, which already refuses a reader that disagrees
-with that read: exit 4).  ``certify`` and ``test --data`` keep the record in their
+with that read: exit 4); a read on a Dask cluster gets its record from an independent census
+of the file on the workers (:mod:`audit.column_census`), a table (``--columns``) from an
+independent read of every column (:mod:`audit.table_record`).  ``certify`` and ``test
+--data`` keep the record in their
 *confidential* report (it names a column of the holder's file) and check here that the run
 audited what the reader read: the column the user named, every data line of the file, and
 as many records as were read.  A departure makes the run INCONCLUSIVE with the reasons
@@ -28,8 +31,9 @@ def reader_problems(record: Mapping[str, Any] | None, column: str | None,
                     n_used: int) -> list[str]:
     """Why the run's data is not what the reader read from the file (empty: it is).
 
-    ``record``: the reader's record (None: the file was not read by the reader, e.g. on a
-    cluster; nothing to compare, no problem); ``column``: the column the user named
+    ``record``: the reader's record (None: no file was read, e.g. a built-in sample;
+    nothing to compare, no problem; the Dask path's record comes from
+    :func:`audit.column_census.read_record`); ``column``: the column the user named
     (``--column``, None for a one-column file); ``n_used``: the records the run audited."""
     if record is None:
         return []
@@ -45,19 +49,28 @@ def reader_problems(record: Mapping[str, Any] | None, column: str | None,
         out.append(f"{n} records read from a file of {lines} data lines")
     if int(n_used) != n:
         out.append(f"the run audited {int(n_used)} records, the reader read {n}")
+    if record.get("values") == "differ":
+        out.append("the values read differ from the file's column (an independent read's "
+                   "checksum of every record)")
     return out
 
 
-def check_run(audit: Any, record: Mapping[str, Any] | None, column: str | None,
+def check_run(audit: Any, record: Mapping[str, Any] | None, column: Any,
               n_used: int) -> list[str]:
     """``dpaudit test --data``: append the finding ``user.reader`` to ``audit`` (a
     :class:`~audit.privacy.user_audit.UserAudit`) when the reader's record departs from the
-    records the run audited (:func:`reader_problems`), and make a run that flagged nothing
-    INCONCLUSIVE (a flag stands: the pairs tested are neighbours whatever data they came
-    from).  Returns the problems (empty: nothing changed)."""
+    records the run audited (:func:`reader_problems`; for a table, whose ``column`` is the
+    list of ``--columns`` or None, :func:`audit.table_record.table_problems`), and make a
+    run that flagged nothing INCONCLUSIVE (a flag stands: the pairs tested are neighbours
+    whatever data they came from).  Returns the problems (empty: nothing changed)."""
     from audit.findings import Finding, Method, Verdict
 
-    problems = reader_problems(record, column, n_used)
+    if record is not None and "columns" in record:  # a table (--columns): every column
+        from audit.table_record import table_problems
+
+        problems = table_problems(record, column, n_used)
+    else:
+        problems = reader_problems(record, column, n_used)
     if problems:
         audit.findings.append(Finding(
             id="user.reader", claim="the run audited the records of the named column of "
