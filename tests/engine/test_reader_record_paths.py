@@ -31,6 +31,7 @@ from audit.column_census import census, multiset_checksum, read_record
 from audit.reader_record import PUBLIC_REASON, reader_problems
 from audit.table_record import table_problems
 from tests.common.report_attacks import normalised
+from tests.engine.test_reader_record import _csv, _values
 
 MOD = __name__
 
@@ -199,16 +200,6 @@ def cluster() -> Iterator[Any]:
 
     with client(workers=2) as c:
         yield c
-
-
-def _csv(path: Path, values: list[float]) -> Path:
-    path.write_text("id,x\n" + "".join(f"{i},{v:.3f}\n" for i, v in enumerate(values)),
-                    encoding="utf-8")
-    return path
-
-
-def _values() -> list[float]:
-    return np.random.default_rng(3).uniform(1.0, 99.0, 40).round(3).tolist()
 
 
 def _certify_on(cluster: Any, monkeypatch: pytest.MonkeyPatch, data: Path, root: Path,
