@@ -104,33 +104,28 @@ def census_range(path: str, idx: int | None, body: int, start: int, stop: int) -
     """The lines of ``path`` whose first byte lies in ``[start, stop)`` (a range of the body
     that begins at byte ``body``), read with :mod:`csv`; runs on a Dask worker."""
     with open(path, "rb") as fh:
-        if start > body:
-            fh.seek(start - 1)
-            if fh.read(1) != b"\n":
-                fh.readline()  # the rest of a line that began before this range
-        else:
-            fh.seek(body)
-        pos, lines = fh.tell(), []
-        while pos < stop:
-            line = fh.readline()
-            if not line:
-                break
-            lines.append(line)
-            pos += len(line)
-    text = b"".join(lines).decode("utf-8", errors="replace")
+        fh.seek(start - 1 if start > body else body)
+        chunk = fh.read(stop - start + (start > body))
+        if chunk and not chunk.endswith(b"\n"):
+            chunk += fh.readline()  # the rest of the range's last line
+    if start > body:  # chunk[0] is the byte before the range
+        cut = chunk.find(b"\n")  # the range's first line starts after a line end
+        chunk = chunk[cut + 1:] if cut >= 0 else b""
+    text = chunk.decode("utf-8", errors="replace")
     rows = blanks = trailing = unparsed = 0
     vals: list[float] = []
+    append = vals.append
     for row in csv.reader(io.StringIO(text, newline="")):
-        if not row:
+        if row:
+            rows += 1
+            trailing = 0
+            try:
+                append(float(row[idx].strip()))  # type: ignore[index]
+            except (TypeError, IndexError, ValueError):
+                unparsed += 1
+        else:
             blanks += 1
             trailing += 1
-            continue
-        rows += 1
-        trailing = 0
-        try:
-            vals.append(float(row[idx].strip()))  # type: ignore[index]
-        except (TypeError, IndexError, ValueError):
-            unparsed += 1
     return RangeCensus(rows, blanks, trailing, unparsed, multiset_checksum(vals))
 
 
@@ -142,6 +137,9 @@ def census(path: str | os.PathLike[str], column: str | None, dask_client: Any = 
     fpath = os.fspath(path)
     body, idx, name = _layout(fpath, column)
     end = os.path.getsize(fpath)
+    if dask_client is not None:  # at least two ranges per worker, so every worker counts
+        workers = max(1, len(dask_client.scheduler_info().get("workers", {})))
+        range_bytes = min(range_bytes, max(1 << 16, -(-(end - body) // (2 * workers))))
     starts = list(range(body, end, max(1, int(range_bytes)))) or [body]
     bounds = list(zip(starts, [*starts[1:], end], strict=True))
     if dask_client is None:

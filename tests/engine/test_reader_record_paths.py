@@ -100,6 +100,32 @@ def test_table_problems_name_every_departure() -> None:
     assert table_problems(rec, ["b", "a"], 2) == ["the run audited 2 rows, the reader read 3"]
 
 
+def test_table_record_of_json_tables(tmp_path: Path) -> None:
+    from audit.privacy.tabular import Table, read_table
+    from audit.table_record import table_record
+
+    objs = tmp_path / "o.json"
+    objs.write_text(json.dumps([{"u": "a", "x": 1, "y": " 2.5"}, {"u": "b", "x": 3.0,
+                                                                 "y": "4"}]))
+    t = read_table(objs, ["y", "u"])
+    rec = table_record(objs, ["y", "u"], t)
+    assert (rec["data_lines"], rec["n_per_column"], rec["values"]) == (2, {"y": 2, "u": 2},
+                                                                       "equal")
+    assert rec["file_columns"] == ["u", "x", "y"] and table_problems(rec, ["y", "u"], 2) == []
+    swapped = table_record(objs, ["y", "u"], Table(("y", "u"), t.rows[::-1].copy()))
+    assert swapped["values"] == "differ" and swapped["columns_differing"] == ["y", "u"]
+    lists = tmp_path / "l.json"
+    lists.write_text(json.dumps([[1, 2], [3, 4], [5, 6]]))
+    t = read_table(lists, ["p", "q"])
+    rec = table_record(lists, ["p", "q"], t)
+    assert rec["data_lines"] == 3 and rec["values"] == "equal"
+    short = table_record(lists, ["p", "q"], t.with_rows(t.rows[1:]))
+    assert table_problems(short, ["p", "q"], 2) == [
+        "2 rows read from a file of 3 records",
+        "columns with another number of cells than rows read: 'p' 3, 'q' 3",
+        "the cells read differ from the file's in column(s) 'p', 'q'"]
+
+
 # ------------------------------------------------------------- test --data --columns
 def table_mean(data, size, rng):  # noqa: ANN001, ANN201 - a correct mechanism on rows
     x = np.clip(np.asarray(data, dtype=float)[:, 0], 0.0, 100.0)
