@@ -18,9 +18,10 @@ verdict on data other than the file's is never a pass.  Nothing here prints or w
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["PUBLIC_REASON", "check_run", "reader_problems"]
+__all__ = ["PUBLIC_REASON", "InputCheck", "check_run", "input_check", "reader_problems"]
 
 #: what the public report says of a departure (the reasons name the holder's column)
 PUBLIC_REASON = ("the reader's record disagrees with the data the run audited (reasons in "
@@ -80,3 +81,28 @@ def check_run(audit: Any, record: Mapping[str, Any] | None, column: Any,
         if audit.outcome != "flagged":
             audit.outcome = "inconclusive"
     return problems
+
+
+@dataclass(frozen=True)
+class InputCheck:
+    """What a certify chain's input finding says of the reader's record: the problems
+    (empty: none), the clause its public scope gets, and its confidential part."""
+
+    problems: list[str]
+    scope: str
+    confidential: dict[str, Any] = field(default_factory=dict)
+
+
+def input_check(record: Mapping[str, Any] | None, column: str | None,
+                n_used: int) -> InputCheck:
+    """A certify chain's input check of the reader's record (:func:`reader_problems`
+    against the ``n_used`` records certified): a departure makes the input finding
+    INCONCLUSIVE, its public scope saying only :data:`PUBLIC_REASON`; no record (a
+    built-in sample): nothing to say."""
+    if record is None:
+        return InputCheck([], "")
+    problems = reader_problems(record, column, n_used)
+    return InputCheck(problems, "; the reader's record (column, records, the file's data "
+                      "lines counted independently) matches the data certified"
+                      if not problems else f"; {PUBLIC_REASON}",
+                      {"reader": dict(record), "reader_problems": problems})

@@ -219,6 +219,50 @@ def test_a_blank_line_inside_a_table_is_bad_input(tmp_path: Path,
     assert not (tmp_path / "run").exists()
 
 
+# ------------------------------------------ certify --subject dick-et-al-subset-optimal
+@pytest.mark.parametrize("bug", [None, "drop-a-record"])
+def test_subset_certify_keeps_the_record_and_a_departure_is_inconclusive(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+        bug: str | None) -> None:
+    from audit import datasets
+
+    if bug:  # a bug after the read: one record lost
+        real = datasets.read_csv_column
+
+        def one_fewer(path: Any, column: Any = None) -> Any:
+            x, rec = real(path, column)
+            return x[1:].copy(), rec
+
+        monkeypatch.setattr(datasets, "read_csv_column", one_fewer)
+    def run(values: list[float], root: Path) -> dict:
+        code = main(["certify", "--subject", "dick-et-al-subset-optimal",
+                     str(_csv(tmp_path / f"{root.name}.csv", values)), "--column", "x", "--R",
+                     "100", "--epsilon", "1", "--n-public", "40", "--out", str(root),
+                     "--run-id", "run"])
+        out, err = capsys.readouterr()
+        return {"code": code, "dir": root / "run", "root": root, "stdout": out, "stderr": err}
+
+    capsys.readouterr()
+    xs = _values()
+    first = run(xs, tmp_path / "X")
+    code, out, tmp_path = first["code"], first["stdout"], tmp_path / "X"
+    rep = json.loads((tmp_path / "run" / "confidential" / "report.json").read_text())
+    sec = next(f for f in rep["findings"] if f["id"] == "subset.input")
+    assert sec["confidential"]["reader"]["data_lines"] == 40
+    text = (tmp_path / "run" / "report.json").read_text(encoding="utf-8")
+    assert "data_lines" not in text and "reader_problems" not in text
+    if bug is None:
+        assert code == 0 and "CERTIFIED" in out and sec["verdict"] == "verified"
+        assert sec["confidential"]["reader_problems"] == []
+        other = run([*xs[:7], 50.0, *xs[8:]], tmp_path.parent / "Y")  # a neighbouring file
+        assert normalised(first) == normalised(other)
+    else:
+        assert code == 3 and sec["verdict"] == "inconclusive"
+        assert sec["confidential"]["reader_problems"] == [
+            "the run audited 39 records, the reader read 40"]
+        assert PUBLIC_REASON in text and "reader read" not in text
+
+
 # --------------------------------------------------------- certify on a Dask cluster
 @pytest.fixture(scope="module")
 def cluster() -> Iterator[Any]:
