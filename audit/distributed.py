@@ -195,13 +195,16 @@ class SortedColumn:
     ``x``: the whole column sorted, assembled in this process partition by partition (no
     sort here); ``partitions``: futures of the sorted value-range partitions, still on the
     workers (partition ``p`` holds global ranks ``offsets[p] + 1 .. offsets[p] + sizes[p]``),
-    for prefix quantities computed where the data are; ``blocks``: byte blocks parsed."""
+    for prefix quantities computed where the data are; ``blocks``: byte blocks parsed;
+    ``layout``: the file's layout as read (:class:`audit.datasets.PlainLayout`: which column,
+    header row or none), for the reader's record (:func:`audit.column_census.read_record`)."""
 
     x: np.ndarray
     partitions: list[Any]
     sizes: np.ndarray
     offsets: np.ndarray
     blocks: int
+    layout: Any = None
 
 
 def _block_summary(arr: np.ndarray | None, index: int, k: int) -> tuple[int, np.ndarray] | None:
@@ -294,4 +297,4 @@ def read_sorted_column(path: str | os.PathLike[str], column: str | None, dask_cl
     x = np.empty(n, dtype=np.float64)
     for f, off, m in zip(partitions, offsets.tolist(), sizes.tolist(), strict=True):
         x[off:off + m] = f.result()
-    return SortedColumn(x, partitions, sizes, offsets, len(cuts) - 1)
+    return SortedColumn(x, partitions, sizes, offsets, len(cuts) - 1, layout)

@@ -34,7 +34,11 @@ the case's stated floor (binomial test) is refuted as blind.
 
 Statistics of the calibration itself: one-sided exact binomial test of H0 "error rate <=
 nominal" at level :data:`LEVEL` per case; the smallest error rate the test detects with
-power 0.8 at the R used is reported (e.g. R = 200, nominal 0.1: 0.19).
+power 0.8 at the R used is reported (e.g. R = 200, nominal 0.1: 0.19).  With ``quick`` the
+black-box cases of nominal rate 0.1 use a truncated SPRT instead
+(:mod:`audit.privacy.coverage_sprt`: at most 300 runs, exact size 0.0078, power 0.897
+against a doubled rate, 62.6 runs expected at the nominal rate); ``reps`` keeps the fixed
+test.
 
 Nothing here prints or writes files.
 """
@@ -55,6 +59,13 @@ from scipy import stats
 
 from audit.findings import Finding, Method, Verdict, counterexample_document
 from audit.privacy.blackbox import BlackBoxTester, Event
+from audit.privacy.coverage_sprt import (
+    SprtDesign,
+    design_figures,
+    quick_design,
+    run_sprt,
+    sprt_scope,
+)
 from audit.privacy.exact_loss import worst_neighbour
 from audit.privacy.mechanisms import LaplaceMechanism
 from audit.protocols import ADD_REMOVE_ONE, REPLACE_ONE, NeighbourPair
@@ -252,6 +263,8 @@ class CoverageCase:
     error_means: str  # what an error is, in words
     trial: Callable[[int, float], Trial]
     reps: int = 200  # R at the default size
+    #: a sequential test instead of the fixed R (``--quick``: :mod:`audit.privacy.coverage_sprt`)
+    sprt: SprtDesign | None = None
     power_reps: int = 40  # runs per twin
     power_floor: float = 0.0  # the 2x twin's flag rate must not be significantly below this
     method: Method = Method.EMPIRICAL
@@ -423,6 +436,7 @@ def _clopper_pearson_trial(seed: int, factor: float) -> Trial:
 def generic_cases(quick: bool = False) -> list[CoverageCase]:
     """The engine's cases (mechanisms that name no paper)."""
     r = 60 if quick else 200
+    sq = quick_design(0.1) if quick else None  # quick: the SPRT (coverage_sprt), not R = 60
     fixed = BlackBoxTester(n_select=2000, n_certify=4000, confidence=0.9)
     seq = BlackBoxTester(n_select=4000, n_certify=16_000, confidence=0.9, sequential=True,
                          seq_first=250)
@@ -442,25 +456,25 @@ def generic_cases(quick: bool = False) -> list[CoverageCase]:
             "Laplace, epsilon = 1 at the claim, pair sums 0 / 1; 2,000 selection + 4,000 "
             "certification draws per data set, 90 % confidence",
             0.1, "a certified Clopper-Pearson bound misses its event's true probability",
-            _blackbox_laplace(fixed, 1.0), reps=r, power_floor=0.5),
+            _blackbox_laplace(fixed, 1.0), reps=r, power_floor=0.5, sprt=sq),
         CoverageCase(
             "blackbox-fixed-geometric", "black-box, fixed schedule",
             "two-sided geometric, epsilon = 0.5 at the claim, pair sums 0 / 1; same sizes",
             0.1, "a certified Clopper-Pearson bound misses its event's true probability",
-            _blackbox_geometric(fixed, 0.5), reps=r, power_floor=0.3),
+            _blackbox_geometric(fixed, 0.5), reps=r, power_floor=0.3, sprt=sq),
         CoverageCase(
             "blackbox-sequential-laplace", "black-box, sequential schedule",
             "Laplace, epsilon = 1 at the claim; batches 250 x 2^r up to 16,000 (6 looks), "
             "selection pool 4,000, 90 % confidence spent over the looks",
             0.1, "a bound of any look misses its event's true probability",
-            _blackbox_laplace(seq, 1.0), reps=r, power_floor=0.5),
+            _blackbox_laplace(seq, 1.0), reps=r, power_floor=0.5, sprt=sq),
         CoverageCase(
             "float-bits-geometric", "black-box, float-bit events on",
             "two-sided geometric (integer outputs on the float grid), epsilon = 0.5; float-grid "
             "event family on, 2,000 + 4,000 draws per data set, 90 % confidence",
             0.1, "a certified bound (float-bit, equality or threshold event) misses its "
             "event's true probability",
-            _blackbox_geometric(bits, 0.5), reps=r, power_floor=0.3),
+            _blackbox_geometric(bits, 0.5), reps=r, power_floor=0.3, sprt=sq),
         CoverageCase(
             "exact-loss-mean", "exact loss + worst-neighbour search",
             "mean of n = 3..8 or 70..100 records in [0, 1] + Lap(1/(n eps)), eps in "
@@ -523,22 +537,38 @@ def run_case(case: CoverageCase, seed: int, reps: int | None = None,
     pr = case.power_reps if power_reps is None else int(power_reps)
     if r < 1 or pr < 0:
         raise InvalidParameterError(f"reps must be >= 1 and power_reps >= 0, got {r}, {pr}")
-    errors = flags = accounted = 0
+    tally = {"errors": 0, "flags": 0, "accounted": 0}
     first_error: dict[str, Any] | None = None
-    for i in range(r):
+
+    def boundary_run(i: int) -> bool:
+        nonlocal first_error
         s = _seed_of(seed, case.key, i, 0)
         t = case.trial(s, 1.0)
-        errors += t.error
-        flags += t.flagged
-        accounted += bool(t.figures.get("level_accounted"))
+        tally["errors"] += t.error
+        tally["flags"] += t.flagged
+        tally["accounted"] += bool(t.figures.get("level_accounted"))
         if t.error and first_error is None:
             first_error = {"trial_seed": s, **t.figures}
+        return bool(t.error or t.flagged)
+
+    design = case.sprt if reps is None else None  # --reps: the fixed-size test
+    seq = None
+    if design is None:
+        for i in range(r):
+            boundary_run(i)
+    else:
+        seq = run_sprt(design, boundary_run)
+        r = seq.runs
+    errors, flags, accounted = tally["errors"], tally["flags"], tally["accounted"]
     p_err = binomial_excess(errors, r, case.nominal)
     p_flag = binomial_excess(flags, r, case.nominal)
     k_crit, q_det = detectable_rate(r, case.nominal)
     # the probability that this R refutes a tester whose error rate doubled
     power_double = (float(stats.binom.sf(k_crit - 1, r, min(1.0, 2 * case.nominal)))
                     if case.nominal > 0 else None)
+    sprt_doc = None if design is None else design_figures(design)
+    if sprt_doc is not None:
+        power_double = sprt_doc["power_against_doubled_rate"]
     power: dict[str, Any] = {}
     blind_p = 1.0
     for j, f in enumerate(TWINS, 1):
@@ -548,7 +578,10 @@ def run_case(case: CoverageCase, seed: int, reps: int | None = None,
         power[f"{f:g}x"] = {"flagged": hit, "runs": pr, "rate": hit / pr}
         if f == 2.0 and case.power_floor > 0:
             blind_p = float(stats.binom.cdf(hit, pr, case.power_floor))
-    inflated = p_err < LEVEL or p_flag < LEVEL
+    # the SPRT decides on its own boundaries (a fixed-size p-value after optional stopping
+    # is no test); the fixed-size test on the p-values
+    inflated = (seq.decision == "refute" if seq is not None else
+                p_err < LEVEL or p_flag < LEVEL)
     blind = blind_p < LEVEL
     verdict = Verdict.REFUTED if (inflated or blind) else Verdict.NOT_REFUTED
     cx = None
@@ -556,7 +589,12 @@ def run_case(case: CoverageCase, seed: int, reps: int | None = None,
         what = []
         if inflated:
             what.append(f"{errors} errors in {r} runs against a nominal rate "
-                        f"{case.nominal:g} (binomial p = {min(p_err, p_flag):.3g})")
+                        f"{case.nominal:g} (" + (f"binomial p = {min(p_err, p_flag):.3g}"
+                                                 if seq is None or design is None else
+                                                 f"the SPRT's boundary: {seq.bad} errors "
+                                                 f"or flags >= {design.upper[r - 1]} at "
+                                                 f"run {r}")
+                        + ")")
         if blind:
             what.append(f"flag rate on the 2x twin {power['2x']['rate']:.2f} significantly "
                         f"below its floor {case.power_floor:g} (p = {blind_p:.3g})")
@@ -574,11 +612,14 @@ def run_case(case: CoverageCase, seed: int, reps: int | None = None,
         reference=case.reference,
         method=case.method,
         verdict=verdict,
-        scope=f"R = {r} independent repetitions (seed {seed}); exact one-sided binomial test "
-        f"at level {LEVEL:g}: refutes at >= {k_crit} errors, detects an error rate of "
-        f"{q_det:.3g} with power {_POWER:g}"
-        f"{'' if power_double is None else f', a doubled rate with power {power_double:.2f}'}"
-        f"; level accounting re-counted exactly in {accounted} of {r} runs; twins at "
+        scope=(f"R = {r} independent repetitions (seed {seed}); exact one-sided binomial test "
+               f"at level {LEVEL:g}: refutes at >= {k_crit} errors, detects an error rate of "
+               f"{q_det:.3g} with power {_POWER:g}" + (
+                   "" if power_double is None else
+                   f", a doubled rate with power {power_double:.2f}")
+               if design is None or sprt_doc is None else
+               sprt_scope(design, sprt_doc, r, seed))
+        + f"; level accounting re-counted exactly in {accounted} of {r} runs; twins at "
         f"{', '.join(f'{f:g}x' for f in TWINS)} the claim, {pr} runs each",
         evidence={"tester": case.tester, "runs": r, "errors": errors,
                   "error_rate": errors / r, "false_alarms": flags,
@@ -588,7 +629,11 @@ def run_case(case: CoverageCase, seed: int, reps: int | None = None,
                   "power_against_doubled_rate": power_double,
                   "runs_with_exact_level_accounting": accounted,
                   "power": power, "power_floor_2x": case.power_floor,
-                  "blind_p_value": blind_p, "first_error": first_error},
+                  "blind_p_value": blind_p, "first_error": first_error,
+                  **({} if sprt_doc is None else {"sprt": {**sprt_doc, "runs": r,
+                                                           "bad_runs": seq.bad if seq else 0,
+                                                           "decision": seq.decision if seq
+                                                           else None}})},
         counterexample=cx,
         seed=seed,
         duration_s=time.perf_counter() - t0,

@@ -123,7 +123,13 @@ def read_table(source: Any, columns: Sequence[str] | None = None) -> Table:
                 reader = list(csv.reader(fh))
             if len(reader) < 2:
                 raise InvalidParameterError(f"{path}: needs a header row and at least one row")
-            header, body = reader[0], [r for r in reader[1:] if r]
+            header, body = reader[0], reader[1:]
+            while body and not body[-1]:
+                body.pop()  # trailing blank lines end the file
+            if [] in body:  # never a record dropped silently (the rule of --column)
+                raise InvalidParameterError(
+                    f"{path}: row {body.index([]) + 1} after the header is a blank line; blank "
+                    "lines inside the data are not dropped, remove them")
             t = table_from_rows(body, header)
     if columns is not None:
         idx = [t.columns.index(c) if c in t.columns else -1 for c in columns]

@@ -294,8 +294,12 @@ def _certify_source(a: argparse.Namespace, out_dir: Path, dask_client: object = 
             from audit.distributed import read_sorted_column
 
             sc = read_sorted_column(file, a.column, dask_client)
-        if sc is not None:
+        if sc is not None:  # its record: the file's lines counted on the cluster too
+            from audit.column_census import read_record
+
             x, parts = sc.x, sc.partitions
+            record = read_record(file, a.column, x, sc.layout.idx, sc.layout.headerless,
+                                 dask_client)
         else:  # single process, or a file that is not plain: the careful path's errors
             x, record = datasets.read_csv_column(file, a.column)
         _check_records(x, f"data file {file!r}", a.lower, a.upper,

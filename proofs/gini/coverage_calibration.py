@@ -33,6 +33,7 @@ import numpy as np
 from audit.findings import Method, Verdict
 from audit.privacy.blackbox import BlackBoxTester, Event
 from audit.privacy.coverage_calibration import CoverageCase, Trial, bound_misses
+from audit.privacy.coverage_sprt import quick_design
 from audit.privacy.exact_loss import dataset_pair_loss
 from audit.protocols import REPLACE_ONE, NeighbourPair
 from kernels.gini.noise import powerlaw_sf
@@ -176,7 +177,8 @@ def cases(quick: bool = False) -> list[CoverageCase]:
             f"{_PAIR_Y}, claim = the pair's exact loss (0.631); 4,000 + 10,000 draws, "
             "90 % confidence",
             0.1, "a certified Clopper-Pearson bound misses its event's true probability",
-            _blackbox_trial, reps=60 if quick else 200, power_floor=0.3, reference=ref),
+            _blackbox_trial, reps=60 if quick else 200, power_floor=0.3, reference=ref,
+            sprt=quick_design(0.1) if quick else None),
         CoverageCase(
             "gini-exact-loss", "exact loss (mpmath, rounded outward)",
             "DP Gini release (alg3, gamma = 2, [1, 2]), random pairs n = 3..6, eps in "

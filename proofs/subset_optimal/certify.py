@@ -46,6 +46,7 @@ from audit import falsifiability
 from audit import fingerprint as fp
 from audit.checks.chain import Chain, Link, certification
 from audit.findings import Finding, Method, Verdict, counterexample_document
+from audit.reader_record import input_check
 from audit.registry import replayer
 from kernels.errors import InputError
 from proofs.subset_optimal.privacy import alg2_loss, alg3_params_exact
@@ -79,6 +80,9 @@ class SubsetCertifyConfig:
     n_public: int | None = None
     key: bytes | None = field(default=None, repr=False)
     key_ref: dict[str, str] | None = None
+    #: the reader's record of the holder's file (audit.datasets.read_csv_column; None for
+    #: a built-in sample): confidential, checked against the records certified
+    reader: dict[str, Any] | None = None
 
 
 @dataclass
@@ -168,18 +172,22 @@ def _input_twin(cfg: SubsetCertifyConfig) -> dict[str, Any]:
 def _input(ctx: _Context) -> list[Finding]:
     cfg = ctx.cfg
     tw = _input_twin(cfg)
+    rc = input_check(cfg.reader, cfg.source.get("column"), len(ctx.xs))
     return [Finding(
         id="subset.input",
         claim="the records are finite and inside [-R, R]; R, eps and gamma are valid",
         reference=f"{REF}; DESIGN.md 'Bad input'",
         method=Method.EXHAUSTIVE,
-        verdict=falsifiability.decide(True, tw, failed=Verdict.ERROR,
-                                      vacuous_reason="a record outside [-R, R] is accepted"),
-        scope="every record checked: finite, in [-R, R]",
+        verdict=Verdict.INCONCLUSIVE if rc.problems else falsifiability.decide(
+            True, tw, failed=Verdict.ERROR,
+            vacuous_reason="a record outside [-R, R] is accepted"),
+        scope="every record checked: finite, in [-R, R]" + rc.scope,
         evidence={"R": cfg.R, "epsilon": cfg.epsilon, "gamma": cfg.gamma,
                   "n_public": cfg.n_public, "twin": tw},
-        # add/remove one: the true size differs between neighbours, it is not public
-        confidential={"n": len(ctx.xs), "data_fingerprint": ctx.fingerprint},
+        # add/remove one: the true size differs between neighbours, it is not public;
+        # the reader's record names the holder's column
+        confidential={"n": len(ctx.xs), "data_fingerprint": ctx.fingerprint,
+                      **rc.confidential},
         subject=ctx.subject,
     )]
 

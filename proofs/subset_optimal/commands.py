@@ -72,14 +72,15 @@ def _run(a: argparse.Namespace) -> int:
         raise InputError("--column needs a data file (DATA)")
     run_id = a.run_id or f"certify-{NAME}"
     out_dir = report_dir(a.out, run_id)  # --out / --run-id checked before anything is read
+    record = None  # the reader's record (confidential; checked in subset.input)
     if a.data is not None:
-        x = datasets.load_csv_column(a.data, a.column)
+        x, record = datasets.read_csv_column(a.data, a.column)
         src = datasets.file_reference(a.data, a.column, out_dir / "confidential")
     else:
         name = a.sample or datasets.DEFAULT_SAMPLE
         x = datasets.load_sample(name)
         src = {"sample": name}
-    cfg = SubsetCertifyConfig(x, src, a.R, a.epsilon, a.gamma, a.n_public)
+    cfg = SubsetCertifyConfig(x, src, a.R, a.epsilon, a.gamma, a.n_public, reader=record)
     validate(cfg)  # bad input ends here: nothing written yet
     key, key_ref = fingerprint.holder_key(a.key_file, out_dir)
     cfg = dataclasses.replace(cfg, key=key, key_ref=key_ref,

@@ -395,6 +395,8 @@ def engine_run(name: str, tree: Path, work: Path, seed: int) -> list[tuple[str, 
       on its sigma-halved twin;
     * ``csv`` / ``confidentiality``: ``tests/bench/mutation_io.py`` (``dpaudit release`` on
       good and bad CSV files; ``certify --quick`` on planted records, report scanned);
+    * ``reader``: ``tests/bench/mutation_reader_paths.py`` (``certify --quick --workers 2``
+      and ``test --data --columns``: the reader's record on the Dask and table paths);
     * ``pytest:<file>[,<file>...]``: the default test suite's files of that name (found
       anywhere under ``tests/``, so a file moved to a sub-folder is still found) run by
       pytest on the shadow tree (its ``audit``/``kernels``/``proofs`` first on the path;
@@ -434,6 +436,19 @@ def engine_run(name: str, tree: Path, work: Path, seed: int) -> list[tuple[str, 
                  {**leaks, "withheld": " | ".join(map(str, doc["withheld"])),
                   "test-exit": str(doc.get("exit_test")),
                   "test-counterexamples": " | ".join(doc.get("counterexamples_test", []))})]
+    if name == "reader":  # certify --workers / test --columns: tests/bench/mutation_reader_paths
+        env = dict(os.environ, PYTHONPATH=f"{tree}{os.pathsep}{ROOT / 'tests' / 'bench'}",
+                   DPAUDIT_NO_PROGRESS="1")
+        try:
+            p = subprocess.run([sys.executable, str(ROOT / "tests" / "bench" /
+                                                    "mutation_reader_paths.py"),
+                                str(work / "io-reader")], cwd=tree, env=env,
+                               capture_output=True, text=True, timeout=3 * TIMEOUT_S)
+            doc = json.loads(p.stdout.strip().splitlines()[-1])
+        except (subprocess.TimeoutExpired, json.JSONDecodeError, IndexError):
+            return [(name, 124, {})]
+        return [(f"reader:{k}", int(v["exit"]), {"summary": " | ".join(v["summary"])})
+                for k, v in doc.items()]
     if name == "test:directions":  # the fixed schedule on a one-direction leak: flagged
         three = work / "three.csv"
         three.write_text("x\n0\n0.2\n0.3\n")

@@ -178,4 +178,23 @@ def area_mutants(m: Callable[..., Any], e: Callable[..., Any]) -> list[Any]:
           "g1 = rng.geometric(1.0 - math.exp(-1.0 / t), m)\n",
           "the discrete Gaussian's discrete-Laplace proposal shifted by one (bias +1)",
           "engine:samplers", _SAMPLE),
+        # ------------- the reader's record off the single-process path (issue 39, round 3;
+        # run ``reader``: certify --workers 2 and test --data --columns, each of which said
+        # exit 0 on these before the record covered its path)
+        e("rdp.dask-skip-first", "off-by-one", "audit/datasets.py",
+          'return _loadtxt_values(io.StringIO(block.decode("ascii"), newline=None), layout)',
+          'return _loadtxt_values(io.StringIO(block.decode("ascii"), newline=None), layout,\n'
+          '                           skiprows=0 if layout.headerless else 1)',
+          "the Dask read's block parser skips a header line that is not in its byte range "
+          "(the fast path's skiprows copied): the first record of every block dropped",
+          "engine:csv", ("reader",)),
+        e("rdp.table-file-order", "wrong-variable", "audit/privacy/tabular.py",
+          "t = Table(tuple(columns), t.rows[:, idx])",
+          "t = Table(tuple(columns), t.rows[:, sorted(idx)])",
+          "--columns b,a: the cells kept in the file's column order under the names asked "
+          "for (column a read as b)", "engine:csv", ("reader",)),
+        e("rdp.table-skip-first", "off-by-one", "audit/privacy/tabular.py",
+          "header, body = reader[0], reader[1:]", "header, body = reader[0], reader[2:]",
+          "a CSV table's first data row skipped (the header counted twice)",
+          "engine:csv", ("reader",)),
     ]

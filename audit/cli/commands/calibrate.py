@@ -154,9 +154,10 @@ def _run_coverage(a: argparse.Namespace) -> int:
 
     def line(f: Any) -> str:
         e = f.evidence
+        test = (f"p = {e['binomial_p_value']:.3g}" if "sprt" not in e else
+                f"SPRT: {e['sprt']['decision']}")  # a sequential case: its own decision
         return (f"  {f.id:<40} {f.verdict.value:<12} errors {e['errors']}/{e['runs']} "
-                f"(nominal {e['nominal']:g}, p = {e['binomial_p_value']:.3g})  "
-                f"{f.duration_s:6.1f} s")
+                f"(nominal {e['nominal']:g}, {test})  {f.duration_s:6.1f} s")
 
     return _run_reported(
         a, rid, "testers:audit.privacy", params,

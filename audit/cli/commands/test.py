@@ -164,9 +164,12 @@ def _read_table(a: argparse.Namespace) -> tuple[Any, dict[str, Any]]:
                          f"({shorten(str(exc), 160)})") from None
     if len(table) == 0:
         raise InputError(f"--data {shorten(repr(a.data))}: the table has no rows")
+    from audit.table_record import table_record  # an independent read: audit.reader_record
+
     return table, {"data": "the data holder's file (in the confidential report)",
                    "confidential": {"file": a.data, "columns": list(table.columns),
-                                    "unit": a.unit, "records": len(table)}}
+                                    "unit": a.unit, "records": len(table),
+                                    "reader": table_record(a.data, a.columns, table)}}
 
 
 def _check_form(table: Any, form: str) -> None:
@@ -434,7 +437,10 @@ class TestCommand(Command):
         if reader is not None:  # the run audited what the reader read, or INCONCLUSIVE
             from audit.reader_record import check_run
 
-            check_run(audit, reader, a.column, int(getattr(plan.data, "size", 0)))
+            tab = "columns" in reader  # a table: its rows read (every column checked)
+            check_run(audit, reader, a.columns if tab else a.column,
+                      data_id["confidential"]["records"] if tab else
+                      int(getattr(plan.data, "size", 0)))
         if out_dir is None:  # the time limit hit before the report folder was taken
             out_dir = start_report(a.out, run_id, "test", subject, a.seed, params0, started,
                                    **conf)

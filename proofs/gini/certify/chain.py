@@ -51,7 +51,7 @@ from audit import falsifiability
 from audit.checks.chain import Chain, Link, certification
 from audit.findings import Finding, Method, Verdict, counterexample_document
 from audit.fingerprint_check import check_data_references
-from audit.reader_record import PUBLIC_REASON, reader_problems
+from audit.reader_record import input_check
 from audit.registry import replayer
 from kernels.errors import InputError
 from kernels.gini.index import gini_sorted
@@ -105,8 +105,7 @@ def _input_twin(ctx: CertifyContext) -> dict[str, Any]:
 def _input_finding(ctx: CertifyContext) -> list[Finding]:
     c = ctx.constants
     src = ctx.cfg.source if isinstance(ctx.cfg.source, dict) else {}
-    reader = ctx.cfg.reader
-    problems = reader_problems(reader, src.get("column"), ctx.n)
+    rc = input_check(ctx.cfg.reader, src.get("column"), ctx.n)
     tw = _input_twin(ctx)
     ev = {
         "n": ctx.n,
@@ -126,13 +125,11 @@ def _input_finding(ctx: CertifyContext) -> list[Finding]:
             claim="the data and the public parameters are valid inputs of the release",
             reference=f"{REF}, eqs. (2), (9)-(10); DESIGN.md 'Bad input'",
             method=Method.EXHAUSTIVE,
-            verdict=Verdict.INCONCLUSIVE if problems else falsifiability.decide(
+            verdict=Verdict.INCONCLUSIVE if rc.problems else falsifiability.decide(
                 True, tw, failed=Verdict.ERROR,
                 vacuous_reason="a record outside [L, U] is accepted"),
             scope=f"all {ctx.n:,} records checked: finite, in [L, U], positive total"
-            + ("" if reader is None else "; the reader's record (column, records, the "
-               "file's data lines counted independently) matches the data certified"
-               if not problems else f"; {PUBLIC_REASON}"),
+            + rc.scope,
             evidence=ev,
             # counts of records at the bounds describe records; the fingerprint names them;
             # the reader's record names the holder's column
@@ -140,8 +137,7 @@ def _input_finding(ctx: CertifyContext) -> list[Finding]:
                 "records_at_lower": int(np.count_nonzero(ctx.xs == ctx.cfg.lower)),
                 "records_at_upper": int(np.count_nonzero(ctx.xs == ctx.cfg.upper)),
                 "data_fingerprint": ctx.fingerprint,
-                **({} if reader is None else {"reader": dict(reader),
-                                              "reader_problems": problems}),
+                **rc.confidential,
             },
             seed=ctx.cfg.seed,
             subject=ctx.subject,

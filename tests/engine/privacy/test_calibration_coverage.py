@@ -18,10 +18,10 @@ import pytest
 from audit.findings import Verdict
 from audit.privacy import coverage_calibration as C
 from audit.privacy.blackbox import Event
-from audit.privacy.blackbox import settings as bb_settings
 from audit.privacy.blackbox import tester as tester_mod
 from audit.privacy.blackbox.accounting import AlphaAccountingError
 from audit.privacy.blackbox.sequential import Schedule
+from tests.common.broken_testers import certify_on_selection_draws
 
 
 def test_binomial_excess_matches_hand_computation() -> None:
@@ -122,21 +122,7 @@ def test_full_confidence_at_every_look_is_refuted(monkeypatch: pytest.MonkeyPatc
 
 def test_certifying_on_selection_samples_is_refuted(monkeypatch: pytest.MonkeyPatch) -> None:
     # the broken tester: certification counts are taken on the selection draws (reused)
-    seen: dict[bytes, np.ndarray] = {}
-    draw = bb_settings.TesterSettings.draw_chunked
-
-    def draw_and_keep(self, mechanism, dataset, n, rng, d, tick=None):  # noqa: ANN001
-        y = draw(self, mechanism, dataset, n, rng, d, tick)
-        seen[np.asarray(dataset, dtype=np.float64).tobytes()] = y
-        return y
-
-    def count_reused(self, mechanism, dataset, events, n, rng, d, tick=None):  # noqa: ANN001
-        y = seen[np.asarray(dataset, dtype=np.float64).tobytes()]
-        k = np.array([np.count_nonzero(e.mask(y)) for e in events])
-        return np.round(k * (n / y.shape[0])).astype(np.int64)
-
-    monkeypatch.setattr(bb_settings.TesterSettings, "draw_chunked", draw_and_keep)
-    monkeypatch.setattr(bb_settings.TesterSettings, "count", count_reused)
+    certify_on_selection_draws(monkeypatch)
     f = C.run_case(_case("blackbox-fixed-laplace"), seed=3, reps=40, power_reps=0)
     assert f.verdict is Verdict.REFUTED, f.evidence
 
