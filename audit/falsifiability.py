@@ -114,6 +114,9 @@ TWIN_REQUIRED: tuple[str, ...] = (
     "text.subset.b3-one-sided-q", "text.subset.a-neighbour", "text.subset.a-piecewise",
     "text.subset.a-interval", "text.subset.b2-steps", "text.liu.sec5-term1-ranges",
     "text.a2.two-maximal-removal", "text.a2.three-maximal-removal",
+    # Dick et al.: Appendix D.2's and more of B.3's proof steps (r42d)
+    "text.subset.d2-lemma7", "text.subset.d2-counts", "text.subset.d2-thm3",
+    "text.subset.b3-one-sided-p", "text.subset.b3-decomposition",
 )
 
 

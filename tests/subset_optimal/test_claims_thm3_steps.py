@@ -1,0 +1,61 @@
+"""Appendix D.2 proof steps of Dick et al. checked themselves
+(proofs/subset_optimal/claims_thm3_steps.py): hand-worked values of Algorithm 4's line 5 and of
+the steps, verdicts with refuted twins, the two steps refuted under a reading (with the reading
+under which they hold), replayers."""
+
+from __future__ import annotations
+
+from fractions import Fraction as F
+
+import pytest
+
+from audit.falsifiability import needs_twin, twin_problem
+from proofs.subset_optimal import claims_thm3_steps as ct
+
+
+@pytest.fixture(scope="module")
+def findings() -> dict:
+    return {f.id: f for f in ct.d2_proof_steps(0, 0)}
+
+
+def test_hand_worked() -> None:
+    # line 5 with r = 2, n = 8: ranks 1..3 down by 1, ranks >= 5 up by 1
+    assert ct.shifted([F(v) for v in range(8)], F(2)) == [F(v) for v in
+                                                          (-1, 0, 1, 3, 5, 6, 7, 8)]
+    # r = 3, eleven zeros, l = u = 0: ranks(0) = 0..11 meets [9/2, 6]; line 5 moves the 4 points
+    # of rank <= 9/2 below 0, so |D'_quant below l| = 4 < 3r/2 = 9/2 (the printed step fails)
+    c = {"D": [F(0)] * 11, "r": F(3), "l": F(0), "u": F(0)}
+    assert ct._below(c) == 4 and not ct._below_printed(c)
+    assert ct.COUNT_STEPS[1][1](c)  # the upper side holds there: 5 points moved above u
+    # the rank window: R = 1, beta = 1/10, eta = 1/20: 6R/(eta beta) = 1200 < 3(2R/beta + 1)/eta
+    # = 1260, so Corollary 1's deviation exceeds r/4
+    assert ct.window_args({"R": F(1), "beta": F(1, 10), "eta": F(1, 20)}) == (F(1200), F(1260))
+    # Lemma 7's third case, D = 13 points, r = 2: D minus L_8 = {2, 2, 3, 3, 3}; v = 2 < u = 5/2
+    D = [F(0)] * 4 + [F(1)] * 4 + [F(2)] * 2 + [F(3)] * 3
+    c7 = {"D": D, "r": F(2), "l": F(1, 2), "u": F(5, 2), "Dp": [F(1)] * 4 + [F(2)] * 2}
+    assert ct._trim(c7) == [F(2), F(2), F(3), F(3), F(3)] and ct._third(c7) == [F(2)]
+    assert all(step[1](c7) for step in ct.LEMMA7_STEPS)
+    # D' = D_[l,u] plus one point 5/2 in [l, u] (distance 1 = r/2): CDF_D'(2) = 6/7 >=
+    # (6 - 1)/(6 + 1) = 5/7, the step holds; its twin without the r/2 slack (>= 6/6) fails
+    near = {"D": D, "r": F(2), "l": F(1, 2), "u": F(5, 2),
+            "Dp": [F(1)] * 4 + [F(2)] * 2 + [F(5, 2)]}
+    assert ct._s1(near) and not ct._s1(near, F(0))
+
+
+def test_verdicts_twins_and_replay(findings: dict) -> None:
+    for name in ct.FAMILIES:
+        f = findings[ct.family_id(name)]
+        assert f.verdict == "verified", name
+        assert needs_twin(f.id) and twin_problem(f.evidence) == "", name
+        assert all(p["outcome"] == "refuted" for p in f.evidence["twins"].values()), name
+    f = findings["text.subset.d2-shifted-below"]
+    assert f.verdict in ("refuted", "refuted-under-reading")
+    assert set(f.evidence["readings"].values()) == {"holds", "refuted"}
+    still, *_ = ct._replay_printed(ct._below_printed)(f.counterexample["inputs"])
+    assert still
+    w = findings["text.subset.d2-rank-window"]
+    assert w.verdict in ("refuted", "refuted-under-reading")
+    assert ct.replay_rank_window(w.counterexample["inputs"])[0]
+    ok, *_ = ct._replay_family("counts", ct.FAMILIES)(
+        {"D": ["0"] * 11, "r": "3", "l": "0", "u": "0"})
+    assert not ok  # the family's steps hold there; only the printed lower count fails
