@@ -728,7 +728,7 @@ def printed_findings(seed: int, t0: float, table: tuple[Printed, ...] | None = N
     return out
 
 
-def _replay_family(name: str, families: dict[str, Family] | None = None
+def replay_family(name: str, families: dict[str, Family] | None = None
                    ) -> Callable[[dict], tuple[bool, Any, Any, str]]:
     def run(inputs: dict) -> tuple[bool, Any, Any, str]:
         c = _decode(inputs)
@@ -737,7 +737,7 @@ def _replay_family(name: str, families: dict[str, Family] | None = None
     return run
 
 
-def _replay_printed(check: Callable[[dict], bool]) -> Callable[[dict], tuple[bool, Any, Any,
+def replay_printed(check: Callable[[dict], bool]) -> Callable[[dict], tuple[bool, Any, Any,
                                                                              str]]:
     def run(inputs: dict) -> tuple[bool, Any, Any, str]:
         ok = check(_decode(inputs))
@@ -746,6 +746,6 @@ def _replay_printed(check: Callable[[dict], bool]) -> Callable[[dict], tuple[boo
 
 
 for _name in FAMILIES:
-    replayer(family_id(_name))(_replay_family(_name))
+    replayer(family_id(_name))(replay_family(_name))
 for _fid, _t, _fam, _check, *_ in _PRINTED:
-    replayer(_fid)(_replay_printed(_check))
+    replayer(_fid)(replay_printed(_check))

@@ -32,12 +32,12 @@ from proofs.subset_optimal.claims_proofsteps import (
     Family,
     Printed,
     Step,
-    _replay_family,
-    _replay_printed,
     family_findings,
     memo,
     mu,
     printed_findings,
+    replay_family,
+    replay_printed,
 )
 from proofs.subset_optimal.reference import ranks_exact
 from proofs.text_findings import SPLIT, paper_finding
@@ -438,6 +438,6 @@ def replay_rank_window(inputs: dict) -> tuple[bool, Any, Any, str]:
 
 
 for _name in FAMILIES:
-    replayer(family_id(_name))(_replay_family(_name, FAMILIES))
+    replayer(family_id(_name))(replay_family(_name, FAMILIES))
 for _fid, _t, _fam, _check, *_ in _PRINTED:
-    replayer(_fid)(_replay_printed(_check))
+    replayer(_fid)(replay_printed(_check))

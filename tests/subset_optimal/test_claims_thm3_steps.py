@@ -51,11 +51,11 @@ def test_verdicts_twins_and_replay(findings: dict) -> None:
     f = findings["text.subset.d2-shifted-below"]
     assert f.verdict in ("refuted", "refuted-under-reading")
     assert set(f.evidence["readings"].values()) == {"holds", "refuted"}
-    still, *_ = ct._replay_printed(ct._below_printed)(f.counterexample["inputs"])
+    still, *_ = ct.replay_printed(ct._below_printed)(f.counterexample["inputs"])
     assert still
     w = findings["text.subset.d2-rank-window"]
     assert w.verdict in ("refuted", "refuted-under-reading")
     assert ct.replay_rank_window(w.counterexample["inputs"])[0]
-    ok, *_ = ct._replay_family("counts", ct.FAMILIES)(
+    ok, *_ = ct.replay_family("counts", ct.FAMILIES)(
         {"D": ["0"] * 11, "r": "3", "l": "0", "u": "0"})
     assert not ok  # the family's steps hold there; only the printed lower count fails
