@@ -116,7 +116,9 @@ TWIN_REQUIRED: tuple[str, ...] = (
     "text.a2.two-maximal-removal", "text.a2.three-maximal-removal",
     # Dick et al.: Appendix D.2's and more of B.3's proof steps (r42d)
     "text.subset.d2-lemma7", "text.subset.d2-counts", "text.subset.d2-thm3",
-    "text.subset.b3-one-sided-p", "text.subset.b3-decomposition",
+    "text.subset.b3-one-sided-p", "text.subset.b3-decomposition", "text.subset.a-tail",
+    "text.subset.a-cor1-grid", "text.subset.a-choice-of-c", "text.subset.e1-lemma8-proof",
+    "text.subset.e1-moments",
 )
 
 

@@ -27,6 +27,7 @@ SUBJECT = Subject(
     modules=("proofs.subset_optimal.claims", "proofs.subset_optimal.experiments",
              "proofs.subset_optimal.claims_text",
              "proofs.subset_optimal.claims_proofsteps", "proofs.subset_optimal.claims_thm3_steps",
+             "proofs.subset_optimal.claims_tail_steps",
              "proofs.subset_optimal.certify"),
     mechanisms="proofs.subset_optimal.mechanisms:catalogue",
     certify="proofs.subset_optimal.commands:CERTIFY",

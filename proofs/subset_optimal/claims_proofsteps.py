@@ -518,6 +518,17 @@ def _clip_closer(c: dict, factor: F = F(1)) -> bool:
                for y in range(-12, 13))
 
 
+def _shift_identity(c: dict, shift: bool = True) -> bool:
+    """The error of Algorithm 1 equals the error on the shifted data (``shift`` False: the
+    twin, the output's + m forgotten)."""
+    D, m, w = c["D"], c["m"], c["w"]
+    if not all(m - w / 2 <= x <= m + w / 2 for x in D):
+        return True
+    target = mu(_shifted(D, m, w))
+    return all(clip(F(y, 2), -w / 2, w / 2) + (m if shift else 0) - mu(D)
+               == clip(F(y, 2), -w / 2, w / 2) - target for y in range(-12, 13))
+
+
 B2_STEPS: tuple[Step, ...] = (
     ("the symmetric difference of D'_1 and D'_2 (shifted and clipped) is no larger than that of "
      "D_1 and D_2: neighbours stay neighbours, so the shifting and clipping can be ignored in "
@@ -528,7 +539,11 @@ B2_STEPS: tuple[Step, ...] = (
      < _sym_diff(c["D"], c["D2"])),
     ("|clip(s^/n^, [-w/2, w/2]) - mu(D')| <= |s^/n^ - mu(D')| (mu(D') lies in [-w/2, w/2]), for "
      "every s^/n^ in {-6, -11/2, .., 6}", _clip_closer, lambda c: _clip_closer(c, F(1, 2))),
+    ("for D in [m - w/2, m + w/2] (Lemma 2's D in [l, u]): mu^ - mu(D) = clip(s^/n^, [-w/2, "
+     "w/2]) - mu(D'), mu^ = clip(s^/n^, [-w/2, w/2]) + m, for every s^/n^ in {-6, -11/2, .., 6}",
+     _shift_identity, lambda c: _shift_identity(c, shift=False)),
 )
+
 
 
 FAMILIES: dict[str, Family] = {
@@ -608,7 +623,7 @@ def run_family(name: str, families: dict[str, Family] | None = None) -> dict[str
 
 
 #: case keys that hold integers (counts, ranks); every other scalar is a Fraction
-INT_KEYS = frozenset({"k", "t", "q", "p", "n1", "n2", "m"})
+INT_KEYS = frozenset({"k", "t", "q", "p", "n1", "n2", "m", "km"})
 
 
 def _decode(inputs: dict) -> dict:
@@ -745,7 +760,14 @@ def replay_printed(check: Callable[[dict], bool]) -> Callable[[dict], tuple[bool
     return run
 
 
-for _name in FAMILIES:
-    replayer(family_id(_name))(replay_family(_name))
-for _fid, _t, _fam, _check, *_ in _PRINTED:
-    replayer(_fid)(replay_printed(_check))
+def register_replayers(families: dict[str, Family], id_of: Callable[[str], str],
+                       table: tuple[Printed, ...]) -> None:
+    """A replayer for each step family (its steps on the counterexample's case) and for each
+    printed step of ``table``."""
+    for name in families:
+        replayer(id_of(name))(replay_family(name, families))
+    for fid, _text, _fam, check, *_ in table:
+        replayer(fid)(replay_printed(check))
+
+
+register_replayers(FAMILIES, family_id, _PRINTED)

@@ -36,8 +36,7 @@ from proofs.subset_optimal.claims_proofsteps import (
     memo,
     mu,
     printed_findings,
-    replay_family,
-    replay_printed,
+    register_replayers,
 )
 from proofs.subset_optimal.reference import ranks_exact
 from proofs.text_findings import SPLIT, paper_finding
@@ -218,10 +217,10 @@ def _below_printed(c: dict) -> bool:
 
 # ------------------------------------------ Theorem 3's proof: quantisation, pruning, monotone
 def thm3_cases() -> Iterator[dict]:
-    """r = 2, beta = 1: every multiset D of size 9 on {0, 1/3, 5/3, 3, 4} (points on and off
+    """r = 2, beta = 1: every multiset D of size 9 on {0, 1/3, 5/3, 3} (points on and off
     the quantisation grid), D_quant its points rounded to the nearest integer, every integer
     l <= u in -1..5 meeting the conditions of :func:`count_cases` for D_quant."""
-    vals = [F(0), F(1, 3), F(5, 3), F(3), F(4)]
+    vals = [F(0), F(1, 3), F(5, 3), F(3)]
     cuts = [F(v) for v in range(-1, 6)]
     r, n = 2, 9
     for combo in itertools.combinations_with_replacement(vals, n):
@@ -333,7 +332,7 @@ FAMILIES: dict[str, Family] = {
                "integer l <= u in -1..4 with R(l, D_quant) meeting [3r/2, 2r] and R(u, D_quant) "
                "meeting [n - 2r, n - 3r/2]"),
     "thm3": (thm3_cases, THM3_STEPS, "Theorem 3's proof: r = 2, beta = 1, L = 1, every "
-             "multiset D of size 9 on {0, 1/3, 5/3, 3, 4}, every integer l <= u in -1..5 on "
+             "multiset D of size 9 on {0, 1/3, 5/3, 3}, every integer l <= u in -1..5 on "
              "the event E for D_quant; theta the mean and the lower median, l = |.|, outputs a "
              "in {-2, 0, 2, 4, 6}"),
 }
@@ -437,7 +436,4 @@ def replay_rank_window(inputs: dict) -> tuple[bool, Any, Any, str]:
     return not ok, str(ours), str(cor1), f"log argument of r/4 {ours}, of Corollary 1 {cor1}"
 
 
-for _name in FAMILIES:
-    replayer(family_id(_name))(replay_family(_name, FAMILIES))
-for _fid, _t, _fam, _check, *_ in _PRINTED:
-    replayer(_fid)(replay_printed(_check))
+register_replayers(FAMILIES, family_id, _PRINTED)

@@ -34,6 +34,7 @@ _B3 = ("text.subset.b3-proof-steps",)
 
 _D2 = ("text.subset.d2-proof-steps",)
 _COR1 = ("text.subset.cor1-rounding", "subset.alg2-accuracy")
+_TAIL = ("text.subset.a-e1-steps",)
 
 #: the proof steps named one by one in round 3 of issue 42 (r42d): Appendix D.2's steps
 #: (proofs/subset_optimal/claims_thm3_steps.py), more of B.3's (claims_proofsteps.py), and
@@ -94,6 +95,25 @@ _ROUND3: tuple[Rule, ...] = (
            note="subset-optimal estimation for monotone properties: Theorem 3"),
     *named("5", ("subset.table1-rates",), "adbc0716", "13aaa103",
            note="the subgaussian / bounded-moment rates (Table 1's slopes)"),
+    *named("A", _TAIL, "fb669b5f", "b7f44228", "f9a4b79f", "12aed4dd",
+           note="the exponential mechanism's tail and the loss's definition, exact with eps = "
+                "2 ln 2 (text.subset.a-tail)"),
+    *named("3.1", _TAIL, "61ae145b",
+           note="low loss with high probability, hence a nearby low-rank-error threshold "
+                "(text.subset.a-tail)"),
+    *named("A", _TAIL, "6b8f579e", note="the choice of c (text.subset.a-choice-of-c)"),
+    *named("A", _TAIL, "6b512234", note="(b - a)/alpha <= 3m (text.subset.a-cor1-grid)"),
+    *named("A", _TAIL, "a7c684ea", "4ea32d7b",
+           note="the two-stage sampler reproduces the density (text.subset.a-tail)"),
+    *named("E.1", _TAIL, "7e3917e4", "540fa694",
+           note="Corollary 2's first display and the moment chain (text.subset.e1-moments)"),
+    *named("E.1", _TAIL, "25fd053a",
+           note="Lemma 8's proof, line by line; its last '=' holds only as '<=' "
+                "(text.subset.e1-lemma8-proof, text.subset.e1-lemma8-last-line)"),
+    *named("E.1", ("subset.lemma8",), "1b6a2959",
+           note="Lemma 8 taken in expectation (Lemma 8 holds per sample: subset.lemma8)"),
+    *named("B.2", _B3, "2750c459",
+           note="the error equals the error on the shifted data (text.subset.b2-steps)"),
     *named("2.2", (), "782b7b89", "7d070cdf", "c3bd120c",
            note="not a claim: the definitions of R_1, R_2 and supp(D) (cited work's notions)"),
 )
@@ -378,8 +398,6 @@ RULES: tuple[Rule, ...] = _NAMED + (
          starts="when-the-dataset-d-is-supported"),
     Rule("A", ("text.subset.cor1-rounding", "subset.alg2-accuracy"),
          starts="this-implies-that-moving-to-its"),
-    Rule("A", ("subset.definitions",) + _ALG2,
-         "proofs of Lemmas 4, 5, Theorem 2 and Corollary 1"),
     Rule("B.2", ("text.subset.lemma2-proof",) + _ALG1, starts="ee896858"),
     Rule("B.2", ("text.subset.lemma2-proof",) + _ALG1, starts="2f92563e"),
     Rule("B.2", ("text.subset.lemma2-proof",) + _ALG1, starts="89eef8de"),
@@ -401,5 +419,4 @@ RULES: tuple[Rule, ...] = _NAMED + (
     Rule("D.2", ("text.subset.thm3-failure-term",) + _THM3, starts="15d15b0b"),
     Rule("D.2", _THM3 + ("subset.alg4-privacy",), "proof of Theorem 3 (4e^2 vs the printed "
                                                   "2e / 2e^2: subset.theorem3-constants)"),
-    Rule("E.1", ("subset.lemma8", "subset.theorem4-corollary2"), "proof of Corollary 2, Lemma 8"),
 )

@@ -9,8 +9,12 @@ from fractions import Fraction as F
 
 import pytest
 
-from audit.falsifiability import needs_twin, twin_problem
 from proofs.subset_optimal import claims_thm3_steps as ct
+from proofs.subset_optimal.claims_proofsteps import replay_family, replay_printed
+from tests.common.step_checks import (
+    assert_families_verified,
+    assert_refuted_under_a_reading,
+)
 
 
 @pytest.fixture(scope="module")
@@ -43,19 +47,11 @@ def test_hand_worked() -> None:
 
 
 def test_verdicts_twins_and_replay(findings: dict) -> None:
-    for name in ct.FAMILIES:
-        f = findings[ct.family_id(name)]
-        assert f.verdict == "verified", name
-        assert needs_twin(f.id) and twin_problem(f.evidence) == "", name
-        assert all(p["outcome"] == "refuted" for p in f.evidence["twins"].values()), name
-    f = findings["text.subset.d2-shifted-below"]
-    assert f.verdict in ("refuted", "refuted-under-reading")
-    assert set(f.evidence["readings"].values()) == {"holds", "refuted"}
-    still, *_ = ct.replay_printed(ct._below_printed)(f.counterexample["inputs"])
-    assert still
-    w = findings["text.subset.d2-rank-window"]
-    assert w.verdict in ("refuted", "refuted-under-reading")
-    assert ct.replay_rank_window(w.counterexample["inputs"])[0]
-    ok, *_ = ct.replay_family("counts", ct.FAMILIES)(
+    assert_families_verified(findings, ct.FAMILIES, ct.family_id)
+    assert_refuted_under_a_reading(findings["text.subset.d2-shifted-below"],
+                                   replay_printed(ct._below_printed))
+    assert_refuted_under_a_reading(findings["text.subset.d2-rank-window"],
+                                   ct.replay_rank_window)
+    ok, *_ = replay_family("counts", ct.FAMILIES)(
         {"D": ["0"] * 11, "r": "3", "l": "0", "u": "0"})
     assert not ok  # the family's steps hold there; only the printed lower count fails
