@@ -1,7 +1,8 @@
 """The tail and sampling steps of Theorem 2's proof (Appendix A: the exponential mechanism's
 tail bound, the loss's definition, Corollary 1's (b - a)/alpha <= 3m, the two-stage sampler)
-and the steps of Appendix E.1 (Corollary 2's first display, the moment chain, Lemma 8's proof)
-of Dick, Kulesza, Sun & Suresh, each tested itself.
+the steps of Appendix E.1 (Corollary 2's first display, the moment chain, Lemma 8's proof) and
+Section 3.1's sentences on rank thresholds (repeated points, the quantile reading, rank error
+0) of Dick, Kulesza, Sun & Suresh, each tested itself.
 
 Appendix A's steps are checked exactly with eps = 2 ln 2, where the exponential mechanism's
 density exp(-eps l(tau)/2) = 2^-l(tau) is rational: every integral is a finite sum of
@@ -350,6 +351,79 @@ MOMENT_STEPS: tuple[Step, ...] = (
 )
 
 
+# ------------------------------------------------------ Section 3.1: rank thresholds in words
+def sec31_cases() -> Iterator[dict]:
+    """Every multiset D of size 1..5 on {0, 1, 2}."""
+    yield from ({"D": D} for D in data_sets(1, 5) if max(D) <= 2)
+
+
+_TAUS = [F(v, 2) for v in range(-1, 6)]  # every step point of #{x <= tau} and between them
+
+
+def _counts_le(D: list[F]) -> set[int]:
+    """{#{x in D : x <= tau} : tau real}."""
+    return {sum(1 for x in D if x <= t) for t in _TAUS}
+
+
+def _runs_without_threshold(c: dict, widen: int = 0) -> bool:
+    """For each value x of multiplicity m >= 2, no tau has exactly r points <= tau for r in
+    #{y < x} + 1 .. #{y < x} + m - 1 (``widen`` 1: the twin also claims #{y < x})."""
+    D = c["D"]
+    have = _counts_le(D)
+    for x in set(D):
+        m, below = D.count(x), sum(1 for y in D if y < x)
+        if m >= 2 and any(r in have for r in range(below + 1 - widen, below + m)):
+            return False
+    return True
+
+
+def _constant(c: dict, both: bool = True) -> bool:
+    """D = n copies of x: #{y <= tau} is 0 or n for every tau (``both`` False: the twin, 0
+    only)."""
+    D = c["D"]
+    return len(set(D)) > 1 or _counts_le(D) <= ({0, len(D)} if both else {0})
+
+
+def _rank_formula(D: list[F], tau: F, r: int, strict: bool = False) -> bool:
+    lt, le = sum(1 for x in D if x < tau), sum(1 for x in D if x <= tau)
+    return (lt < r if strict else lt <= r) and r <= le
+
+
+def _quantile(c: dict, strict: bool = False) -> bool:
+    """tau is a rank-r threshold (Definition 3) iff it is an (r/n)-quantile of the empirical
+    distribution: P(X < tau) <= r/n <= P(X <= tau) (``strict``: the twin, P(X < tau) < r/n)."""
+    D = c["D"]
+    n = len(D)
+    return all(_rank_formula(D, t, r) == (F(sum(1 for x in D if x < t), n)
+                                          <= F(r, n) <= F(sum(1 for x in D if x <= t), n))
+               if not strict else
+               _rank_formula(D, t, r) == (F(sum(1 for x in D if x < t), n) < F(r, n)
+                                          <= F(sum(1 for x in D if x <= t), n))
+               for t in _TAUS for r in range(n + 1))
+
+
+def _zero_error(c: dict, strict: bool = False) -> bool:
+    """err_rank(tau, r, D) = 0 iff tau is a rank-r threshold (Definition 3's formula;
+    ``strict``: the twin's formula with #{x < tau} < r)."""
+    D = c["D"]
+    return all((rank_error_exact(t, r, D) == 0) == _rank_formula(D, t, r, strict)
+               for t in _TAUS for r in range(len(D) + 1))
+
+
+SEC31_STEPS: tuple[Step, ...] = (
+    ("'if D has repeated points then there can be ranks for which no such threshold exists' "
+     "(no tau with exactly r points <= tau, r strictly inside a run of equal points)",
+     _runs_without_threshold, lambda c: _runs_without_threshold(c, 1)),
+    ("'D = {x, .., x}, n copies of the same point; exactly 0 or n points are less than or equal "
+     "to any threshold tau'", _constant, lambda c: _constant(c, both=False)),
+    ("'This definition is consistent with the standard definition of quantiles for "
+     "distributions with point-masses': rank-r iff P(X < tau) <= r/n <= P(X <= tau)",
+     _quantile, lambda c: _quantile(c, strict=True)),
+    ("'The rank error ... is equal to 0 if and only if tau is a rank-r threshold'", _zero_error,
+     lambda c: _zero_error(c, strict=True)),
+)
+
+
 FAMILIES: dict[str, Family] = {
     "tail": (tail_cases, TAIL_STEPS, "Appendix A, eps = 2 ln 2 (density 2^-l): every multiset D "
              "of size 1..3 on {0, 1, 2, 4, 7}, every rank 1 <= r <= |D|, alpha = 1/2, [a, b] = "
@@ -361,16 +435,20 @@ FAMILIES: dict[str, Family] = {
     "moments": (moment_cases, MOMENT_STEPS, "Appendix E.1: five finite distributions with "
                 "rational probabilities (supports {0, 1}, {-1, 0, 2}, {0, 1, 5}, {3}), n in "
                 "1..4, every n-tuple; the Jensen step in certified intervals (mpmath.iv)"),
+    "sec31": (sec31_cases, SEC31_STEPS, "Section 3.1: every multiset D of size 1..5 on {0, 1, "
+              "2}, every tau in {-1/2, 0, .., 5/2}, every rank 0..|D|"),
 }
 
 
 def family_id(name: str) -> str:
     return {"tail": "text.subset.a-tail", "cor1": "text.subset.a-cor1-grid",
-            "lemma8": "text.subset.e1-lemma8-proof", "moments": "text.subset.e1-moments"}[name]
+            "lemma8": "text.subset.e1-lemma8-proof", "moments": "text.subset.e1-moments",
+            "sec31": "text.subset.sec31-rank-prose"}[name]
 
 
 def _label(fid: str) -> str:
-    return "Appendix A: " if fid.startswith("text.subset.a-") else "Appendix E.1: "
+    return ("Appendix A: " if fid.startswith("text.subset.a-") else
+            "Section 3.1: " if fid.startswith("text.subset.sec31") else "Appendix E.1: ")
 
 
 _PRINTED: tuple[Printed, ...] = (
@@ -385,7 +463,8 @@ _PRINTED: tuple[Printed, ...] = (
 
 @claim("text.subset.a-e1-steps", "Appendix A: the exponential mechanism's tail steps, the loss's "
        "definition, Corollary 1's (b - a)/alpha <= 3m, the two-stage sampler; Appendix E.1: "
-       "Corollary 2's first display, the moment chain, Lemma 8's proof (exhaustive, exact)",
+       "Corollary 2's first display, the moment chain, Lemma 8's proof; Section 3.1's sentences "
+       "on rank thresholds (exhaustive, exact)",
        "prove", reference="Appendices A, E.1")
 def a_e1_steps(budget_s: float, seed: int) -> list[Finding]:
     t0 = time.perf_counter()

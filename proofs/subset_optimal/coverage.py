@@ -102,6 +102,9 @@ _ROUND3: tuple[Rule, ...] = (
            note="low loss with high probability, hence a nearby low-rank-error threshold "
                 "(text.subset.a-tail)"),
     *named("A", _TAIL, "6b8f579e", note="the choice of c (text.subset.a-choice-of-c)"),
+    *named("3.1", _TAIL, "b609b276", "4a2373c5", "c5457d63", "b2df17d3",
+           note="repeated points, n copies of x, the quantile reading, rank error 0 "
+                "(text.subset.sec31-rank-prose)"),
     *named("A", _TAIL, "6b512234", note="(b - a)/alpha <= 3m (text.subset.a-cor1-grid)"),
     *named("A", _TAIL, "a7c684ea", "4ea32d7b",
            note="the two-stage sampler reproduces the density (text.subset.a-tail)"),
@@ -372,8 +375,6 @@ RULES: tuple[Rule, ...] = _NAMED + (
     # Section 3.1: Definitions 3-5, Figure 1, Algorithm 2, Theorem 2, Corollary 1
     Rule("3.1", ("text.subset.def3-prose", "subset.definitions"),
          starts="roughly-being-a-rank-r"),
-    Rule("3.1", ("subset.definitions",) + _ALG2,
-         "rank thresholds (Definitions 3-5, Figure 1) and Algorithm 2's guarantee"),
     Rule("3.2", ("text.subset.footnotes",), starts="2note-that-when"),
     Rule("3.2", ("text.subset.footnotes", "subset.alg3-privacy"),
          starts="therefore-we-can-use-algorithm-2"),

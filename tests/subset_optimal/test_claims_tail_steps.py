@@ -38,6 +38,12 @@ def test_hand_worked() -> None:
     m = {"p": F(0), "n": F(2)}
     assert ct._pmoment(m, 2) == F(1, 4) and ct._first_display(m)
     assert ct.choice_of_c()["gap"] == 0 and ct.choice_of_c()["gap_twin"] != 0
+    # Section 3.1, D = {1, 1, 1}: #{x <= tau} is 0 or 3, so ranks 1 and 2 have no exact
+    # threshold; tau = 1 is a rank-2 threshold by the formula (0 <= 2 <= 3), rank error 0
+    d = {"D": [F(1)] * 3}
+    assert ct._counts_le(d["D"]) == {0, 3} and ct._runs_without_threshold(d)
+    assert not ct._runs_without_threshold(d, 1)  # rank 0 (tau < 1) does have one
+    assert all(step[1](d) for step in ct.SEC31_STEPS)
 
 
 def test_verdicts_twins_and_replay(findings: dict) -> None:
