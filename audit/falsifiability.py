@@ -118,7 +118,7 @@ TWIN_REQUIRED: tuple[str, ...] = (
     "text.subset.d2-lemma7", "text.subset.d2-counts", "text.subset.d2-thm3",
     "text.subset.b3-one-sided-p", "text.subset.b3-decomposition", "text.subset.a-tail",
     "text.subset.a-cor1-grid", "text.subset.a-choice-of-c", "text.subset.e1-lemma8-proof",
-    "text.subset.e1-moments", "text.subset.sec31-rank-prose",
+    "text.subset.e1-moments", "text.subset.sec31-rank-prose", "text.subset.d1-group-privacy",
 )
 
 

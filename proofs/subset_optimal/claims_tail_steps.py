@@ -341,6 +341,15 @@ def _iv(q: F) -> Any:
     return mpmath.iv.mpf(q.numerator) / q.denominator
 
 
+def _sme_triangle(c: dict, with_mean_term: bool = True) -> bool:
+    """Theorem 4's proof: |a - mu| <= |mu(D) - mu| + |a - mu(D)| for every n-tuple D and every
+    output a in {-2, -1, .., 6}, hence E|A(D) - mu| <= E|mu(D) - mu| + E|A(D) - mu(D)| for any A
+    with outputs there (``with_mean_term`` False: the twin, that term dropped)."""
+    m = _pmean(c)
+    return all(abs(a - m) <= (abs(mu(list(x)) - m) if with_mean_term else 0)
+               + abs(a - mu(list(x))) for _, x in _tuples(c) for a in map(F, range(-2, 7)))
+
+
 MOMENT_STEPS: tuple[Step, ...] = (
     ("E|mu(X^n) - mu| <= sqrt(E|mu(X^n) - mu|^2) = sqrt(M_2(p)/n)", _first_display,
      lambda c: _first_display(c, 1)),
@@ -348,6 +357,8 @@ MOMENT_STEPS: tuple[Step, ...] = (
      " = 2 E[(sum |X_i - mu(p)|^k/n)^{1/k}] + 2 E|mu(X^n) - mu(p)| (per sample; k = 2), and "
      "E[(sum |X_i - mu(p)|^k/n)^{1/k}] <= M_k(p)^{1/k} (Jensen)", _moment_chain,
      lambda c: _moment_chain(c, 0)),
+    ("Theorem 4's proof: R_SME(A, p) = E|A(D) - mu| <= E|mu(D) - mu| + E|A(D) - mu(D)|",
+     _sme_triangle, lambda c: _sme_triangle(c, with_mean_term=False)),
 )
 
 

@@ -1,5 +1,6 @@
-"""The proof steps of Appendix D.2 of Dick, Kulesza, Sun & Suresh (the proof of Lemma 7 and of
-Theorem 3, Algorithm 4), each tested itself -- not through the theorem it proves.
+"""The proof steps of Appendix D of Dick, Kulesza, Sun & Suresh (D.2: the proof of Lemma 7 and of
+Theorem 3, Algorithm 4; D.1: the group-privacy display of Lemma 3's proof), each tested itself
+-- not through the theorem it proves.
 
 Every step is a statement about a finite data set, thresholds l <= u and Algorithm 4's
 quantised and shifted data, so it is checked exhaustively and exactly (Fractions) on small
@@ -322,6 +323,51 @@ THM3_STEPS: tuple[Step, ...] = (
 )
 
 
+# -------------------------------------------------- Appendix D.1: Lemma 3's group-privacy step
+def em_probs(count: int, top: int) -> list[F]:
+    """The exponential mechanism for theta(D) = #{x = 1} (sensitivity 1) over outputs 0..top
+    with eps = 2 ln 2: Pr(o) proportional to exp(-eps |o - count|/2) = 2^-|o - count|."""
+    w = [F(1, 2 ** abs(o - count)) for o in range(top + 1)]
+    z = sum(w, F(0))
+    return [x / z for x in w]
+
+
+def group_cases() -> Iterator[dict]:
+    """D1 = (n0 zeros, n1 ones), n0 + n1 in 1..6; D2 = D1 or one record added or removed (d <=
+    1 <= 2/eps = 1/ln 2); the exponential mechanism over 0..top, top in {4, 8}."""
+    for n in range(1, 7):
+        for n1 in range(n + 1):
+            n0 = n - n1
+            others = {(n0, n1), (n0 + 1, n1), (n0, n1 + 1)}
+            others |= {(n0 - 1, n1)} if n0 and n > 1 else set()
+            others |= {(n0, n1 - 1)} if n1 and n > 1 else set()
+            for m0, m1 in sorted(others):
+                for top in (4, 8):
+                    yield {"n0": F(n0), "n1": F(n1), "m0": F(m0), "m1": F(m1), "top": F(top)}
+
+
+def _group(c: dict, factor: F = F(1, 4)) -> bool:
+    """A in A_eps (every output's probability within e^eps = 4 across the pair), then E1 >=
+    e^-2 E l(A(D2), theta(D1)) (shown as E1 >= ``factor`` X with 1/4 >= e^-2: e^2 > 4), E1 + E2
+    >= e^-2 (X + E2), and X + E2 >= l(theta(D1), theta(D2))."""
+    t1, t2, top = int(c["n1"]), int(c["m1"]), int(c["top"])
+    p1, p2 = em_probs(t1, top), em_probs(t2, top)
+    dp = all(a <= 4 * b and b <= 4 * a for a, b in zip(p1, p2, strict=True))
+    e1 = sum((q * abs(o - t1) for o, q in enumerate(p1)), F(0))
+    e2 = sum((q * abs(o - t2) for o, q in enumerate(p2)), F(0))
+    x = sum((q * abs(o - t1) for o, q in enumerate(p2)), F(0))
+    return (dp and e1 >= factor * x and e1 + e2 >= factor * (x + e2)
+            and x + e2 >= abs(t1 - t2))
+
+
+GROUP_STEPS: tuple[Step, ...] = (
+    ("'Since d(D1, D2) <= 2/eps, if A in A_eps': E l(A(D1), theta(D1)) + E l(A(D2), theta(D2)) "
+     ">= e^{-(2/eps) eps} E l(A(D2), theta(D1)) + E l(A(D2), theta(D2)) >= e^{-2}(E l(A(D2), "
+     "theta(D1)) + E l(A(D2), theta(D2))) >= e^{-2} l(theta(D1), theta(D2))", _group,
+     lambda c: _group(c, F(1))),
+)
+
+
 FAMILIES: dict[str, Family] = {
     "lemma7": (lemma7_cases, LEMMA7_STEPS, "Lemma 7's proof: r = 2, every multiset D of size "
                "13 on {0..3}, l <= u in {-1/2, 0, .., 7/2} meeting the lemma's hypotheses, "
@@ -335,15 +381,19 @@ FAMILIES: dict[str, Family] = {
              "multiset D of size 9 on {0, 1/3, 5/3, 3}, every integer l <= u in -1..5 on "
              "the event E for D_quant; theta the mean and the lower median, l = |.|, outputs a "
              "in {-2, 0, 2, 4, 6}"),
+    "group": (group_cases, GROUP_STEPS, "Appendix D.1, eps = 2 ln 2 (so d(D1, D2) <= 2/eps "
+              "means d <= 1): every D1 of 1..6 records in {0, 1}, D2 = D1 or a neighbour, theta "
+              "= the number of ones, l = |.|, A the exponential mechanism on it over {0..4} "
+              "and over {0..8} (each checked eps-DP on the pair, exactly)"),
 }
 
 
 def family_id(name: str) -> str:
-    return f"text.subset.d2-{name}"
+    return "text.subset.d1-group-privacy" if name == "group" else f"text.subset.d2-{name}"
 
 
 def _label(fid: str) -> str:
-    return "Appendix D.2: "
+    return "Appendix D.1: " if fid.startswith("text.subset.d1") else "Appendix D.2: "
 
 
 # ------------------------------------------------- "in other words": the rank window [3r/2, 2r]
@@ -419,7 +469,8 @@ _PRINTED: tuple[Printed, ...] = (
 @claim("text.subset.d2-proof-steps", "Appendix D.2: each step of the proof of Lemma 7 (the CDF "
        "bounds of its third case) and of Theorem 3 (quantisation, the counts after line 5, the "
        "triangle and monotonicity steps, the 4 L beta terms) (exhaustive, exact), the rank "
-       "window of the event E (exact)", "prove", reference="Appendix D.2")
+       "window of the event E (exact); Appendix D.1: Lemma 3's group-privacy display", "prove",
+       reference="Appendices D.1, D.2")
 def d2_proof_steps(budget_s: float, seed: int) -> list[Finding]:
     t0 = time.perf_counter()
     out = family_findings(FAMILIES, family_id, _label, seed, t0, REF)

@@ -44,6 +44,11 @@ def test_hand_worked() -> None:
     near = {"D": D, "r": F(2), "l": F(1, 2), "u": F(5, 2),
             "Dp": [F(1)] * 4 + [F(2)] * 2 + [F(5, 2)]}
     assert ct._s1(near) and not ct._s1(near, F(0))
+    # D.1: the exponential mechanism on the count 0 over {0..4}, eps = 2 ln 2: weights 2^-o,
+    # probabilities (16, 8, 4, 2, 1)/31, expected loss (8 + 8 + 6 + 4)/31 = 26/31
+    assert ct.em_probs(0, 4) == [F(v, 31) for v in (16, 8, 4, 2, 1)]
+    pair = {"n0": F(2), "n1": F(0), "m0": F(2), "m1": F(1), "top": F(4)}
+    assert ct._group(pair) and not ct._group(pair, F(1))  # E1 = 26/31 < E l(A(D2), 0)
 
 
 def test_verdicts_twins_and_replay(findings: dict) -> None:
