@@ -426,8 +426,11 @@ def rank_window(seed: int, t0: float) -> Finding:
     D_quant) cap [3r/2, 2r] != {}': the deviation must be <= r/4 = (8/eps) log(6R/(eta beta))."""
     cases = list(rank_window_cases())
     bad = next((c for c in cases if not _window_printed(c)), None)
+    # reading (a): delta = 8 with the printed log argument: the deviation (delta/eps) log(6R/(eta
+    # beta)) against r/4 = (32/4)(1/eps) log(6R/(eta beta)) (line 2): compare the coefficients
+    delta_ok = F(8) <= F(32, 4)
     readings = {"(a) delta = 8 and the log argument 6R/(eta beta) as printed (deviation = r/4 "
-                "exactly)": "holds",
+                "exactly)": "holds" if delta_ok else "refuted",
                 "(b) Corollary 1 as stated, at eps/4 with zeta = eta, on the 2R/beta + 1 grid "
                 "points of [-R, R]: deviation (8/eps) ln(3(2R/beta + 1)/eta)":
                 "refuted" if bad else "holds"}
