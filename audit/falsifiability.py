@@ -118,6 +118,11 @@ TWIN_REQUIRED: tuple[str, ...] = (
     # dpaudit prove MODULE:OBJECT (audit/prove/twin.py: the claim tightened below the loss
     # the program attains, refuted by a confirmed exact witness and by Z3)
     "prove.alignment",
+    # Dick et al.: Appendix D.2's and more of B.3's proof steps (r42d)
+    "text.subset.d2-lemma7", "text.subset.d2-counts", "text.subset.d2-thm3",
+    "text.subset.b3-one-sided-p", "text.subset.b3-decomposition", "text.subset.a-tail",
+    "text.subset.a-cor1-grid", "text.subset.a-choice-of-c", "text.subset.e1-lemma8-proof",
+    "text.subset.e1-moments", "text.subset.sec31-rank-prose", "text.subset.d1-group-privacy",
 )
 
 

@@ -54,6 +54,11 @@ def data_sets(lo: int, hi: int) -> Iterator[list[F]]:
 # ------------------------------------------------------------------------ the cases and steps
 #: a step: (its name with the paper's words, the check (True = holds), the twin's check)
 Step = tuple[str, Callable[[dict], bool], Callable[[dict], bool]]
+#: a family of steps: (its cases, its steps, its scope in words)
+Family = tuple[Callable[[], Iterator[dict]], tuple[Step, ...], str]
+#: a step that may fail as printed: (id, claim, family, printed check, the reading under which
+#: it fails, the reading under which it holds, its check)
+Printed = tuple[str, str, str, Callable[[dict], bool], str, str, Callable[[dict], bool]]
 
 
 def clip_cases() -> Iterator[dict]:
@@ -121,7 +126,19 @@ def _ab(c: dict, k: int) -> tuple[F, F]:
     return mu(D[k:]) - mu(D), mu(D) - mu(D[:len(D) - k])
 
 
+def _one_sided_bias(c: dict, factor: int = 1) -> bool:
+    """(1/|D|) sum_{x < l'} (l' - x) = mu(clip(D, [l', inf))) - mu(D) and (1/|D|) sum_{x > u'}
+    (x - u') = mu(D) - mu(clip(D, (-inf, u'])) (``factor``: the twin's multiple)."""
+    D, lp, up = c["D"], c["l'"], c["u'"]
+    n = len(D)
+    return (factor * _low(c) / n == mu([max(x, lp) for x in D]) - mu(D)
+            and -factor * _high(c) / n == mu(D) - mu([min(x, up) for x in D]))
+
+
 ONE_SIDED_STEPS: tuple[Step, ...] = (
+    ("1/|D| max{sum_{x < l'} (l' - x), sum_{x > u'} (x - u')} 'is the maximum bias we introduce "
+     "if we only clipped either points to the left of l' or to the right of u'' (each sum / |D| "
+     "is that one-sided clipping bias)", _one_sided_bias, lambda c: _one_sided_bias(c, 2)),
     ("mu(D) = 1/|D| (sum_{x < l'} x + sum_{l' <= x <= u'} x + sum_{x > u'} x)",
      lambda c: _sums(c)[0] == mu(c["D"]), lambda c: _sums(c, -1)[0] == mu(c["D"])),
     ("mu(clip(D, [l', u'])) = 1/|D| (sum_{x < l'} l' + sum_{l' <= x <= u'} x + sum_{x > u'} u')",
@@ -194,7 +211,16 @@ SEPARATION_STEPS: tuple[Step, ...] = (
     ("mu(D \\ L_{1/eps}) - mu(D \\ U_{1/eps}) >= (u^ - l^ - 2 alpha)/(eps(|D| - 1/eps)) = (u^ - "
      "l^ - 2 alpha)/(eps|D| - 1)", lambda c: _sep(c) >= c["k"] * _gap(c) / (len(c["D"]) - c["k"]),
      lambda c: _sep(c) >= c["k"] * (_gap(c) + F(1, 2)) / (len(c["D"]) - c["k"])),
+    ("the first term: 3(u^ - l^)/(|D| eps) <= 3(mu(D \\ L_{1/eps}) - mu(D \\ U_{1/eps})) + 6 "
+     "alpha/(eps|D|), so with Lemma 1 (<= 2e^2 R(D, eps)) it is <= 6e^2 R(D, eps) + 6 alpha/"
+     "(eps|D|)", lambda c: _first_term(c, 6), lambda c: _first_term(c, 3)),
 )
+
+
+def _first_term(c: dict, const: int) -> bool:
+    """3 k (u^ - l^)/|D| <= 3 sep + ``const`` alpha k/|D| (eps = 1/k; the paper: const 6)."""
+    n, k = len(c["D"]), c["k"]
+    return 3 * k * (c["u^"] - c["l^"]) / n <= 3 * _sep(c) + const * c["alpha"] * k / n
 
 
 def _last_line(c: dict) -> bool:
@@ -279,6 +305,68 @@ ONE_SIDED_Q_STEPS: tuple[Step, ...] = (
                 and F(2 * c["q"], c["k"]) <= 2 + 4 * c["beta"] / c["k"])
      and (c["q"] < c["k"] or _middle_printed(c)),
      lambda c: _low(c) / len(c["D"]) <= (1 + 4 * c["beta"] / c["k"]) * _delete(c, c["k"]) / 2),
+)
+
+
+def one_sided_p_cases() -> Iterator[dict]:
+    """The mirror of :func:`one_sided_q_cases` (D negated, u' = -l', p = q): the upper side."""
+    for c in one_sided_q_cases():
+        yield {"D": sorted(-x for x in c["D"]), "k": c["k"], "u'": -c["l'"], "p": c["q"],
+               "beta": c["beta"]}
+
+
+def _up_chain(c: dict, const: F = F(2), scale: F = F(1)) -> bool:
+    """(1/|D|) sum_{x in U_p} (x - u') <= mu(D) - mu(D \\ U_p) <= (``const`` + 4 beta eps)
+    ``scale`` (mu(D) - mu(D \\ U_{1/eps})), U_p the p = #{x > u'} largest points."""
+    D, k, p = c["D"], c["k"], c["p"]
+    n = len(D)
+    lhs = sum((x - c["u'"] for x in D[n - p:]), F(0)) / n
+    mid = mu(D) - mu(D[:n - p])
+    return lhs <= mid <= (const + 4 * c["beta"] / k) * scale * (mu(D) - mu(D[:n - k]))
+
+
+ONE_SIDED_P_STEPS: tuple[Step, ...] = (
+    ("'A similar argument to the above shows that p <= 1/eps + 2 beta and that' (1/|D|) sum_{x "
+     "in U_q} (x - u') <= mu(D) - mu(D \\ U_p) <= (2 + 4 beta eps)(mu(D) - mu(D \\ "
+     "R_{1/eps})) (U_q read as U_p, R_{1/eps} as U_{1/eps})", _up_chain,
+     lambda c: _up_chain(c, F(1), F(1, 2))),
+)
+
+
+def decomposition_cases() -> Iterator[dict]:
+    """R = 2: every multiset D of size 1..2 on {-2, -1, 0, 1, 2}, every l^ <= u^ and l' <= u'
+    in {-2, .., 2}."""
+    pts = [F(v) for v in range(-2, 3)]
+    for n in range(1, 3):
+        for D in itertools.combinations_with_replacement(pts, n):
+            for lh, uh in itertools.combinations_with_replacement(pts, 2):
+                for lp, up in itertools.combinations_with_replacement(pts, 2):
+                    yield {"D": list(D), "R": F(2), "l^": lh, "u^": uh, "l'": lp, "u'": up}
+
+
+def _outputs(c: dict) -> list[F]:
+    """Algorithm 1's possible outputs on [l^, u^]: clip(y, [-w/2, w/2]) + m, y a grid of
+    estimates s^/n^ - m."""
+    m, w = (c["l^"] + c["u^"]) / 2, c["u^"] - c["l^"]
+    return [clip(F(y, 2), -w / 2, w / 2) + m for y in range(-10, 11, 4)]
+
+
+def _decomp(c: dict, terms: int = 3) -> bool:
+    D = c["D"]
+    hat = mu([clip(x, c["l^"], c["u^"]) for x in D])
+    prime = mu([clip(x, c["l'"], c["u'"]) for x in D])
+    return all(abs(a - mu(D)) <= abs(a - hat) + abs(hat - prime)
+               + (abs(prime - mu(D)) if terms == 3 else 0) for a in _outputs(c))
+
+
+DECOMPOSITION_STEPS: tuple[Step, ...] = (
+    ("|mu^ - mu(D)| <= |mu^ - mu(clip(D, [l^, u^]))| + |mu(clip(D, [l^, u^])) - mu(clip(D, [l', "
+     "u']))| + |mu(clip(D, [l', u'])) - mu(D)| (the error decomposition)", _decomp,
+     lambda c: _decomp(c, 2)),
+    ("'we bound the error when G does not hold by 2R': |mu^ - mu(D)| <= 2R (mu^ in [l^, u^] "
+     "subset of [-R, R], D subset of [-R, R])",
+     lambda c: all(abs(a - mu(c["D"])) <= 2 * c["R"] for a in _outputs(c)),
+     lambda c: all(abs(a - mu(c["D"])) <= 2 * c["R"] - F(1, 2) for a in _outputs(c))),
 )
 
 
@@ -430,6 +518,17 @@ def _clip_closer(c: dict, factor: F = F(1)) -> bool:
                for y in range(-12, 13))
 
 
+def _shift_identity(c: dict, shift: bool = True) -> bool:
+    """The error of Algorithm 1 equals the error on the shifted data (``shift`` False: the
+    twin, the output's + m forgotten)."""
+    D, m, w = c["D"], c["m"], c["w"]
+    if not all(m - w / 2 <= x <= m + w / 2 for x in D):
+        return True
+    target = mu(_shifted(D, m, w))
+    return all(clip(F(y, 2), -w / 2, w / 2) + (m if shift else 0) - mu(D)
+               == clip(F(y, 2), -w / 2, w / 2) - target for y in range(-12, 13))
+
+
 B2_STEPS: tuple[Step, ...] = (
     ("the symmetric difference of D'_1 and D'_2 (shifted and clipped) is no larger than that of "
      "D_1 and D_2: neighbours stay neighbours, so the shifting and clipping can be ignored in "
@@ -440,10 +539,14 @@ B2_STEPS: tuple[Step, ...] = (
      < _sym_diff(c["D"], c["D2"])),
     ("|clip(s^/n^, [-w/2, w/2]) - mu(D')| <= |s^/n^ - mu(D')| (mu(D') lies in [-w/2, w/2]), for "
      "every s^/n^ in {-6, -11/2, .., 6}", _clip_closer, lambda c: _clip_closer(c, F(1, 2))),
+    ("for D in [m - w/2, m + w/2] (Lemma 2's D in [l, u]): mu^ - mu(D) = clip(s^/n^, [-w/2, "
+     "w/2]) - mu(D'), mu^ = clip(s^/n^, [-w/2, w/2]) + m, for every s^/n^ in {-6, -11/2, .., 6}",
+     _shift_identity, lambda c: _shift_identity(c, shift=False)),
 )
 
 
-FAMILIES: dict[str, tuple[Callable[[], Iterator[dict]], tuple[Step, ...], str]] = {
+
+FAMILIES: dict[str, Family] = {
     "clip": (clip_cases, CLIP_STEPS, "every multiset D of size 1..4 on {0, 1, 2, 4, 7}, l' <= "
              "u' in {-1, 1, 3, 8}, alpha = 1, l^ - l', u^ - u' in {-1, 0, 1} with l^ <= u^"),
     "one-sided": (one_sided_cases, ONE_SIDED_STEPS, "every multiset D of size 1..6 on {0, 1, 2, "
@@ -467,6 +570,14 @@ FAMILIES: dict[str, tuple[Callable[[], Iterator[dict]], tuple[Step, ...], str]] 
                  "every tau* in the 1/2 grid of [-1, 8] that is a rank-r threshold"),
     "b2": (b2_cases, B2_STEPS, "Appendix B.2: every multiset D_1 of size 1..4 on {0, 1, 2, 4, "
            "7}, D_2 = D_1 with one point of the grid added, shift m in {0, 2}, width w in {2, 4}"),
+    "one-sided-p": (one_sided_p_cases, ONE_SIDED_P_STEPS, "the mirror of the one-sided-q scope "
+                    "(D negated, u' = -l', p = q): every multiset D of size 2..6 on {-7, -4, "
+                    "-2, -1, 0}, p = #{x > u'} <= |D|/2, beta in {0, 1/2, 1} with p <= k + 2 "
+                    "beta"),
+    "decomposition": (decomposition_cases, DECOMPOSITION_STEPS, "R = 2: every multiset D of "
+                      "size 1..2 on {-2, .., 2}, every l^ <= u^ and l' <= u' in {-2, .., 2}, "
+                      "Algorithm 1's outputs clip(y, [-w/2, w/2]) + m for y in {-5, -3, .., "
+                      "5}"),
     "one-sided-q": (one_sided_q_cases, ONE_SIDED_Q_STEPS, "every multiset D of size 2..6 on "
                     "{0, 1, 2, 4, 7}, k = 1/eps <= |D|/2, l' in {-1, 0, 1, 2, 3, 4, 7, 8} a "
                     "rank-t threshold with t >= k and q = #{x < l'} <= |D|/2, beta in {0, 1/2, 1} "
@@ -481,13 +592,23 @@ def family_id(name: str) -> str:
 
 
 def _jsonable(c: dict) -> dict:
-    return {k: [str(x) for x in v] if isinstance(v, list) else str(v) for k, v in c.items()}
+    """A case as JSON text; keys starting with ``_`` are values derived from the others and
+    cached in the case (:func:`memo`), left out (a replay recomputes them)."""
+    return {k: [str(x) for x in v] if isinstance(v, list) else str(v) for k, v in c.items()
+            if not k.startswith("_")}
 
 
-def run_family(name: str) -> dict[str, Any]:
-    """Every step of family ``name`` over its scope: the first violation of each step and of
-    each twin, and the number of cases."""
-    cases, steps, _ = FAMILIES[name]
+def memo(c: dict, key: str, make: Callable[[], Any]) -> Any:
+    """``c[key]``, computed by ``make`` once per case (``key`` starts with ``_``)."""
+    if key not in c:
+        c[key] = make()
+    return c[key]
+
+
+def run_family(name: str, families: dict[str, Family] | None = None) -> dict[str, Any]:
+    """Every step of family ``name`` (of ``families``, default :data:`FAMILIES`) over its
+    scope: the first violation of each step and of each twin, and the number of cases."""
+    cases, steps, _ = (families or FAMILIES)[name]
     bad: dict[str, Any] = {s[0]: None for s in steps}
     twin_bad: dict[str, Any] = {s[0]: None for s in steps}
     count = 0
@@ -501,13 +622,17 @@ def run_family(name: str) -> dict[str, Any]:
     return {"violations": bad, "twins": twin_bad, "cases": count}
 
 
+#: case keys that hold integers (counts, ranks); every other scalar is a Fraction
+INT_KEYS = frozenset({"k", "t", "q", "p", "n1", "n2", "m", "km"})
+
+
 def _decode(inputs: dict) -> dict:
     out: dict[str, Any] = {}
     for k, v in from_jsonable(inputs).items():
         if k in ("family",):
             continue
         out[k] = [F(x) for x in v] if isinstance(v, list) else (
-            int(v) if k in ("k", "t", "q", "n1", "n2") else F(v))
+            int(v) if k in INT_KEYS else F(v))
     return out
 
 
@@ -519,9 +644,24 @@ def _decode(inputs: dict) -> dict:
        "prove", reference="Appendices A, B.3")
 def b3_proof_steps(budget_s: float, seed: int) -> list[Finding]:
     t0 = time.perf_counter()
+    out = family_findings(FAMILIES, family_id, _label, seed, t0)
+    out += printed_findings(seed, t0)
+    return out
+
+
+def _label(fid: str) -> str:
+    return ("Appendix A: " if fid.startswith("text.subset.a-") else
+            "Appendix B.2: " if fid.startswith("text.subset.b2") else "Appendix B.3: ")
+
+
+def family_findings(families: dict[str, Family], id_of: Callable[[str], str],
+                    label_of: Callable[[str], str], seed: int, t0: float,
+                    ref: str = REF) -> list[Finding]:
+    """One finding per step family: refuted with the first violation as its counterexample,
+    else verified when every step's twin is refuted in the same scope (vacuous otherwise)."""
     out = []
-    for name, (_, steps, scope) in FAMILIES.items():
-        r = run_family(name)
+    for name, (_, steps, scope) in families.items():
+        r = run_family(name, families)
         bad = {k: v for k, v in r["violations"].items() if v is not None}
         parts = {k: twin("the step tightened past what the scope attains (a constant halved or "
                          "moved by 1/2, a factor 2 dropped, a sign flipped)",
@@ -531,24 +671,20 @@ def b3_proof_steps(budget_s: float, seed: int) -> list[Finding]:
         tw = twin("each step tightened (per step in evidence['twins'])",
                   "refuted" if live else "not-refuted", detail="every step's twin is refuted")
         first = next(iter(bad.values()), None)
-        fid = family_id(name)
+        fid = id_of(name)
         out.append(exhaustive_step_finding(
-            id=fid, claim=("Appendix A: " if fid.startswith("text.subset.a-") else
-                           "Appendix B.2: " if fid.startswith("text.subset.b2") else
-                           "Appendix B.3: ") + "; ".join(f"'{s[0]}'" for s in steps),
-            reference=REF, subject=SUBJECT, violation=first, twin=tw,
+            id=fid, claim=label_of(fid) + "; ".join(f"'{s[0]}'" for s in steps),
+            reference=ref, subject=SUBJECT, violation=first, twin=tw,
             scope=f"{scope} ({r['cases']} cases), exact",
             evidence={"violations": bad, "twins": parts}, seed=seed, started=t0,
             vacuous_reason="a tightened step also held",
             inputs={"family": name, **first} if first else None))
-    out += printed_findings(seed, t0)
     return out
 
 
 #: steps that fail as printed in part of the scope: (id, claim, family, printed check, the
 #: reading under which it fails, the reading under which it holds, its check)
-_PRINTED: tuple[tuple[str, str, str, Callable[[dict], bool], str, str,
-                      Callable[[dict], bool]], ...] = (
+_PRINTED: tuple[Printed, ...] = (
     ("text.subset.b3-lower-bound-last-step",
      "Appendix B.3: '(u^ - l^ - 2 alpha)/(eps|D| - 1) >= (u^ - l^)/(eps|D|) - 2 alpha/(eps|D|)' "
      "(the last step of the lower bound on 2e^2 R(D, eps))", "separation", _last_line,
@@ -574,10 +710,15 @@ _PRINTED: tuple[tuple[str, str, str, Callable[[dict], bool], str, str,
 )
 
 
-def printed_findings(seed: int, t0: float) -> list[Finding]:
+def printed_findings(seed: int, t0: float, table: tuple[Printed, ...] | None = None,
+                     families: dict[str, Family] | None = None,
+                     ref: str = REF) -> list[Finding]:
+    """The steps of ``table`` (default :data:`_PRINTED`) that may fail as printed: verified
+    when the printed step holds in its family's scope, refuted under the failing reading (with
+    a counterexample) when only the other reading holds, refuted when neither does."""
     out = []
-    for fid, text, fam, printed, bad_reading, good_reading, good in _PRINTED:
-        cases, _, scope = FAMILIES[fam]
+    for fid, text, fam, printed, bad_reading, good_reading, good in (table or _PRINTED):
+        cases, _, scope = (families or FAMILIES)[fam]
         first_bad = first_good_bad = None
         count = 0
         for c in cases():
@@ -591,7 +732,7 @@ def printed_findings(seed: int, t0: float) -> list[Finding]:
         verdict = (Verdict.VERIFIED if first_bad is None else
                    SPLIT if first_good_bad is None else Verdict.REFUTED)
         out.append(paper_finding(
-            id=fid, claim=text, reference=REF, method=Method.EXHAUSTIVE,
+            id=fid, claim=text, reference=ref, method=Method.EXHAUSTIVE,
             reading=bad_reading if first_bad else "", verdict=verdict,
             scope=f"{scope} ({count} cases), exact", evidence={"readings": readings,
                                                              "first_failure": first_bad},
@@ -602,15 +743,16 @@ def printed_findings(seed: int, t0: float) -> list[Finding]:
     return out
 
 
-def _replay_family(name: str) -> Callable[[dict], tuple[bool, Any, Any, str]]:
+def replay_family(name: str, families: dict[str, Family] | None = None
+                   ) -> Callable[[dict], tuple[bool, Any, Any, str]]:
     def run(inputs: dict) -> tuple[bool, Any, Any, str]:
         c = _decode(inputs)
-        failed = [s[0] for s in FAMILIES[name][1] if not s[1](c)]
+        failed = [s[0] for s in (families or FAMILIES)[name][1] if not s[1](c)]
         return bool(failed), [], failed, f"failing steps: {failed}"
     return run
 
 
-def _replay_printed(check: Callable[[dict], bool]) -> Callable[[dict], tuple[bool, Any, Any,
+def replay_printed(check: Callable[[dict], bool]) -> Callable[[dict], tuple[bool, Any, Any,
                                                                              str]]:
     def run(inputs: dict) -> tuple[bool, Any, Any, str]:
         ok = check(_decode(inputs))
@@ -618,7 +760,14 @@ def _replay_printed(check: Callable[[dict], bool]) -> Callable[[dict], tuple[boo
     return run
 
 
-for _name in FAMILIES:
-    replayer(family_id(_name))(_replay_family(_name))
-for _fid, _t, _fam, _check, *_ in _PRINTED:
-    replayer(_fid)(_replay_printed(_check))
+def register_replayers(families: dict[str, Family], id_of: Callable[[str], str],
+                       table: tuple[Printed, ...]) -> None:
+    """A replayer for each step family (its steps on the counterexample's case) and for each
+    printed step of ``table``."""
+    for name in families:
+        replayer(id_of(name))(replay_family(name, families))
+    for fid, _text, _fam, check, *_ in table:
+        replayer(fid)(replay_printed(check))
+
+
+register_replayers(FAMILIES, family_id, _PRINTED)

@@ -32,12 +32,105 @@ _ALG4 = _THM3 + ("subset.alg5-privacy", "subset.replace-one")
 #: their first words or hash; first match wins, so these come before the older rules
 _B3 = ("text.subset.b3-proof-steps",)
 
-_NAMED: tuple[Rule, ...] = (
+_D2 = ("text.subset.d2-proof-steps",)
+_COR1 = ("text.subset.cor1-rounding", "subset.alg2-accuracy")
+_TAIL = ("text.subset.a-e1-steps",)
+
+#: the proof steps named one by one in round 3 of issue 42 (r42d): Appendix D.2's steps
+#: (proofs/subset_optimal/claims_thm3_steps.py), more of B.3's (claims_proofsteps.py), and
+#: sentences that restate a checked display or statement; first, so they win below
+_ROUND3: tuple[Rule, ...] = (
+    *named("D.2", _D2, "b6183d08", "484cc07e", "212a8fb4", "b189347d", "20fdcb80", "case-v",
+           "frac-sum-x-in-d", "d-l-u-r-2-leq",
+           note="Lemma 7's proof, its three cases' CDF bounds (text.subset.d2-lemma7)"),
+    *named("D.2", _D2, "76b1b8e4", "b6708f96", "fb2f5750",
+           note="quantisation: the same output for D and D_quant, l(theta(D_quant), theta(D)) "
+                "<= L beta (text.subset.d2-thm3)"),
+    *named("D.2", _D2, "89803fe7", "a7d13da5",
+           note="|D_quant below l| <= 2r and 3r/2 <= |D'_quant above u| <= 2r "
+                "(text.subset.d2-counts)"),
+    *named("D.2", _D2, "dbd7c4fe",
+           note="3r/2 <= |D'_quant below l| <= 2r: refuted where 3r/2 is not an integer "
+                "(text.subset.d2-shifted-below)"),
+    *named("D.2", _D2, "8cdd124c",
+           note="'in other words' R(l, D_quant) meets [3r/2, 2r]: refuted under Corollary 1 as "
+                "stated (text.subset.d2-rank-window)"),
+    *named("D.2", _D2, "2fa7a005", "6852ec9a", "94af96e9", "9feced06", "41c89ed7", "30854169",
+           note="the triangle and monotonicity steps and the 4 L beta terms "
+                "(text.subset.d2-thm3)"),
+    *named("D.2", ("subset.theorem3-constants",), "152fedec", "16b1fc62",
+           note="the last display: 2 max l + 7 L beta <= 2e R(D, eps') against Lemma 3's 2e^2"),
+    *named("A", _B3, "1db6470d",
+           note="a rank-r threshold bounds L_r from above and U_{|D|-r} from below "
+                "(text.subset.b3-rank)"),
+    *named("B.3", ("subset.lemma1-oracle",), "fbc16627", note="Lemma 1's bound, restated"),
+    *named("B.3", ("subset.alg1-accuracy",), "f22292bc",
+           note="Lemma 2's bound 3(u^ - l^)/(|D| eps) for the first term"),
+    *named("B.3", ("subset.theorem1-constants",), "ed2d9d47", "f8661183",
+           note="the lead-ins to the final displays (their constants)"),
+    *named("B.3", _B3, "9b8f2d95", "066fc1cf",
+           note="the error decomposition and the 2R bound off G (text.subset.b3-decomposition)"),
+    *named("3.2", _B3, "9b8f2d95", "886ab6e6",
+           note="the error decomposition and the 2R bound off G (text.subset.b3-decomposition)"),
+    *named("B.3", _B3, "827dfd36",
+           note="the first term <= 6e^2 R + 6 alpha/(eps|D|) (text.subset.b3-separation)"),
+    *named("B.3", _B3, "1f2798ed",
+           note="each one-sided sum / |D| is that one-sided clipping bias "
+                "(text.subset.b3-one-sided)"),
+    *named("B.3", _B3, "93d8ced1", "4631eff1",
+           note="the upper side's chain (text.subset.b3-one-sided-p)"),
+    *named("D.1", _D2, "72271ef2", "d131ea80",
+           note="the group-privacy display (text.subset.d1-group-privacy)"),
+    *named("D.1", ("text.subset.lemma3",), "2bf01f7f",
+           note="the lead-in to the final display (its constant: text.subset.lemma3)"),
+    *named("5", _TAIL, "717550b2",
+           note="R_SME <= E|mu(D) - mu| + E|A(D) - mu(D)| (text.subset.e1-moments)"),
+    *named("D.1", ("text.subset.lemma3",), "a654c15f",
+           note="the final display's 1/(2 eps^2) for 1/(2e^2) (text.subset.lemma3)"),
+    *named("D.1", ("text.subset.lemma3",), "4335dc40",
+           note="the first step needs D1, D2 subsets of D (text.subset.lemma3-as-printed)"),
+    *named("B.1", ("text.subset.lemma3",), "1fdccdb2",
+           note="the substitution D1 = D minus L_{1/eps}, D2 = D minus U_{1/eps} in Lemma 3 "
+                "(text.subset.lemma3, reading (b))"),
+    *named("3.1", _COR1, "ce2e1d83", note="Corollary 1, restated"),
+    *named("4", _COR1, "071c5230", "6e30f2ae",
+           note="Corollary 1's (0, beta) guarantee on the grid"),
+    *named("4", ("text.subset.lemma3", "subset.lemma1-oracle"), "791be44c",
+           note="Lemma 3 with the mean and (D minus L, D minus U) gives Lemma 1's bound"),
+    *named("4", _THM3 + ("subset.definition7-monotone",), "a5452ade",
+           note="subset-optimal estimation for monotone properties: Theorem 3"),
+    *named("5", ("subset.table1-rates",), "adbc0716", "13aaa103",
+           note="the subgaussian / bounded-moment rates (Table 1's slopes)"),
+    *named("A", _TAIL, "fb669b5f", "b7f44228", "f9a4b79f", "12aed4dd",
+           note="the exponential mechanism's tail and the loss's definition, exact with eps = "
+                "2 ln 2 (text.subset.a-tail)"),
+    *named("3.1", _TAIL, "61ae145b",
+           note="low loss with high probability, hence a nearby low-rank-error threshold "
+                "(text.subset.a-tail)"),
+    *named("A", _TAIL, "6b8f579e", note="the choice of c (text.subset.a-choice-of-c)"),
+    *named("3.1", _TAIL, "b609b276", "4a2373c5", "c5457d63", "b2df17d3",
+           note="repeated points, n copies of x, the quantile reading, rank error 0 "
+                "(text.subset.sec31-rank-prose)"),
+    *named("A", _TAIL, "6b512234", note="(b - a)/alpha <= 3m (text.subset.a-cor1-grid)"),
+    *named("A", _TAIL, "a7c684ea", "4ea32d7b",
+           note="the two-stage sampler reproduces the density (text.subset.a-tail)"),
+    *named("E.1", _TAIL, "7e3917e4", "540fa694",
+           note="Corollary 2's first display and the moment chain (text.subset.e1-moments)"),
+    *named("E.1", _TAIL, "25fd053a",
+           note="Lemma 8's proof, line by line; its last '=' holds only as '<=' "
+                "(text.subset.e1-lemma8-proof, text.subset.e1-lemma8-last-line)"),
+    *named("E.1", ("subset.lemma8",), "1b6a2959",
+           note="Lemma 8 taken in expectation (Lemma 8 holds per sample: subset.lemma8)"),
+    *named("B.2", _B3, "2750c459",
+           note="the error equals the error on the shifted data (text.subset.b2-steps)"),
+    *named("2.2", (), "782b7b89", "7d070cdf", "c3bd120c",
+           note="not a claim: the definitions of R_1, R_2 and supp(D) (cited work's notions)"),
+)
+
+_NAMED: tuple[Rule, ...] = _ROUND3 + (
     # the lead's spot check of "not a claim" items (12 drawn per paper, seed 7) found these
-    # two claims named as none; they come first, so they win over the rules below
-    *named("A", (), "1db6470d",
-           note="not checked: a proof step of Appendix A (a rank-r threshold bounds L_r from "
-                "above and U_{|D|-r} from below); no check tests it"),
+    # two claims named as none (1db6470d is now tested: _ROUND3); they come first, so they win
+    # over the rules below
     *named("A", (), "9e5e22c7", note="not checked: a running-time claim"),
     *named("abstract", (), "we-propose-a-new-definition", "our-definition-requires-an",
            note=_DEF),
@@ -288,8 +381,6 @@ RULES: tuple[Rule, ...] = _NAMED + (
     # Section 3.1: Definitions 3-5, Figure 1, Algorithm 2, Theorem 2, Corollary 1
     Rule("3.1", ("text.subset.def3-prose", "subset.definitions"),
          starts="roughly-being-a-rank-r"),
-    Rule("3.1", ("subset.definitions",) + _ALG2,
-         "rank thresholds (Definitions 3-5, Figure 1) and Algorithm 2's guarantee"),
     Rule("3.2", ("text.subset.footnotes",), starts="2note-that-when"),
     Rule("3.2", ("text.subset.footnotes", "subset.alg3-privacy"),
          starts="therefore-we-can-use-algorithm-2"),
@@ -314,10 +405,6 @@ RULES: tuple[Rule, ...] = _NAMED + (
          starts="when-the-dataset-d-is-supported"),
     Rule("A", ("text.subset.cor1-rounding", "subset.alg2-accuracy"),
          starts="this-implies-that-moving-to-its"),
-    Rule("A", ("subset.definitions",) + _ALG2,
-         "proofs of Lemmas 4, 5, Theorem 2 and Corollary 1"),
-    Rule("B.1", ("subset.lemma1-oracle", "text.subset.lemma3"),
-         "proof of Lemma 1: Lemma 3 with D1 = D minus its 1/eps smallest, D2 = minus largest"),
     Rule("B.2", ("text.subset.lemma2-proof",) + _ALG1, starts="ee896858"),
     Rule("B.2", ("text.subset.lemma2-proof",) + _ALG1, starts="2f92563e"),
     Rule("B.2", ("text.subset.lemma2-proof",) + _ALG1, starts="89eef8de"),
@@ -330,17 +417,10 @@ RULES: tuple[Rule, ...] = _NAMED + (
     Rule("B.3", ("text.subset.clip-vs-delete",), starts="next-we-argue-that-clipping"),
     Rule("B.3", ("subset.theorem1-constants", "subset.theorem1-accuracy", "subset.lemma6"),
          "proof of Theorem 1 and of Lemma 6"),
-    Rule("D.1", ("text.subset.lemma3", "subset.lemma1-oracle"),
-         "proof of Lemma 3: its first step needs D1, D2 subsets of D; its final display "
-         "prints 1/(2 eps^2) for 1/(2e^2)"),
     Rule("D.2", ("text.subset.lemma7-dominance",), starts="begin-aligned-2r-geq"),
     Rule("D.2", ("text.subset.lemma7-dominance",), starts="for-all-d-such-that"),
     Rule("D.2", ("text.subset.lemma7-dominance",), starts="d-setminus-l-4r"),
-    Rule("D.2", ("text.subset.lemma7-dominance",), starts="case-v"),
-    Rule("D.2", ("text.subset.lemma7-dominance",), starts="frac-sum-x-in-d"),
-    Rule("D.2", ("text.subset.lemma7-dominance",), starts="d-l-u-r-2-leq"),
     Rule("D.2", ("text.subset.thm3-failure-term",) + _THM3, starts="15d15b0b"),
     Rule("D.2", _THM3 + ("subset.alg4-privacy",), "proof of Theorem 3 (4e^2 vs the printed "
                                                   "2e / 2e^2: subset.theorem3-constants)"),
-    Rule("E.1", ("subset.lemma8", "subset.theorem4-corollary2"), "proof of Corollary 2, Lemma 8"),
 )

@@ -43,8 +43,8 @@ def test_verdicts_twins_and_replay(findings: dict) -> None:
         f = findings[fid]
         assert f.verdict in ("refuted", "refuted-under-reading"), fid
         assert set(f.evidence["readings"].values()) == {"holds", "refuted"}, fid
-        still, *_ = cp._replay_printed(
+        still, *_ = cp.replay_printed(
             next(p[3] for p in cp._PRINTED if p[0] == fid))(f.counterexample["inputs"])
         assert still, fid
-    ok, *_ = cp._replay_family("lemma6")({"D": ["0", "1", "1", "1"], "n1": "1", "n2": "2"})
+    ok, *_ = cp.replay_family("lemma6")({"D": ["0", "1", "1", "1"], "n1": "1", "n2": "2"})
     assert not ok
