@@ -114,6 +114,8 @@ TWIN_REQUIRED: tuple[str, ...] = (
     "text.subset.b3-one-sided-q", "text.subset.a-neighbour", "text.subset.a-piecewise",
     "text.subset.a-interval", "text.subset.b2-steps", "text.liu.sec5-term1-ranges",
     "text.a2.two-maximal-removal", "text.a2.three-maximal-removal",
+    # Lan & Reiter A.2: Lemma 4.2's steps, Theorems 4.1 / 4.2 for k > 3 (claims_a2_steps.py)
+    "text.a2.l42.*", "text.a2.t41.*", "text.a2.t42.*", "text.a2.eq58",
 )
 
 

@@ -35,6 +35,7 @@ SUBJECT = Subject(
         "proofs.gini.claims_text",
         "proofs.gini.claims_appendix",
         "proofs.gini.claims_proofsteps",
+        "proofs.gini.claims_a2_steps",
     ),
     regress="proofs.gini.regress:SUITE",
     coverage="proofs.gini.coverage:RULES",

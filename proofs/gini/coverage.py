@@ -118,6 +118,8 @@ COVERAGE: tuple[Item, ...] = (
          ("text.a2.small-k-steps",)),
     Item("Sec. 4.3 text: the extreme means after k changes; eq. (26)",
          ("text.sec43.mean-iq-bounds",)),
+    Item("A.2: Lemma 4.2's proof steps, eq. (58), the proofs of Theorem 4.1 for k > 3 and "
+         "Theorem 4.2 for k >= 3, step by step", ("text.a2.large-k-steps",)),
     Item("A.2: Theorem 4.2 as restated ('removing n - k consecutive elements')",
          ("text.a2.thm42-restated",)),
     Item("A.4 text: scale invariance of IQ and g; g = sum |x_i - x_j| / n^2 at mean 1",
@@ -144,10 +146,47 @@ _DEF = "not a claim: a definition, notation or setting"
 _ROAD = "not a claim: roadmap or description of what follows"
 _BG = "not checked: background on differential privacy or cited work, not a result of the paper"
 _TOY = ("sec3.toy-numbers",)
+_A2 = "text.a2.large-k-steps"
 _NOCLAIM_BG = ("not a claim: background, motivation or an opinion (no checkable statement; "
                "rubric of the labelled samples, proofs/*/sentence_labels.json)")
 _NOCLAIM_SUGGEST = ("not a claim: a suggestion, proposal or expectation (hedged: may, could, "
                     "suspect)")
+
+#: the A.2 proof-step sentences (first words or hash) -> the finding of
+#: proofs/gini/claims_a2_steps.py that tests each
+_A2_STEPS: tuple[tuple[tuple[str, ...], str], ...] = (
+    (("with-m-held-constant",), "the sign constant in x at fixed m "
+                                "(text.a2.l42.sign-constant-in-x)"),
+    (("this-i-term-increases",), "(I) and the true numerator strictly increasing in m "
+                                 "(text.a2.l42.i-increasing)"),
+    (("thus-there-exists-a-point", "02fdfc30"), "m_A exists for every data set of 2..6 records "
+                                                "(text.a2.l42.m-a-exists)"),
+    (("42bc7707",), "the rank as a step function (text.a2.l42.rank-step)"),
+    (("701be13a",), "m = r, r + 1 at x_r -/+: holds for distinct values, refuted with ties "
+                    "(text.a2.l42.rank-limits)"),
+    (("c06f198d", "a91998dc"), "no jump at x = x_r (text.a2.l42.continuity)"),
+    (("794cc373", "1e20df23", "dc2aadbe"),
+     "g(Q_{+x}) monotone over the candidates in the direction of m_A (holds); against "
+     "g(Q_{-m}) (refuted) (text.a2.t41.insert-direction)"),
+    (("c3beffcd", "0f89cce4", "9989f499", "65d84baa"),
+     "the selections x_{u-1} (m_A > m), x_{l+1} (m_A < m) give the smallest g(Q_{+x}): "
+     "refuted, the opposite ones are best (text.a2.t41.selection)"),
+    (("1572292d",), "at m = m_A the replacement gives an equal Gini, not a larger one "
+                    "(text.a2.t41.m-equals-m-a)"),
+    (("bad7d93c",), "x_{l+1} or x_{u-1} in lieu of y_m: g >= g(Q) (text.a2.t41.some-endpoint)"),
+    (("336d3fa9", "d84a78b0"), "one interior element replaced by x_{l+1} or x_{u-1}: g does "
+                               "not fall (text.a2.t41.iterate)"),
+    (("37e6f083",), "x_{l-1} minimises among i < l (text.a2.t42.add-below)"),
+    (("905c1680",), "x_{u+1} minimises among i > u (text.a2.t42.add-above)"),
+    (("e716a32b", "67704b1e"), "the window is smallest among additions on its side (holds), "
+                               "among all additions (refuted) (text.a2.t42.window-smallest)"),
+    (("090e49e8", "2d459d60", "55fd04e8", "4b5eeee1"),
+     "the window strictly below Q_l / Q_u: distinct values (holds), ties (refuted) "
+     "(text.a2.t42.contradiction)"),
+    (("d536563a", "04958c11"), "one element off a longest run moved next to it: g does not "
+                               "rise; distinct values (holds), ties (refuted) "
+                               "(text.a2.t42.iterate)"),
+)
 
 #: sentences, equations and algorithm lines named one by one (issue 42): first match wins, so
 #: these come before the older rules and the section defaults below
@@ -232,7 +271,7 @@ _NAMED: tuple[Rule, ...] = (
     Rule("*", ("thm45.inequality",), anchors=("eq (27)", "eq (28)")),
     Rule("*", ("deriv.prop51", "repro.sec52-iq"), anchors=("eq (31)",)),
     Rule("*", ("deriv.decrease",), anchors=tuple(f"eq ({i})" for i in range(42, 49))),
-    Rule("*", ("deriv.insertion",), anchors=tuple(f"eq ({i})" for i in range(53, 58))),
+    Rule("*", ("deriv.insertion",), anchors=tuple(f"eq ({i})" for i in range(53, 56))),
     Rule("*", ("deriv.a3-closed-forms",), anchors=("eq (59)", "eq (60)")),
     Rule("*", ("deriv.prop51",), anchors=("eq (61)", "eq (62)")),
     # Section 4
@@ -393,10 +432,22 @@ _NAMED: tuple[Rule, ...] = (
            "we-use-a-proof-by", "assume-that-a-subset", "for-notational-convenience",
            "when-m-u-1-we-refer", "first-consider-adding", "to-compute-the-possible",
            "likewise-we-can-add", "consider-the-rank-m-of", note=_DEF),
-    Rule("A.2", ("deriv.insertion",), anchors=("lemma 4.2",)),
-    *named("A.2", ("deriv.insertion",), "with-m-held-constant", "this-i-term-increases",
-           "thus-there-exists-a-point",
-           note="Lemma 4.2 from (55): the sign term (I) and its monotonicity in m"),
+    # Lemma 4.2's statement and proof steps, eq. (58), Theorems 4.1 (k > 3) / 4.2 (k >= 3):
+    # each step tested itself (proofs/gini/claims_a2_steps.py, findings text.a2.l42.*,
+    # text.a2.eq58, text.a2.t41.*, text.a2.t42.*)
+    Rule("A.2", (_A2, "deriv.insertion"), anchors=("lemma 4.2",),
+         note="m_A exists (verified); 'unique' refuted as an integer (text.a2.l42.m-a-*)"),
+    Rule("A.2", (_A2,), anchors=("eq (52)",),
+         note="the signs below / above m_A (text.a2.l42.m-a-exists, text.a2.l42.m-a-unique)"),
+    Rule("A.2", (_A2, "deriv.insertion"), anchors=("eq (56)", "eq (57)"),
+         note="the derivative's sign at ranks n + 1 and 1 (text.a2.l42.end-signs)"),
+    Rule("A.2", (_A2,), anchors=("eq (58)",),
+         note="refuted with n = |X|, holds with n read as k (text.a2.eq58)"),
+    *(rule for starts, note in _A2_STEPS for rule in named("A.2", (_A2,), *starts, note=note)),
+    *named("A.2", ("subsets.thm41", _A2), "ac5c62cb", "3cd1938d",
+           note="the contradiction needs a strict increase: replacing y_m gives >= only "
+                "(text.a2.t41.some-endpoint) and a k-maximal Q can hold an outsider "
+                "(paper.thm41.proof-k-smallest-or-largest, refuted)"),
     Rule("A.2", ("subsets.thm41", "subsets.smt"), anchors=("theorem 4.1",)),
     Rule("A.2", ("text.a2.thm42-restated", "subsets.thm42"), anchors=("theorem 4.2",),
          note="the restatement adds 'consecutive' to the removed elements: refuted under both "
@@ -484,7 +535,5 @@ RULES: tuple[Rule, ...] = _NAMED + (
     Rule("A.1.2", ("subsets.lemma41", "deriv.increase"), "eqs. (35)-(41): s_{m+1} >= s_m and "
                                                         "the maximum at m = 1"),
     Rule("A.1.3", ("deriv.decrease", "subsets.lemma41"), "eqs. (42)-(51), Lemma A.1"),
-    Rule("A.2", ("deriv.insertion", "subsets.thm41", "subsets.thm42", "subsets.smt"),
-         "Lemma 4.2, eqs. (52)-(58), proofs of Theorems 4.1-4.2"),
     Rule("A.4", ("deriv.prop51",), "proof of Proposition 5.1"),
 )
