@@ -116,6 +116,9 @@ TWIN_REQUIRED: tuple[str, ...] = (
     "text.a2.two-maximal-removal", "text.a2.three-maximal-removal",
     # Lan & Reiter A.2: Lemma 4.2's steps, Theorems 4.1 / 4.2 for k > 3 (claims_a2_steps.py)
     "text.a2.l42.*", "text.a2.t41.*", "text.a2.t42.*", "text.a2.eq58",
+    # Lan & Reiter 4.3 / 4.4 / A.4 proof steps (proofs/gini/claims_bound_steps.py; text.sec43.*
+    # above covers Theorem 4.5's)
+    "text.sec44.*", "text.a4.any-g", "text.a4.max-alpha", "text.a4.half-only", "text.a4.l-zero",
 )
 
 

@@ -524,21 +524,21 @@ def _tie_step(fid: str, sentence: str, data: Data, scope: str, bad: Bad, twin_te
 
 
 def _step(fid: str, sentence: str, data: Data, scope: str, bad: Bad, twin_text: str,
-          twin_bad: Bad, seed: int, vacuous: str) -> Finding:
+          twin_bad: Bad, seed: int, vacuous: str, ref: str = REF) -> Finding:
     """A step checked as printed: refuted with its first violation, else verified when the
     perturbed step (``twin_bad``) is refuted in the same scope, vacuous otherwise."""
     t0 = time.perf_counter()
     v = _first(data, bad)
     tv = _first(data, twin_bad)
     return exhaustive_step_finding(
-        id=fid, claim=sentence, reference=REF, subject=SUBJECT, violation=v,
+        id=fid, claim=sentence, reference=ref, subject=SUBJECT, violation=v,
         twin=twin(twin_text, "refuted" if tv else "not-refuted", witness=tv),
         scope=scope, evidence={"violation": v}, seed=seed, started=t0, vacuous_reason=vacuous)
 
 
 def _readings(fid: str, sentence: str, data: Data, scope: str, bad: dict[str, Bad],
               names: dict[str, str], twin_text: str, twin_bad: Bad, seed: int,
-              extra: dict | None = None) -> Finding:
+              extra: dict | None = None, ref: str = REF) -> Finding:
     """A step under each of its readings (``names``: reading -> its statement): refuted under
     every reading, ``refuted-under-reading`` when one holds (the first failing reading named,
     its counterexample replayable), else verified with the twin."""
@@ -555,7 +555,7 @@ def _readings(fid: str, sentence: str, data: Data, scope: str, bad: dict[str, Ba
         verdict = SPLIT if held else Verdict.REFUTED
     first = viol[failing] if failing else None
     return paper_finding(
-        id=fid, claim=sentence, reference=REF, method=Method.EXHAUSTIVE,
+        id=fid, claim=sentence, reference=ref, method=Method.EXHAUSTIVE,
         reading=names[failing] if failing else "", verdict=verdict, scope=scope,
         evidence={"readings": {names[r]: "refuted" if viol[r] else "holds" for r in bad},
                   "violations": {names[r]: viol[r] for r in bad}, "twin": tw, **(extra or {})},
@@ -829,16 +829,22 @@ _REPLAY: dict[str, dict[str, Bad]] = {
 }
 
 
-def _replay(fid: str) -> Callable[[dict], tuple[bool, Any, Any, str]]:
+Replay = Callable[[dict], tuple[bool, Any, Any, str]]
+
+
+def replay_table(table: dict[str, dict[str, Bad]], fid: str,
+                 convert: Callable[[str], Any] = int) -> Replay:
+    """The replayer of finding ``fid``: the check of ``table[fid]`` for the counterexample's
+    reading (its data decoded by ``convert``) must report the violation again."""
     def run(inputs: dict) -> tuple[bool, Any, Any, str]:
         inputs = from_jsonable(inputs)
-        x = sorted(int(v) for v in inputs["data"])
-        checks = _REPLAY[fid]
+        x = [convert(str(v)) for v in inputs["data"]]
+        checks = table[fid]
         check = checks.get(inputs.get("reading") or "", next(iter(checks.values())))
         v = check(x)
-        return v is not None, "the step holds on this data set", v, f"{fid} on {x}: {v}"
+        return v is not None, "the step holds on this input", v, f"{fid} on {x}: {v}"
     return run
 
 
 for _fid in _REPLAY:
-    replayer(_fid)(_replay(_fid))
+    replayer(_fid)(replay_table(_REPLAY, _fid))

@@ -120,6 +120,10 @@ COVERAGE: tuple[Item, ...] = (
          ("text.sec43.mean-iq-bounds",)),
     Item("A.2: Lemma 4.2's proof steps, eq. (58), the proofs of Theorem 4.1 for k > 3 and "
          "Theorem 4.2 for k >= 3, step by step", ("text.a2.large-k-steps",)),
+    Item("Sec. 4.3: the chains (29), (30) of Theorem 4.5's proof, step by step",
+         ("text.sec43.thm45-proof-steps",)),
+    Item("Sec. 4.4: A^(k) <= 1 and the pruning of the search at k*", ("text.sec44.pruning-steps",)),
+    Item("A.4: the steps of Proposition 5.1's proof", ("text.a4.prop51-proof-steps",)),
     Item("A.2: Theorem 4.2 as restated ('removing n - k consecutive elements')",
          ("text.a2.thm42-restated",)),
     Item("A.4 text: scale invariance of IQ and g; g = sum |x_i - x_j| / n^2 at mean 1",
@@ -147,6 +151,7 @@ _ROAD = "not a claim: roadmap or description of what follows"
 _BG = "not checked: background on differential privacy or cited work, not a result of the paper"
 _TOY = ("sec3.toy-numbers",)
 _A2 = "text.a2.large-k-steps"
+_T45 = "text.sec43.thm45-proof-steps"
 _NOCLAIM_BG = ("not a claim: background, motivation or an opinion (no checkable statement; "
                "rubric of the labelled samples, proofs/*/sentence_labels.json)")
 _NOCLAIM_SUGGEST = ("not a claim: a suggestion, proposal or expectation (hedged: may, could, "
@@ -337,6 +342,42 @@ _NAMED: tuple[Rule, ...] = (
            note="n = 2, X = (0.5, 1), [L, U] = [0.5, 1]: the bounds differ by 0.35"),
     *named("4.3", ("thm45.inequality",), "the-bounds-in-theorem-4-3"),
     *named("4.3", (), "in-practical-situations", note=_NOCLAIM_SUGGEST),
+    # Theorem 4.5's proof steps, the pruning at k*, Proposition 5.1's proof
+    # (proofs/gini/claims_bound_steps.py)
+    *named("4.3", (), "first-suppose-k-leq", note="not a claim: a case assumption of the proof"),
+    *named("4.3", (), "putting-it-all-together",
+           note="not a claim: a summary leading into Theorem 4.3"),
+    *named("4.3", ("text.sec43.mean-iq-bounds",), "since-l-leq-bar-x-t",
+           note="the lead-in to (26): L <= xbar_t <= U gives (26) (exhaustive, exact)"),
+    Rule("4.3", (_T45,), anchors=("eq (29)",),
+         note="as printed (maxima over k = 1..n) refuted; over the case's k holds "
+              "(text.sec43.eq29-chain)"),
+    *named("4.3", (_T45,), "since-n-geq-2iq-x-left",
+           note="2/(n/(2 IQ) - 1) <= eps eta under (27) (text.sec43.n-condition)"),
+    *named("4.3", (_T45,), "then-exp-beta-k-leq-exp",
+           note="exp(-beta k) <= exp(-eps n/(2 gamma IQ)) for k > n/(2 IQ) "
+                "(text.sec43.exp-step)"),
+    Rule("4.3", (_T45,), anchors=("eq (30)",),
+         note="as printed (maxima over k = 1..n) refuted; over the case's k holds "
+              "(text.sec43.eq30-chain)"),
+    *named("4.3", (_T45,), "since-n-geq-frac-2iq-x",
+           note="the premises of (30) and its chain (text.sec43.eq30-chain)"),
+    *named("4.4", ("text.sec44.pruning-steps",), "with-regard-to-pruning-the-search",
+           note="A^(k) <= 1: eq. (2) in [0, 1], every change <= 1 (text.sec44.a-at-most-one)"),
+    *named("4.4", ("text.sec44.pruning-steps",), "thus-e-beta-k-a-k", "for-every-k-geq-k-we",
+           "consequently-we-can-restrict",
+           note="the pruning at k* for every A^(k) <= 1 (text.sec44.k-star)"),
+    *named("4.1.1", (), "for-any-m-let-a-m", note=_DEF),
+    *named("A.4", ("text.a4.prop51-proof-steps",), "we-can-obtain-any-g-x",
+           note="refuted for a fixed alpha (L < 0 when g > alpha), holds for alpha >= g "
+                "(text.a4.any-g)"),
+    *named("A.4", ("text.a4.prop51-proof-steps",), "for-fixed-g-x-g-we",
+           note="the smallest U - L at the largest alpha(1 - alpha) (text.a4.max-alpha)"),
+    *named("A.4", ("text.a4.prop51-proof-steps",), "however-this-solution-only",
+           "when-g-1-2-setting-alpha",
+           note="alpha = 1/2 feasible iff g <= 1/2; L = 1 - 2g (text.a4.half-only)"),
+    *named("A.4", ("text.a4.prop51-proof-steps",), "setting-l-0-the-constraint",
+           note="U = 1/(1 - alpha) at L = 0 (text.a4.l-zero)"),
     *named("4.4", (), "we-use-two-computational", "let-k-min-left", "in-particular-we-maintain",
            note=_DEF),
     *named("4.4", ("complexity.printed",), "this-would-result-in-a-cost",
@@ -524,8 +565,6 @@ RULES: tuple[Rule, ...] = _NAMED + (
     Rule("4.1.3", ("subsets.lemma41", "bounds.printed"), "the four candidates, eqs. (21)-(22)"),
     Rule("4.3", ("bounds.printed", "thm45.inequality", "sec43.example", "def21.smooth"),
          "Theorems 4.3-4.5, eqs. (23)-(30), the n = 2 example"),
-    Rule("4.4", ("complexity.printed", "def21.smooth", "deriv.a3-closed-forms"),
-         "pruning k* and the prefix statistics"),
     # Section 5
     Rule("5.1", ("repro.fig1", "repro.fig2", "repro.sec51-upper-bound"),
          "CPS data, the DP upper bound, Figures 1-2"),
@@ -535,5 +574,4 @@ RULES: tuple[Rule, ...] = _NAMED + (
     Rule("A.1.2", ("subsets.lemma41", "deriv.increase"), "eqs. (35)-(41): s_{m+1} >= s_m and "
                                                         "the maximum at m = 1"),
     Rule("A.1.3", ("deriv.decrease", "subsets.lemma41"), "eqs. (42)-(51), Lemma A.1"),
-    Rule("A.4", ("deriv.prop51",), "proof of Proposition 5.1"),
 )

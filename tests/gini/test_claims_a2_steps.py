@@ -81,6 +81,7 @@ def test_verdicts_twins_and_replay(findings: dict) -> None:
             assert needs_twin(fid) and twin_problem(f.evidence) == "", fid
             continue
         doc = f.counterexample
+        assert doc is not None, fid
         assert REPLAYERS[doc["check"]](from_jsonable(doc["inputs"]))[0], fid
         assert REPLAYERS[doc["check"]](doc["inputs"])[0], fid
     # the selection's opposite choices are best everywhere in the scope
