@@ -37,6 +37,7 @@ SUBJECT = Subject(
         "proofs.gini.claims_proofsteps",
         "proofs.gini.claims_a2_steps",
         "proofs.gini.claims_bound_steps",
+        "proofs.gini.claims_s41_steps",
     ),
     regress="proofs.gini.regress:SUITE",
     coverage="proofs.gini.coverage:RULES",

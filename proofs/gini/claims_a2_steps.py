@@ -536,6 +536,15 @@ def _step(fid: str, sentence: str, data: Data, scope: str, bad: Bad, twin_text: 
         scope=scope, evidence={"violation": v}, seed=seed, started=t0, vacuous_reason=vacuous)
 
 
+def _steps(specs: tuple[tuple[str, str, Bad, str, Bad], ...], data: Data, scope: str, seed: int,
+           ref: str) -> list[Finding]:
+    """:func:`_step` for each (id, sentence, check, twin text,
+    twin check) of ``specs`` over the same ``data``."""
+    return [_step(fid, sentence, data, scope, bad, twin_text, twin_bad, seed,
+                  f"the perturbed step ({twin_text}) held everywhere too", ref=ref)
+            for fid, sentence, bad, twin_text, twin_bad in specs]
+
+
 def _readings(fid: str, sentence: str, data: Data, scope: str, bad: dict[str, Bad],
               names: dict[str, str], twin_text: str, twin_bad: Bad, seed: int,
               extra: dict | None = None, ref: str = REF) -> Finding:

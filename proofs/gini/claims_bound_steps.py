@@ -34,7 +34,7 @@ import sympy as sp
 from audit.findings import Finding
 from audit.registry import replayer
 from proofs.gini import claim, oracles
-from proofs.gini.claims_a2_steps import Bad, Data, Vec, _readings, _step, replay_table
+from proofs.gini.claims_a2_steps import Bad, Data, Vec, _readings, _step, _steps, replay_table
 
 REF43 = "Lan & Reiter 2025, Section 4.3 (proof of Theorem 4.5)"
 REF44 = "Lan & Reiter 2025, Section 4.4 (pruning the search over k)"
@@ -272,15 +272,6 @@ def lzero_violation(p: Vec, use_alpha: bool = False) -> dict | None:
 
 
 # ------------------------------------------------------------------------- the findings
-def _steps(specs: tuple[tuple[str, str, Bad, str, Bad], ...], data: Data, scope: str, seed: int,
-           ref: str) -> list[Finding]:
-    """:func:`proofs.gini.claims_a2_steps._step` for each (id, sentence, check, twin text,
-    twin check) of ``specs`` over the same ``data``."""
-    return [_step(fid, sentence, data, scope, bad, twin_text, twin_bad, seed,
-                  f"the perturbed step ({twin_text}) held everywhere too", ref=ref)
-            for fid, sentence, bad, twin_text, twin_bad in specs]
-
-
 _T45 = ("IQ in {{1/2, 1, 3/2, 2, 3}}, eps in {{1/2, 1, 2}}, eps*eta in {{1/10, 1/4, 1/2}} "
         "(eta < 1), gamma in {{2, 3}}, n = n_(27), n_(27) + 1, 2 n_(27) ({count} cases); A^(k) "
         "by (24) with L = 0; exact (Fractions, SymPy for exp / ln)")

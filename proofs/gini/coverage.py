@@ -124,6 +124,10 @@ COVERAGE: tuple[Item, ...] = (
          ("text.sec43.thm45-proof-steps",)),
     Item("Sec. 4.4: A^(k) <= 1 and the pruning of the search at k*", ("text.sec44.pruning-steps",)),
     Item("A.4: the steps of Proposition 5.1's proof", ("text.a4.prop51-proof-steps",)),
+    Item("Sec. 4.1.1: the sign of (14), Lemma 4.1's proof steps, B of (20)",
+         ("text.sec411.lemma41-proof-steps",)),
+    Item("A.1.2 / A.1.3: displays (37)-(39), (50)-(51), Lemma A.1's proof signs",
+         ("text.a1.display-steps",)),
     Item("A.2: Theorem 4.2 as restated ('removing n - k consecutive elements')",
          ("text.a2.thm42-restated",)),
     Item("A.4 text: scale invariance of IQ and g; g = sum |x_i - x_j| / n^2 at mean 1",
@@ -156,6 +160,22 @@ _NOCLAIM_BG = ("not a claim: background, motivation or an opinion (no checkable 
                "rubric of the labelled samples, proofs/*/sentence_labels.json)")
 _NOCLAIM_SUGGEST = ("not a claim: a suggestion, proposal or expectation (hedged: may, could, "
                     "suspect)")
+
+#: Section 4.1.1's step sentences (hash) -> the finding of proofs/gini/claims_s41_steps.py
+_S411_STEPS: tuple[tuple[tuple[str, ...], str], ...] = (
+    (("e887a3b7",), "a witness of each sign of (13) (text.s411.eq13-signs)"),
+    (("1f57c57d",), "Delta g monotone in a at fixed m, m' (text.s411.monotone-in-a)"),
+    (("26a4245e",), "the largest |Delta g| at an end of a's interval (text.s411.extreme-at-ends)"),
+    (("68fbaade",), "sign of (14) at m' = m (text.s411.sign-at-m)"),
+    (("2a914d55",), "the sign switch of (14) (text.s411.sign-switch)"),
+    (("db326898",), "decreasing, then increasing as x_m rises (text.s411.decrease-then-increase)"),
+    (("e0d6d4e4",), "'(14) always positive': refuted strictly (A = 0), holds as >= 0 "
+                    "(text.s411.positive-case)"),
+    (("3d08e308",), "'A positive for m' >= s_m': refuted strictly (A(m, s_m) = 0), holds as "
+                    ">= 0 (text.s411.grow-after-s)"),
+    (("fe5f1bd9",), "(20) = B (x_{m+1} - x_m), B strictly decreasing (text.s411.b-decreasing)"),
+    (("f3e99583",), "B(1) > 0, B(n) < 0: refuted at g_0 = 1 (B(n) = 0) (text.s411.b-signs)"),
+)
 
 #: the A.2 proof-step sentences (first words or hash) -> the finding of
 #: proofs/gini/claims_a2_steps.py that tests each
@@ -368,6 +388,15 @@ _NAMED: tuple[Rule, ...] = (
            "consequently-we-can-restrict",
            note="the pruning at k* for every A^(k) <= 1 (text.sec44.k-star)"),
     *named("4.1.1", (), "for-any-m-let-a-m", note=_DEF),
+    # Section 4.1.1's and A.1.2 / A.1.3's steps (proofs/gini/claims_s41_steps.py)
+    *(rule for starts, note in _S411_STEPS
+      for rule in named("4.1.1", ("text.sec411.lemma41-proof-steps",), *starts, note=note)),
+    Rule("A.1.2", ("text.a1.display-steps",), anchors=("eq (37)", "eq (38)", "eq (39)"),
+         note="(37)-(39) against eq. (2) (text.a12.eq37-39)"),
+    Rule("A.1.3", ("text.a1.display-steps",), anchors=("eq (50)", "eq (51)"),
+         note="(50)-(51) against eq. (2) (text.a13.eq50-51)"),
+    *named("A.1.3", ("text.a1.display-steps",), "12b20bd4",
+           note="refuted: D(m, m') <= 0 for some m' < m (text.a13.sign-otherwise)"),
     *named("A.4", ("text.a4.prop51-proof-steps",), "we-can-obtain-any-g-x",
            note="refuted for a fixed alpha (L < 0 when g > alpha), holds for alpha >= g "
                 "(text.a4.any-g)"),
@@ -451,6 +480,8 @@ _NAMED: tuple[Rule, ...] = (
     Rule("*", ("subsets.lemma41",), anchors=("eq (49)",)),
     *named("A.1.3", (), "suppose-the-observation", "using-algebraic-manipulations",
            "we-first-consider-m-1", "we-next-consider-m-q", "we-define-f-m-m", note=_DEF),
+    *named("A.1.3", ("text.a1.display-steps",), "49cc18dd",
+           note="refuted: D(1, m) > 0 already (text.a13.sign-switch)"),
     *named("A.1.3", ("subsets.lemma41",), "in-section-4-1-2-of", "when-g-0-frac-2m-n",
            "delta-g-m-m-a-attains", "for-a-fixed-m-the-largest", "from-the-sign-of-the",
            "since-delta-g-m-q-m",
