@@ -120,7 +120,7 @@ TWIN_REQUIRED: tuple[str, ...] = (
     # above covers Theorem 4.5's)
     "text.sec44.*", "text.a4.any-g", "text.a4.max-alpha", "text.a4.half-only", "text.a4.l-zero",
     # Lan & Reiter 4.1.1 / A.1.2 / A.1.3 steps (proofs/gini/claims_s41_steps.py)
-    "text.s411.*", "text.a12.eq37-39", "text.a13.eq50-51", "text.a13.sign-*",
+    "text.s411.*", "text.s413.*", "text.a12.eq37-39", "text.a13.eq50-51", "text.a13.sign-*",
 )
 
 

@@ -284,6 +284,39 @@ def decrease_sign_violation(x: Vec, case: str = "otherwise") -> dict | None:
     return None
 
 
+def m_i(x: Vec) -> int:
+    """m_I = floor(n - (1 - g_0)(n - 1)/2) (Section 4.1.1), at least 1."""
+    n = len(x)
+    v = n - (1 - _g0(tuple(x))) * (n - 1) / 2
+    return max(1, v.numerator // v.denominator)
+
+
+def triangle_violation(x: Vec, use_min: bool = False) -> dict | None:
+    """(21)'s second step, 'because of the triangle inequality': |a (1 - g_t) + 2/(n-1)
+    sum_{i=m}^n (x_m - x_i)| / (n xbar_t + a) <= max(a (1 - g_t), 2/(n-1) sum_{i=m}^n (x_i -
+    x_m)) / (n xbar_t + a), at m = m_I and every m, a in {0, 1/2, ..., x_n + 2} (L = 0,
+    U = x_n + 2).  ``use_min`` (the twin): min in place of max."""
+    n, S, g = len(x), sum(x), _g0(tuple(x))
+    for m in sorted({m_i(x), *range(1, n + 1)}):
+        tail = Q(2, n - 1) * sum(x[i - 1] - x[m - 1] for i in range(m, n + 1))
+        for a in (Q(j, 2) for j in range(0, 2 * (x[-1] + 2) + 1)):
+            lhs = abs(a * (1 - g) - tail) / (S + a)
+            rhs = (min if use_min else max)(a * (1 - g), tail) / (S + a)
+            if lhs > rhs:
+                return {"m": m, "a": str(a), "lhs": str(lhs), "rhs": str(rhs)}
+    return None
+
+
+def sum_limits_violation(x: Vec, at_top: bool = False) -> dict | None:
+    """(21)'s third step: 'the largest value of the summation term occurs when the limits go
+    from 1 to n': sum_{i=m}^n (x_i - x_m) <= sum_{i=1}^n (x_i - x_1) for every m.  ``at_top``
+    (the twin): largest from n - 1 to n."""
+    n = len(x)
+    sums = [sum(x[i - 1] - x[m - 1] for i in range(m, n + 1)) for m in range(1, n + 1)]
+    best = sums[n - 2] if at_top else sums[0]
+    return None if best == max(sums) else {"sums_by_m": [str(v) for v in sums]}
+
+
 # ------------------------------------------------------------------------- the findings
 def s411_findings(seed: int) -> list[Finding]:
     data = [[int(v) for v in x] for x in data_sets()]
@@ -321,7 +354,16 @@ def s411_findings(seed: int) -> list[Finding]:
         ("text.s411.grow-after-s", "Section 4.1.1: 'Since A is nondecreasing and positive for "
          "all m' >= s_m, Delta g(m, m', a) continues to grow for each increment of m' until "
          "reaching n'", grow_after_s_violation))
+    steps413 = (
+        ("text.s413.triangle-step", "Section 4.1.3, (21): 'The second step holds because of the "
+         "triangle inequality' (|x + y| <= max(|x|, |y|) for a (1 - g_t) >= 0 and the sum "
+         "term <= 0)", triangle_violation, "min in place of max",
+         functools.partial(triangle_violation, use_min=True)),
+        ("text.s413.sum-limits", "Section 4.1.3, (21): 'the largest value of the summation term "
+         "occurs when the limits go from 1 to n'", sum_limits_violation,
+         "largest from n - 1 to n", functools.partial(sum_limits_violation, at_top=True)))
     return [
+        *_steps(steps413, data, sc, seed, "Lan & Reiter 2025, Section 4.1.3 (eq. (21))"),
         _step("text.s411.eq13-signs",
               "Section 4.1.1: 'Note that (13) can be positive or negative (or in rare cases "
               "zero)' (a witness of each sign)", [[]], sc,

@@ -124,7 +124,8 @@ COVERAGE: tuple[Item, ...] = (
          ("text.sec43.thm45-proof-steps",)),
     Item("Sec. 4.4: A^(k) <= 1 and the pruning of the search at k*", ("text.sec44.pruning-steps",)),
     Item("A.4: the steps of Proposition 5.1's proof", ("text.a4.prop51-proof-steps",)),
-    Item("Sec. 4.1.1: the sign of (14), Lemma 4.1's proof steps, B of (20)",
+    Item("Sec. 4.1.1: the sign of (14), Lemma 4.1's proof steps, B of (20); Sec. 4.1.3: (21)'s "
+         "second and third steps",
          ("text.sec411.lemma41-proof-steps",)),
     Item("A.1.2 / A.1.3: displays (37)-(39), (50)-(51), Lemma A.1's proof signs",
          ("text.a1.display-steps",)),
@@ -156,6 +157,7 @@ _BG = "not checked: background on differential privacy or cited work, not a resu
 _TOY = ("sec3.toy-numbers",)
 _A2 = "text.a2.large-k-steps"
 _T45 = "text.sec43.thm45-proof-steps"
+_S411 = "text.sec411.lemma41-proof-steps"
 _NOCLAIM_BG = ("not a claim: background, motivation or an opinion (no checkable statement; "
                "rubric of the labelled samples, proofs/*/sentence_labels.json)")
 _NOCLAIM_SUGGEST = ("not a claim: a suggestion, proposal or expectation (hedged: may, could, "
@@ -390,7 +392,18 @@ _NAMED: tuple[Rule, ...] = (
     *named("4.1.1", (), "for-any-m-let-a-m", note=_DEF),
     # Section 4.1.1's and A.1.2 / A.1.3's steps (proofs/gini/claims_s41_steps.py)
     *(rule for starts, note in _S411_STEPS
-      for rule in named("4.1.1", ("text.sec411.lemma41-proof-steps",), *starts, note=note)),
+      for rule in named("4.1.1", (_S411,), *starts, note=note)),
+    *named("4.1.1", ("subsets.lemma41",), "be9abcf2", "3108eead", "bf84d3a5", "5aaacaa8",
+           note="for m' = s_m the largest decrement at m = 1 (paper.a12.max-at-m1); for m' = n "
+                "the largest increment at m_I (paper.sec411.m-i-argmax)"),
+    *named("4.1.3", (_S411, "bounds.printed"), "637e21d6",
+           note="(21)'s second and third steps (text.s413.triangle-step, text.s413.sum-limits), "
+                "its result (bounds.printed)"),
+    *named("4.1.3", (_S411,), "d6327050",
+           note="the second step holds (the two terms have opposite signs) "
+                "(text.s413.triangle-step)"),
+    *named("4.1.3", (_S411,), "016078e1",
+           note="the sum over m..n is largest at m = 1 (text.s413.sum-limits)"),
     Rule("A.1.2", ("text.a1.display-steps",), anchors=("eq (37)", "eq (38)", "eq (39)"),
          note="(37)-(39) against eq. (2) (text.a12.eq37-39)"),
     Rule("A.1.3", ("text.a1.display-steps",), anchors=("eq (50)", "eq (51)"),
@@ -555,8 +568,13 @@ _NAMED: tuple[Rule, ...] = (
     *named("A.2", ("text.a2.small-k-steps",), "bdce44cd",
            note="'the numerator as large as possible': it is the same for every third element; "
                 "'either x_2 or x_{n-1}' (text.a2.three-maximal-either)"),
-    *named("A.2", (), "51b58b40", "c5d387b9", "32877543",
-           note="not a claim: a roadmap ('we will show')"),
+    # 'we will show' sentences state the step the proof then makes: tested as that step
+    *named("A.2", (_A2, "subsets.thm41"), "51b58b40",
+           note="replacing y_m raises g: >= only (text.a2.t41.some-endpoint), and a k-maximal Q "
+                "can hold an outsider (paper.thm41.proof-k-smallest-or-largest)"),
+    *named("A.2", (_A2,), "c5d387b9",
+           note="the window strictly below Q_l / Q_u (text.a2.t42.contradiction)"),
+    *named("A.2", (_A2,), "32877543", note="no jump at x = x_r (text.a2.l42.continuity)"),
 )
 
 #: first matching rule accounts for an inventory item (specific rules before section defaults)

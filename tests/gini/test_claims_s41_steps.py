@@ -29,6 +29,9 @@ def test_hand_worked() -> None:
     assert c.decrease_sign_violation(x) is not None  # 'positive for all m' < m' fails
     # raising x_1 of (1, 2, 3) to 2: (2, 2, 3), g = 1/7 against g_0 = 1/3
     assert c.delta([1, 2, 3], 1, Q(2)) == Q(1, 7) - Q(1, 3)
+    # (21)'s sum term at (1, 2, 3): sum_{i=m}^3 (x_i - x_m) = 3, 1, 0 -- largest at m = 1
+    assert c.sum_limits_violation([1, 2, 3]) is None
+    assert c.sum_limits_violation([1, 2, 3], at_top=True) == {"sums_by_m": ["3", "1", "0"]}
 
 
 EXPECTED = {
@@ -36,6 +39,7 @@ EXPECTED = {
         "text.s411.eq13-signs", "text.s411.monotone-in-a", "text.s411.extreme-at-ends",
         "text.s411.sign-at-m", "text.s411.sign-switch", "text.s411.decrease-then-increase",
         "text.s411.b-decreasing", "text.a12.eq37-39", "text.a13.eq50-51",
+        "text.s413.triangle-step", "text.s413.sum-limits",
     ), "verified"),
     **dict.fromkeys((
         "text.s411.positive-case", "text.s411.grow-after-s", "text.s411.b-signs",
