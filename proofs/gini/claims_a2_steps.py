@@ -34,7 +34,7 @@ from audit.falsifiability import decide, twin
 from audit.findings import Finding, Method, Verdict, counterexample_document, from_jsonable
 from audit.registry import replayer
 from proofs.gini import NAME, claim, oracles
-from proofs.gini.claims_appendix import GRID, _first
+from proofs.gini.claims_appendix import GRID, first_violation
 from proofs.text_findings import SPLIT, exhaustive_step_finding, paper_finding
 
 SUBJECT = f"paper:{NAME}"
@@ -112,7 +112,7 @@ def i_printed(x: Vec, m: int) -> Q:
     return (Q(2 * m - 2, n) - 1) * sum(x) - Q(sum(x[m - 1:]), n) + Q(sum(x[:m - 1]), n)
 
 
-def _sign(v: Q) -> int:
+def sign_of(v: Q) -> int:
     return (v > 0) - (v < 0)
 
 
@@ -126,7 +126,7 @@ def sign_change_in_x(x: Vec) -> dict | None:
             continue
         pts = [lo + (hi - lo) * Q(j, 4) for j in range(5)]
         g = [gini(inserted(x, m, p)) for p in pts]
-        signs = {_sign(b - a) for a, b in itertools.pairwise(g)}
+        signs = {sign_of(b - a) for a, b in itertools.pairwise(g)}
         if len(signs) > 1:
             return {"m": m, "points": [str(p) for p in pts], "gini": [str(v) for v in g]}
     return None
@@ -134,7 +134,7 @@ def sign_change_in_x(x: Vec) -> dict | None:
 
 def sign_same_all_m(x: Vec) -> dict | None:
     """The twin: the sign is the same for every rank m too (m not held constant)?"""
-    signs = {_sign(t) for m in range(1, len(x) + 2) if (t := t_oracle(x, m)) is not None}
+    signs = {sign_of(t) for m in range(1, len(x) + 2) if (t := t_oracle(x, m)) is not None}
     return None if len(signs) <= 1 else {"signs_over_m": sorted(signs)}
 
 
@@ -171,7 +171,7 @@ def end_sign_violation(x: Vec, twin_rank_n: bool = False) -> dict | None:
     checks = [(n, 1)] if twin_rank_n else [(n + 1, 1), (1, -1)]
     for m, want in checks:
         t = t_oracle(x, m)
-        if t is not None and _sign(t) != want:
+        if t is not None and sign_of(t) != want:
             return {"m": m, "T": str(t)}
     return None
 
@@ -180,7 +180,7 @@ def m_a_values(x: Vec) -> list[int]:
     """Every integer m_A in [1, n + 1] with d/dx < 0 for every rank m < m_A and > 0 for every
     m > m_A (signs by the closed form T(m), checked against eq. (2) in
     :func:`i_not_increasing`)."""
-    s = [_sign(t_closed(x, m)) for m in range(1, len(x) + 2)]
+    s = [sign_of(t_closed(x, m)) for m in range(1, len(x) + 2)]
     return [a for a in range(1, len(x) + 2)
             if all(v < 0 for v in s[:a - 1]) and all(v > 0 for v in s[a:])]
 
@@ -189,11 +189,11 @@ def m_a_missing(x: Vec, swapped: bool = False) -> dict | None:
     """No m_A exists? ``swapped`` (the twin): an m_A with the directions swapped (> 0 below,
     < 0 above) exists for every data set?"""
     if swapped:
-        s = [_sign(t_closed(x, m)) for m in range(1, len(x) + 2)]
+        s = [sign_of(t_closed(x, m)) for m in range(1, len(x) + 2)]
         ok = any(all(v > 0 for v in s[:a - 1]) and all(v < 0 for v in s[a:])
                  for a in range(1, len(x) + 2))
         return None if ok else {"signs": s}
-    return None if m_a_values(x) else {"signs": [_sign(t_closed(x, m))
+    return None if m_a_values(x) else {"signs": [sign_of(t_closed(x, m))
                                                   for m in range(1, len(x) + 2)]}
 
 
@@ -294,7 +294,7 @@ def _g_with(x: Vec, l_: int, u: int, c: int) -> Q:
 def _direction(x: Vec, l_: int, u: int) -> int:
     """The sign of d g(Q_{+x}) / dx at rank m = l + 1 in Q_{-m} (Lemma 4.2: -1 when m < m_A,
     +1 when m > m_A, 0 when m = m_A)."""
-    return _sign(t_closed(_removed(x, l_, u), l_ + 1))
+    return sign_of(t_closed(_removed(x, l_, u), l_ + 1))
 
 
 def _t41_cases(x: Vec) -> list[tuple[int, int, int, int]]:
@@ -313,11 +313,11 @@ def insert_direction_violation(x: Vec, reading: str = "monotone") -> dict | None
         cands = range(l_ + 1, u)
         vals = [_g_with(x, l_, u, c) for c in cands]
         if reading == "monotone":  # strictly, between candidates of different values
-            ok = all(_sign(gb - ga) == (d if x[b - 1] != x[a - 1] else 0)
+            ok = all(sign_of(gb - ga) == (d if x[b - 1] != x[a - 1] else 0)
                      for (a, ga), (b, gb) in itertools.pairwise(zip(cands, vals, strict=True)))
         else:
             base = gini(_removed(x, l_, u))
-            ok = all(_sign(v - base) == d for v in vals)
+            ok = all(sign_of(v - base) == d for v in vals)
         if not ok:
             return {"k": k, "l": l_, "j": j, "u": u, "direction": d,
                     "g_over_candidates": [str(v) for v in vals]}
@@ -519,43 +519,43 @@ def _tie_step(fid: str, sentence: str, data: Data, scope: str, bad: Bad, twin_te
               twin_bad: Bad, seed: int, extra: dict | None = None) -> Finding:
     """A theorem-proof step under :data:`TIES`: verified (with its twin) when it holds with
     ties, ``refuted-under-reading`` when only distinct values save it, refuted otherwise."""
-    return _readings(fid, sentence, data, scope, {"distinct": _distinct(bad), "ties": bad},
+    return readings_finding(fid, sentence, data, scope, {"distinct": _distinct(bad), "ties": bad},
                      TIES, twin_text, twin_bad, seed, extra)
 
 
-def _step(fid: str, sentence: str, data: Data, scope: str, bad: Bad, twin_text: str,
+def step_finding(fid: str, sentence: str, data: Data, scope: str, bad: Bad, twin_text: str,
           twin_bad: Bad, seed: int, vacuous: str, ref: str = REF) -> Finding:
     """A step checked as printed: refuted with its first violation, else verified when the
     perturbed step (``twin_bad``) is refuted in the same scope, vacuous otherwise."""
     t0 = time.perf_counter()
-    v = _first(data, bad)
-    tv = _first(data, twin_bad)
+    v = first_violation(data, bad)
+    tv = first_violation(data, twin_bad)
     return exhaustive_step_finding(
         id=fid, claim=sentence, reference=ref, subject=SUBJECT, violation=v,
         twin=twin(twin_text, "refuted" if tv else "not-refuted", witness=tv),
         scope=scope, evidence={"violation": v}, seed=seed, started=t0, vacuous_reason=vacuous)
 
 
-def _steps(specs: tuple[tuple[str, str, Bad, str, Bad], ...], data: Data, scope: str, seed: int,
-           ref: str) -> list[Finding]:
-    """:func:`_step` for each (id, sentence, check, twin text,
+def step_findings(specs: tuple[tuple[str, str, Bad, str, Bad], ...], data: Data, scope: str,
+                  seed: int, ref: str) -> list[Finding]:
+    """:func:`step_finding` for each (id, sentence, check, twin text,
     twin check) of ``specs`` over the same ``data``."""
-    return [_step(fid, sentence, data, scope, bad, twin_text, twin_bad, seed,
+    return [step_finding(fid, sentence, data, scope, bad, twin_text, twin_bad, seed,
                   f"the perturbed step ({twin_text}) held everywhere too", ref=ref)
             for fid, sentence, bad, twin_text, twin_bad in specs]
 
 
-def _readings(fid: str, sentence: str, data: Data, scope: str, bad: dict[str, Bad],
+def readings_finding(fid: str, sentence: str, data: Data, scope: str, bad: dict[str, Bad],
               names: dict[str, str], twin_text: str, twin_bad: Bad, seed: int,
               extra: dict | None = None, ref: str = REF) -> Finding:
     """A step under each of its readings (``names``: reading -> its statement): refuted under
     every reading, ``refuted-under-reading`` when one holds (the first failing reading named,
     its counterexample replayable), else verified with the twin."""
     t0 = time.perf_counter()
-    viol = {r: _first(data, b) for r, b in bad.items()}
+    viol = {r: first_violation(data, b) for r, b in bad.items()}
     held = [r for r in bad if viol[r] is None]
     failing = next((r for r in bad if viol[r] is not None), None)
-    tv = _first(data, twin_bad) if held else None
+    tv = first_violation(data, twin_bad) if held else None
     tw = twin(twin_text, "refuted" if tv else "not-refuted", witness=tv)
     if failing is None:
         verdict = decide(True, tw, failed=Verdict.REFUTED,
@@ -580,32 +580,32 @@ def lemma42_findings(seed: int) -> list[Finding]:
     sc = _scope(data, "2..6", "; every rank 1 <= m <= n + 1")
     t0 = time.perf_counter()
     out = [
-        _step("text.a2.l42.sign-constant-in-x",
+        step_finding("text.a2.l42.sign-constant-in-x",
               "Appendix A.2 (Lemma 4.2's proof): 'With m held constant, the sign of "
               "d Delta g(X_{+x}) / dx is the same for all x: it is either negative or positive'",
               data, sc + "; x at the ends, quarter points and midpoint of [x_{m-1}, x_m]",
               sign_change_in_x, "the sign claimed the same for every rank m too (m not held "
               "constant)", sign_same_all_m, seed, "the sign never changed with m either"),
-        _step("text.a2.l42.i-increasing",
+        step_finding("text.a2.l42.i-increasing",
               "Appendix A.2 (Lemma 4.2's proof): 'The expression labeled (I) in (55) controls "
               "the sign of the derivative. This (I) term increases monotonically in m' ((I) as "
               "printed and the true numerator T(m), from eq. (2), both strictly increasing)",
               data, sc, i_not_increasing, "(I)(m+1) - (I)(m) >= 2 xbar + 2 x_{m+1}/n (the true "
               "increment is 2 xbar + 2 x_m/n)", lambda x: i_not_increasing(x, True), seed,
               "the tightened increment held everywhere (no ties broken)"),
-        _step("text.a2.l42.end-signs",
+        step_finding("text.a2.l42.end-signs",
               "Appendix A.2, (56) and (57): at rank m = n + 1 the derivative is > 0, at rank "
               "m = 1 it is < 0", data, sc, end_sign_violation,
               "'> 0' claimed at rank m = n instead of n + 1",
               lambda x: end_sign_violation(x, True), seed, "the derivative was > 0 at rank n "
               "everywhere too"),
-        _step("text.a2.l42.m-a-exists",
+        step_finding("text.a2.l42.m-a-exists",
               "Appendix A.2, Lemma 4.2 (52): there exists an integer m_A in [1, n + 1] with "
               "d Delta g(X_{+x}) / dx < 0 when m < m_A and > 0 when m > m_A ('Thus, there exists "
               "a point x_{m_A} ...'; for any data set of k > 1 records)", data, sc, m_a_missing,
               "the directions swapped (> 0 below m_A, < 0 above)",
               lambda x: m_a_missing(x, True), seed, "the swapped statement held too"),
-        _readings("text.a2.l42.m-a-unique",
+        readings_finding("text.a2.l42.m-a-unique",
                   "Appendix A.2, Lemma 4.2: 'There exists a unique integer m_A in [1, n + 1]' "
                   "with the derivative < 0 when m < m_A and > 0 when m > m_A",
                   data, sc, {"integer": m_a_not_unique, "first-non-negative": lambda x: None},
@@ -616,20 +616,20 @@ def lemma42_findings(seed: int) -> list[Finding]:
                   "unused", lambda x: None, seed,
                   {"note": "two integers qualify whenever no rank has derivative 0; the proofs "
                            "of Theorems 4.1 / 4.2 use existence only"}),
-        _step("text.a2.l42.continuity",
+        step_finding("text.a2.l42.continuity",
               "Appendix A.2 (Lemma 4.2's proof): Delta g(X_{x_r^+}) - Delta g(X_{x_r^-}) = 0; "
               "'the differences in Delta g(X_{+x}) at the endpoints of any two adjacent "
               "intervals are negligible' (rank r and r + 1 at x = x_r give the same value)",
               data, sc, continuity_violation, "x_r at rank r + 2 instead of r + 1 (two "
               "intervals apart)", lambda x: continuity_violation(x, 2), seed,
               "rank r + 2 gave the same value everywhere"),
-        _step("text.a2.l42.rank-step",
+        step_finding("text.a2.l42.rank-step",
               "Appendix A.2: 'Viewed as a function of x, the rank m of the added element is a "
               "step function that increases each time x exceeds some x_i in X'", data,
               sc + "; x on the half-integers", rank_step_violation,
               "the rank rises by exactly one at each crossing (ties ignored)",
               lambda x: rank_step_violation(x, True), seed, "no tie was crossed"),
-        _readings("text.a2.l42.rank-limits",
+        readings_finding("text.a2.l42.rank-limits",
                   "Appendix A.2: 'As x -> x_r^-, we have m = r; as x -> x_r^+, we have "
                   "m = r + 1' (1 <= r < n)",
                   data, sc + "; x = x_r -/+ 1/4",
@@ -639,7 +639,7 @@ def lemma42_findings(seed: int) -> list[Finding]:
                   {"ties": TIES["ties"], "distinct": TIES["distinct"]},
                   "m = r + 1 as x -> x_r^- and r + 2 as x -> x_r^+ (the ranks shifted by one)",
                   lambda x: rank_limits_violation(x, 1), seed),
-        _readings("text.a2.eq58",
+        readings_finding("text.a2.eq58",
                   "Appendix A.2, eq. (58): g(Q) = sum_{i,j} |y_i - y_j| / (2 n^2 ybar) for any "
                   "Q of k elements", multisets(range(3, 7)),
                   _scope(multisets(range(3, 7)), "3..6", "; every k-subset, 1 < k < n"),
@@ -689,9 +689,9 @@ def theorem41_findings(seed: int) -> list[Finding]:
     data = theorem_data(range(6, 8))
     sc = _scope(data, "6..7", "; every k = 4..n-2 and every Q = x_1..x_l, x_j, x_u..x_n with "
                               "l + 1 < j < u - 1", SCOPE_T)
-    swapped = _first(data, lambda x: selection_violation(x, True))
+    swapped = first_violation(data, lambda x: selection_violation(x, True))
     return [
-        _readings("text.a2.t41.insert-direction", _DIR_TEXT, data, sc,
+        readings_finding("text.a2.t41.insert-direction", _DIR_TEXT, data, sc,
                   {"monotone": insert_direction_violation,
                    "versus-q-minus-m": lambda x: insert_direction_violation(
                        x, "versus-q-minus-m")},
@@ -728,7 +728,7 @@ def _swapped_direction(x: Vec) -> dict | None:
     for k, l_, j, u in _t41_cases(x):
         d = _direction(x, l_, u)
         vals = [_g_with(x, l_, u, c) for c in range(l_ + 1, u)]
-        if d != 0 and _sign(vals[-1] - vals[0]) == d:
+        if d != 0 and sign_of(vals[-1] - vals[0]) == d:
             return {"k": k, "l": l_, "j": j, "u": u, "direction": d}
     return None
 
@@ -767,7 +767,7 @@ def theorem42_findings(seed: int) -> list[Finding]:
                     functools.partial(add_side_violation, side=side, twin_far=True), seed)
           for side, where, far in (("l", "below", "x_1 (the smallest)"),
                                    ("u", "above", "x_n (the largest)"))),
-        _readings("text.a2.t42.window-smallest",
+        readings_finding("text.a2.t42.window-smallest",
                   "Appendix A.2 (Theorem 4.2's proof): 'Thus, when adding one element to "
                   "Q_{-m}, the set of k consecutive integers (x_{l-1}, ..., x_u) has the smallest "
                   "Gini index'; '... when adding one largest element ... (x_l, ..., x_u, "
@@ -777,7 +777,7 @@ def theorem42_findings(seed: int) -> list[Finding]:
                   {"this-side": lower, "any-side": anyside},
                   "the farthest element on that side (x_1; x_n) in place of the window",
                   lambda x: add_side_violation(x, "l", True), seed),
-        _readings("text.a2.t42.contradiction",
+        readings_finding("text.a2.t42.contradiction",
                   "Appendix A.2 (Theorem 4.2's proof): 'However, this contradicts our assumption "
                   "that Q_l [Q_u] has the smallest Gini index. Therefore, the assumption is "
                   "untrue' (the window has a strictly smaller Gini index than Q_l, Q_u)", data,

@@ -34,7 +34,15 @@ import sympy as sp
 from audit.findings import Finding
 from audit.registry import replayer
 from proofs.gini import claim, oracles
-from proofs.gini.claims_a2_steps import Bad, Data, Vec, _readings, _step, _steps, replay_table
+from proofs.gini.claims_a2_steps import (
+    Bad,
+    Data,
+    Vec,
+    readings_finding,
+    replay_table,
+    step_finding,
+    step_findings,
+)
 
 REF43 = "Lan & Reiter 2025, Section 4.3 (proof of Theorem 4.5)"
 REF44 = "Lan & Reiter 2025, Section 4.4 (pruning the search over k)"
@@ -294,10 +302,10 @@ def theorem45_findings(seed: int) -> list[Finding]:
         "exp(-beta k) <= exp(-beta n/IQ) (the exponent doubled)",
         functools.partial(exp_step_violation, tighter=True)))
     return [
-        *(_readings(fid, text, grid, sc, {"all-k": chk, "case": functools.partial(
+        *(readings_finding(fid, text, grid, sc, {"all-k": chk, "case": functools.partial(
             chk, reading="case")}, names, twin_text, twin_chk, seed, ref=REF43)
           for fid, text, chk, twin_text, twin_chk in chains),
-        *_steps(((
+        *step_findings(((
             "text.sec43.n-condition", "Section 4.3: 'Since n >= 2 IQ(X)(2/(eps eta) + 1), we "
             "have' 2/(n/(2 IQ) - 1) <= eps eta", n_condition_violation,
             "n one record short of 2 IQ (2/(eps eta) + 1)",
@@ -313,7 +321,7 @@ def pruning_findings(seed: int) -> list[Finding]:
     seqs = pruning_grid()
     data = gini_range_data()
     out = [
-        _step("text.sec44.a-at-most-one",
+        step_finding("text.sec44.a-at-most-one",
               "Section 4.4: 'we first note that A^(k)(X) <= 1' (the eq.-(2) Gini lies in "
               "[0, 1]; every neighbour's change is at most 1)", data,
               f"every multiset of size 2..5 on {{0, 1, 2, 3}} with a positive total "
@@ -321,7 +329,7 @@ def pruning_findings(seed: int) -> list[Finding]:
               change_bound_violation, "A^(1) <= 1 - 2^-20 (attained: (1, 1) -> (0, 1))",
               lambda x: change_bound_violation(x, 1 - Q(1, 2 ** 20)), seed,
               "no change of 1 was reached", ref=REF44),
-        _step("text.sec44.k-star",
+        step_finding("text.sec44.k-star",
               "Section 4.4: 'Thus, e^(-beta k) A^(k)(X) <= e^(-beta k). Let k* = min(k : "
               "e^(-beta k) <= A^(0)(X)). For every k >= k* we have e^(-beta k) A^(k)(X) <= "
               "A^(0)(X) ... Consequently, we can restrict the search range to 0 <= k <= k*'",
@@ -344,7 +352,7 @@ def prop51_findings(seed: int) -> list[Finding]:
           "twenty-record two-point data sets with mean 1, g by eq. (1); exact")
     alphas = [[a] for a in ALPHAS]
     return [
-        _readings("text.a4.any-g",
+        readings_finding("text.a4.any-g",
                   "Appendix A.4: 'Consider X in which some fraction alpha of its elements "
                   "equal L and the remaining fraction (1 - alpha) of its elements equal U. We can "
                   "obtain any g(X) by specifying (L, U) accordingly'", gs, sc,
@@ -353,7 +361,7 @@ def prop51_findings(seed: int) -> list[Finding]:
                   {"fixed-alpha": "(a) for every fraction alpha (L >= 0, mean 1)",
                    "some-alpha": "(b) for a suitable fraction alpha (alpha >= g)"},
                   "unused", lambda p: None, seed, ref=REFA4),
-        *_steps(((
+        *step_findings(((
             "text.a4.max-alpha", "Appendix A.4: 'For fixed g(X) = g, we can minimize IQ(X) = "
             "(U - L) by maximizing alpha(1 - alpha)'", min_iq_violation,
             "by minimizing alpha(1 - alpha)", functools.partial(min_iq_violation, minimise=True)), (
@@ -361,7 +369,7 @@ def prop51_findings(seed: int) -> list[Finding]:
             "<= 1/2. When g > 1/2, setting alpha = 1/2 would force L = 1 - 2g < 0'",
             half_violation, "the threshold 2/5 in place of 1/2",
             functools.partial(half_violation, edge=Q(2, 5)))), gs, sc, seed, REFA4),
-        *_steps(((
+        *step_findings(((
             "text.a4.l-zero", "Appendix A.4: 'Setting L = 0, the constraint on xbar implies "
             "that U = 1/(1 - alpha)'", lzero_violation, "U = 1/alpha instead",
             functools.partial(lzero_violation, use_alpha=True)),), alphas, sc, seed, REFA4),

@@ -6,9 +6,9 @@ Exhaustive and exact (Fractions) on every multiset of size 3..6 drawn from {1, 2
 (:func:`proofs.gini.claims_appendix.data_sets`; for B's sign also {0, 1, 2, 3}, where g_0 = 1
 occurs).  Delta g is always recomputed from eq. (2) on the perturbed data set
 (:func:`proofs.gini.claims_a2_steps.gini`); A(m, m') is the bracket of (14) (eq. (15)'s
-expression, :func:`proofs.gini.claims_appendix._F`), D(m, m') the bracket of (48); s_m, q_m
-as in :mod:`proofs.gini.claims_appendix` (s_m = n when no m' < n qualifies).  The increase a
-runs over the ends, quarter points and midpoint of each rank's interval
+expression, :func:`proofs.gini.claims_appendix.rank_bracket`), D(m, m') the bracket of (48);
+s_m, q_m as in :mod:`proofs.gini.claims_appendix` (s_m = n when no m' < n qualifies).  The
+increase a runs over the ends, quarter points and midpoint of each rank's interval
 [x_{m'} - x_m, x_{m'+1} - x_m] (the last one to x_n - x_m + 2).
 """
 
@@ -25,15 +25,15 @@ from proofs.gini.claims_a2_steps import (
     Bad,
     Data,
     Vec,
-    _readings,
-    _sign,
-    _step,
-    _steps,
     gini,
     multisets,
+    readings_finding,
     replay_table,
+    sign_of,
+    step_finding,
+    step_findings,
 )
-from proofs.gini.claims_appendix import _F, data_sets, q_t, s_t
+from proofs.gini.claims_appendix import data_sets, q_t, rank_bracket, s_t
 
 REF411 = ("Lan & Reiter 2025, Sections 4.1.1 / 4.1.3 (Lemma 4.1 and its proof, eq. (20), "
           "the steps of (21))")
@@ -85,7 +85,7 @@ def signs_of_13(data: Data) -> dict[int, dict]:
             for mp in range(m, len(x) + 1):
                 for a in a_points(x, m, mp):
                     if a > 0:
-                        s = _sign(delta(x, m, x[m - 1] + a))
+                        s = sign_of(delta(x, m, x[m - 1] + a))
                         found.setdefault(s, {"data": [str(v) for v in x], "m": m, "a": str(a)})
     return found
 
@@ -97,7 +97,7 @@ def monotone_in_a_violation(x: Vec, across: bool = False) -> dict | None:
         dirs = set()
         for mp in range(m, len(x) + 1):
             vals = [delta(x, m, x[m - 1] + a) for a in a_points(x, m, mp)]
-            step = {_sign(b - a) for a, b in itertools.pairwise(vals)} - {0}
+            step = {sign_of(b - a) for a, b in itertools.pairwise(vals)} - {0}
             if len(step) > 1:
                 return {"m": m, "m'": mp, "values": [str(v) for v in vals]}
             dirs |= step
@@ -127,8 +127,8 @@ def sign_at_m_violation(x: Vec, drop_w: bool = False) -> dict | None:
     n = len(x)
     for m in range(1, n + 1):
         c = coef(x, m) + (Q(n + 1, n - 1) if drop_w else 0)
-        if _sign(_F(x, m, m, 1)) != _sign(c):
-            return {"m": m, "A": str(_F(x, m, m, 1)), "sign_term": str(c)}
+        if sign_of(rank_bracket(x, m, m, 1)) != sign_of(c):
+            return {"m": m, "A": str(rank_bracket(x, m, m, 1)), "sign_term": str(c)}
     return None
 
 
@@ -140,8 +140,8 @@ def switch_violation(x: Vec, reading: str = "m-prime") -> dict | None:
     for m in range(1, n + 1):
         if coef(x, m) >= 0:
             continue
-        seq = [_F(x, m, mp, 1) for mp in range(m, n + 1)] if reading == "m-prime" else \
-            [_F(x, j, j, 1) for j in range(m, n + 1)]
+        seq = [rank_bracket(x, m, mp, 1) for mp in range(m, n + 1)] if reading == "m-prime" else \
+            [rank_bracket(x, j, j, 1) for j in range(m, n + 1)]
         if not (seq[0] < 0 < seq[-1] and all(a <= b for a, b in itertools.pairwise(seq))):
             return {"m": m, "A_sequence": [str(v) for v in seq]}
     return None
@@ -164,7 +164,7 @@ def unimodal_violation(x: Vec, increasing: bool = False) -> dict | None:
     for m in range(1, len(x) + 1):
         if coef(x, m) >= 0:
             continue
-        steps = [_sign(b - a) for a, b in itertools.pairwise(_trajectory(x, m))]
+        steps = [sign_of(b - a) for a, b in itertools.pairwise(_trajectory(x, m))]
         steps = [s for s in steps if s]
         ok = all(s > 0 for s in steps) if increasing else \
             all(b >= a for a, b in itertools.pairwise(steps))
@@ -180,8 +180,8 @@ def positive_case_violation(x: Vec, reading: str = "strict") -> dict | None:
     for m in range(1, len(x) + 1):
         if coef(x, m) < 0:
             continue
-        bad = [mp for mp in range(m, len(x) + 1)
-               if (_F(x, m, mp, 1) <= 0 if reading == "strict" else _F(x, m, mp, 1) < 0)]
+        vals = {mp: rank_bracket(x, m, mp, 1) for mp in range(m, len(x) + 1)}
+        bad = [mp for mp, v in vals.items() if (v <= 0 if reading == "strict" else v < 0)]
         traj = _trajectory(x, m)
         if bad or any(b < a for a, b in itertools.pairwise(traj)):
             return {"m": m, "non_positive_A_at": bad}
@@ -195,7 +195,7 @@ def grow_after_s_violation(x: Vec, reading: str = "strict") -> dict | None:
     n = len(x)
     for m in range(1, n + 1):
         sm = s_t(x, m, "printed")
-        vals = [_F(x, m, mp, 1) for mp in range(max(sm, m), n + 1)]
+        vals = [rank_bracket(x, m, mp, 1) for mp in range(max(sm, m), n + 1)]
         if any(v <= 0 if reading == "strict" else v < 0 for v in vals) \
                 or any(b < a for a, b in itertools.pairwise(vals)):
             return {"m": m, "s_m": sm, "A": [str(v) for v in vals]}
@@ -243,7 +243,7 @@ def a12_display_violation(x: Vec, nudge: Q = Q(0)) -> dict | None:
         truth = delta(x, m, x[sm - 1])
         eq37 = (a * coef(x, sm) + Q(2, n - 1) * sum(x[m - 1] - x[i - 1]
                                                    for i in range(m, sm + 1))) / (S + a)
-        cm = _F(x, m, sm, 1)
+        cm = rank_bracket(x, m, sm, 1)
         eq39 = coef(x, sm) - (cm + nudge) / (S + a)
         if eq37 != truth or cm < 0 or eq39 != truth:
             return {"m": m, "s_m": sm, "truth": str(truth), "eq37": str(eq37), "c_m": str(cm),
@@ -261,7 +261,7 @@ def a13_display_violation(x: Vec, nudge: Q = Q(0)) -> dict | None:
         if qm is None:
             continue
         a = x[m - 1] - x[qm - 1]
-        dm = _F(x, m, qm, -1)
+        dm = rank_bracket(x, m, qm, -1)
         eq51 = coef(x, qm) + (dm + nudge) / (S - a)
         truth = delta(x, m, x[qm - 1])
         if dm > 0 or eq51 != truth:
@@ -277,7 +277,7 @@ def decrease_sign_violation(x: Vec, case: str = "otherwise") -> dict | None:
     n = len(x)
     for m in range(2, n + 1):
         c = -coef(x, m)
-        d = [_F(x, m, mp, -1) for mp in range(1, m + 1)]
+        d = [rank_bracket(x, m, mp, -1) for mp in range(1, m + 1)]
         if case == "otherwise" and c <= 0 and any(v <= 0 for v in d[:-1]):
             return {"m": m, "D_over_m_prime": [str(v) for v in d]}
         if case == "switch" and c > 0 and not (d[0] < 0 < d[-1]):
@@ -363,14 +363,14 @@ def s411_findings(seed: int) -> list[Finding]:
          "all m' >= s_m, Delta g(m, m', a) continues to grow for each increment of m' until "
          "reaching n'", grow_after_s_violation))
     return [
-        _step("text.s411.eq13-signs",
+        step_finding("text.s411.eq13-signs",
               "Section 4.1.1: 'Note that (13) can be positive or negative (or in rare cases "
               "zero)' (a witness of each sign)", [[]], sc,
               lambda _: None if {-1, 0, 1} <= set(found) else {"signs": sorted(found)},
               "(13) is never negative", lambda _: found.get(-1), seed,
               "no negative value was found", ref=REF411),
-        *_steps(steps, data, sc, seed, REF411),
-        _readings("text.s411.sign-switch",
+        *step_findings(steps, data, sc, seed, REF411),
+        readings_finding("text.s411.sign-switch",
                   "Section 4.1.1: 'When 2m/(n-1) - w - g_0 < 0, increasing m eventually "
                   "switches the sign of (14) from negative to positive'", data, sc,
                   {"m-prime": switch_violation,
@@ -379,10 +379,10 @@ def s411_findings(seed: int) -> list[Finding]:
                    "m": "(b) as printed: increasing m (with m' = m)"},
                   "the sign switches from positive to negative (Delta g increasing throughout)",
                   rising, seed, ref=REF411),
-        *(_readings(fid, text, data, sc, {"strict": chk, "weak": functools.partial(
+        *(readings_finding(fid, text, data, sc, {"strict": chk, "weak": functools.partial(
             chk, reading="weak")}, strict, "Delta g increases throughout for every m (the case "
             "dropped)", rising, seed, ref=REF411) for fid, text, chk in positive),
-        _readings("text.s411.b-signs",
+        readings_finding("text.s411.b-signs",
                   "Section 4.1.1: 'This B is positive when m = 1 and eventually becomes "
                   "negative'", zero, SCOPE.format(count=len(zero), extra=" and with 1 taken off "
                                                   "each value (zeros, g_0 = 1)"),
@@ -399,7 +399,7 @@ def a1_findings(seed: int) -> list[Finding]:
     data = [[int(v) for v in x] for x in data_sets()]
     sc = SCOPE.format(count=len(data), extra="; every m; s_m = n when no m' < n qualifies")
     return [
-        *_steps(((
+        *step_findings(((
             "text.a12.eq37-39", "Appendix A.1.2, (37)-(39): Delta g(m, s_m, a) at a = x_{s_m} - "
             "x_m as (37); c_m >= 0 (38); Delta g(m, s_m, a) = A - c_m / (n xbar + a) (39)",
             a12_display_violation, "c_m + 1/8 in (39)",
@@ -408,7 +408,7 @@ def a1_findings(seed: int) -> list[Finding]:
             "q_m, a) = -(g_0 - 2 q_m/(n-1) + w) + d_m / (n xbar - a) at a = x_m - x_{q_m}",
             a13_display_violation, "d_m + 1/8 in (51)",
             functools.partial(a13_display_violation, nudge=Q(1, 8)))), data, sc, seed, REFA1),
-        *(_step(fid, text, data, sc, functools.partial(decrease_sign_violation, case=case),
+        *(step_finding(fid, text, data, sc, functools.partial(decrease_sign_violation, case=case),
                 "the case's sign condition reversed",
                 functools.partial(decrease_sign_violation, case=other), seed,
                 "the reversed case held too", ref=REFA1)

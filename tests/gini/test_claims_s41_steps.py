@@ -7,7 +7,7 @@ from __future__ import annotations
 from fractions import Fraction as Q
 
 from proofs.gini import claims_s41_steps as c
-from proofs.gini.claims_appendix import _F
+from proofs.gini.claims_appendix import rank_bracket
 from tests.common.step_findings import check_step_findings
 
 
@@ -16,7 +16,7 @@ def test_hand_worked() -> None:
     x = [Q(v) for v in (1, 2, 3, 5)]
     assert c.coef(x, 2) == Q(4 - 5, 3) - Q(13, 33)
     # A(2, 3) = (6/3 - 5/3 - 13/33) * 11 + (2/3)(0 + 1) = (1/3 - 13/33) 11 + 2/3 = 0
-    assert _F(x, 2, 3, 1) == 0
+    assert rank_bracket(x, 2, 3, 1) == 0
     v = c.grow_after_s_violation(x)
     assert v is not None and v["s_m"] == 3 and v["A"][0] == "0"
     assert c.grow_after_s_violation(x, reading="weak") is None
@@ -24,7 +24,7 @@ def test_hand_worked() -> None:
     assert c.b_term(x, 1) == 1 + Q(13, 33) and c.b_term(x, 4) == Q(13, 33) - 1
     assert c.b_signs_violation([0, 0, 1]) == {"B_1": "2", "B_n": "0"}  # g_0 = 1
     # D(m, m') over m' = 1..4 at m = 4 (Lemma A.1's proof): 28/3, 14/3, -2/3, -20/3
-    assert [_F(x, 4, mp, -1) for mp in range(1, 5)] == [Q(28, 3), Q(14, 3), Q(-2, 3),
+    assert [rank_bracket(x, 4, mp, -1) for mp in range(1, 5)] == [Q(28, 3), Q(14, 3), Q(-2, 3),
                                                          Q(-20, 3)]
     assert c.decrease_sign_violation(x) is not None  # 'positive for all m' < m' fails
     # raising x_1 of (1, 2, 3) to 2: (2, 2, 3), g = 1/7 against g_0 = 1/3
