@@ -520,6 +520,8 @@ _NAMED: tuple[Rule, ...] = (
     # Lemma 4.2's statement and proof steps, eq. (58), Theorems 4.1 (k > 3) / 4.2 (k >= 3):
     # each step tested itself (proofs/gini/claims_a2_steps.py, findings text.a2.l42.*,
     # text.a2.eq58, text.a2.t41.*, text.a2.t42.*)
+    *named("A.2", (), "fix-m-in-1-dots-n", "let-delta-g-x-x-g",
+           note="not a claim: the setting of Lemma 4.2 (m fixed, Delta g defined)"),
     Rule("A.2", (_A2, "deriv.insertion"), anchors=("lemma 4.2",),
          note="m_A exists (verified); 'unique' refuted as an integer (text.a2.l42.m-a-*)"),
     Rule("A.2", (_A2,), anchors=("eq (52)",),
