@@ -161,6 +161,71 @@ def exp_step_violation(p: Vec, tighter: bool = False) -> dict | None:
     return None
 
 
+# ------------------------------------------------------------ Theorem 4.4's proof, eq. (25)
+#: the bounds [L, U] and the values of the data sets of the (25) check
+BOUNDS25 = (Q(1), Q(3))
+VALUES25 = (1, 2, 3)
+
+
+def c1_c2(n: int, min_g: Q, max_g: Q, min_x: Q, max_x: Q) -> Q | None:
+    """max(C_1, C_2) of (21), (22) as printed (last lines) on [L, U] = :data:`BOUNDS25`, None
+    where a denominator of (22) is not positive (then (23) / (24) give 1)."""
+    lo, hi = BOUNDS25
+    d22 = n * min_x - (hi - lo)
+    if d22 <= 0:
+        return None
+    c1 = max((hi - lo) * (1 - min_g) / (n * min_x + (hi - lo)),
+             2 * (n * max_x - n * lo) / (n * min_x * (n - 1)))
+    c2 = max((hi - lo) * (max_g + 1 - Q(2, n - 1)) / d22,
+             2 * n * (hi - min_x) / (d22 * (n - 1)))
+    return max(c1, c2)
+
+
+def rhs25(xt: Vec) -> Q | None:
+    """2 / (n / IQ(X_(kt)) - 1), IQ = (U - L) / xbar_t; None unless it is in (0, 1) (where
+    (24) uses it; elsewhere (24) gives 1)."""
+    lo, hi = BOUNDS25
+    den = Q(sum(xt)) / (hi - lo) - 1
+    return None if den <= 2 else 2 / den
+
+
+def eq25_violation(x: Vec, reading: str = "own") -> dict | None:
+    """(25) max(C_1, C_2) <= 2 / (n / IQ(X_(kt)) - 1) for every X_(kt) with d(X, X_(kt)) = k.
+    "own": C_1, C_2 'computed with X_(kt)' -- its own mean and Gini in place of the extremes;
+    "extremes": C_1, C_2 of (21), (22) for X at k = 1, 2 (extremes over its k-neighbours,
+    exact), X_(kt) every k-neighbour with values on the grid."""
+    n = len(x)
+    xs = [Q(v) for v in x]
+    if reading == "own":
+        g, m, r = oracles.gini2(xs), Q(sum(xs)) / n, rhs25(xs)
+        c = None if g is None else c1_c2(n, g, g, m, m)
+        if c is not None and r is not None and c > r:
+            return {"C": str(c), "bound_25": str(r)}
+        return None
+    lo, hi = BOUNDS25
+    for k in (1, 2):
+        if k >= n:
+            continue
+        mn, mx, gmin, gmax = (Q(v) for v in oracles.extremes_bruteforce(xs, lo, hi, k))
+        c = c1_c2(n, gmin, gmax, mn, mx)
+        if c is None:
+            continue
+        for idx in itertools.combinations(range(n), k):
+            for new in itertools.product(VALUES25, repeat=k):
+                xt = sorted([v for i, v in enumerate(xs) if i not in idx] + [Q(v) for v in new])
+                r = rhs25(xt)
+                if r is not None and c > r:
+                    return {"k": k, "X_kt": [str(v) for v in xt], "C": str(c),
+                            "bound_25": str(r)}
+    return None
+
+
+def data25() -> Data:
+    """Every multiset of size 3..6 on :data:`VALUES25`."""
+    return [list(c) for n in range(3, 7)
+            for c in itertools.combinations_with_replacement(VALUES25, n)]
+
+
 # ------------------------------------------------------------------ Section 4.4 pruning
 def pruning_grid() -> Data:
     """[e^(-beta), A^(0), A^(1), ..., A^(4)]."""
@@ -317,6 +382,24 @@ def theorem45_findings(seed: int) -> list[Finding]:
     ]
 
 
+def eq25_findings(seed: int) -> list[Finding]:
+    data = data25()
+    sc = (f"every multiset of size 3..6 on {{1, 2, 3}} ({len(data)} data sets), [L, U] = [1, 3], "
+          "k = 1, 2, every k-neighbour with values in {1, 2, 3}; exact (extremes by "
+          "oracles.extremes_bruteforce); only cases where (22)'s denominator is positive and "
+          "(25)'s bound lies in (0, 1) (where (24) uses it)")
+    return [readings_finding(
+        "text.sec43.eq25",
+        "Section 4.3 (proof of Theorem 4.4): 'Let C_1 and C_2 be the values in (21) and (22), "
+        "respectively, computed with X_(kt). Since 0 <= max g_(k) <= 1, we have max(C_1, C_2) "
+        "<= 2/(n/IQ(X_(kt)) - 1) (25)'; 'The result in (26) implies (25)'", data, sc,
+        {"own": eq25_violation, "extremes": functools.partial(eq25_violation,
+                                                              reading="extremes")},
+        {"own": "(a) C_1, C_2 computed with X_(kt)'s own mean and Gini",
+         "extremes": "(b) C_1, C_2 of (21), (22) for X (extremes over its k-neighbours)"},
+        "unused", lambda x: None, seed, ref=REF43)]
+
+
 def pruning_findings(seed: int) -> list[Finding]:
     seqs = pruning_grid()
     data = gini_range_data()
@@ -382,6 +465,12 @@ def thm45_steps(budget_s: float, seed: int) -> list[Finding]:
     return theorem45_findings(seed)
 
 
+@claim("text.sec43.thm44-proof-steps", "Section 4.3: (25) in Theorem 4.4's proof (exact grid)",
+       "prove", reference="Section 4.3")
+def thm44_steps(budget_s: float, seed: int) -> list[Finding]:
+    return eq25_findings(seed)
+
+
 @claim("text.sec44.pruning-steps", "Section 4.4: A^(k) <= 1 and the pruning at k* (exact)",
        "prove", reference="Section 4.4")
 def pruning_steps(budget_s: float, seed: int) -> list[Finding]:
@@ -398,6 +487,8 @@ _REPLAY: dict[str, dict[str, Bad]] = {
     "text.sec43.eq29-chain": {"all-k": eq29_violation},
     "text.sec43.eq30-chain": {"all-k": eq30_violation},
     "text.a4.any-g": {"fixed-alpha": any_g_violation},
+    "text.sec43.eq25": {"own": eq25_violation,
+                        "extremes": functools.partial(eq25_violation, reading="extremes")},
 }
 
 

@@ -122,6 +122,7 @@ COVERAGE: tuple[Item, ...] = (
          "Theorem 4.2 for k >= 3, step by step", ("text.a2.large-k-steps",)),
     Item("Sec. 4.3: the chains (29), (30) of Theorem 4.5's proof, step by step",
          ("text.sec43.thm45-proof-steps",)),
+    Item("Sec. 4.3: (25) in Theorem 4.4's proof", ("text.sec43.thm44-proof-steps",)),
     Item("Sec. 4.4: A^(k) <= 1 and the pruning of the search at k*", ("text.sec44.pruning-steps",)),
     Item("A.4: the steps of Proposition 5.1's proof", ("text.a4.prop51-proof-steps",)),
     Item("Sec. 4.1.1: the sign of (14), Lemma 4.1's proof steps, B of (20); Sec. 4.1.3: (21)'s "
@@ -371,6 +372,14 @@ _NAMED: tuple[Rule, ...] = (
            note="not a claim: a summary leading into Theorem 4.3"),
     *named("4.3", ("text.sec43.mean-iq-bounds",), "since-l-leq-bar-x-t",
            note="the lead-in to (26): L <= xbar_t <= U gives (26) (exhaustive, exact)"),
+    Rule("4.3", ("text.sec43.thm44-proof-steps",), anchors=("eq (25)",),
+         note="refuted: (3, 3, 3) on [1, 3]: C_1 = 2/3 > 4/7 (text.sec43.eq25)"),
+    *named("4.3", ("text.sec43.thm44-proof-steps",), "since-0-leq-max-g-k",
+           note="the premise holds, (25) does not (text.sec43.eq25)"),
+    *named("4.3", ("text.sec43.thm44-proof-steps", "text.sec43.mean-iq-bounds"),
+           "the-result-in-26-implies-25",
+           note="(26) holds (text.sec43.mean-iq-bounds), (25) fails: the implication fails "
+                "(text.sec43.eq25)"),
     Rule("4.3", (_T45,), anchors=("eq (29)",),
          note="as printed (maxima over k = 1..n) refuted; over the case's k holds "
               "(text.sec43.eq29-chain)"),

@@ -30,6 +30,11 @@ def test_hand_worked() -> None:
     assert c.any_g_violation([Q(1, 10)]) == {"alpha": "1/20", "L": "-1"}
     assert c.any_g_violation([Q(1, 10)], "some-alpha") is None
     assert c.reach(Q(1, 2), Q(1, 4)) == (Q(1, 2), Q(3, 2))  # L = 1 - 2g, U = 1 + 2g
+    # (25) at X_(kt) = (3, 3, 3), [L, U] = [1, 3]: IQ = 2/3, 2/(n/IQ - 1) = 2/(9/2 - 1) = 4/7;
+    # C_1's second term 2(n xbar - n L)/(n xbar (n - 1)) = 2 * 6/(9 * 2) = 2/3 > 4/7
+    assert c.rhs25([3, 3, 3]) == Q(4, 7)
+    assert c.c1_c2(3, Q(0), Q(0), Q(3), Q(3)) == Q(2, 3)
+    assert c.eq25_violation([3, 3, 3]) == {"C": "2/3", "bound_25": "4/7"}
     assert c.lzero_violation([Q(1, 20)], use_alpha=True) == {"alpha": "1/20", "U": "20",
                                                              "mean": "19"}
 
@@ -42,11 +47,12 @@ EXPECTED = {
         "text.sec43.n-condition", "text.sec43.exp-step", "text.sec44.a-at-most-one",
         "text.sec44.k-star", "text.a4.max-alpha", "text.a4.half-only", "text.a4.l-zero",
     ), "verified"),
+    "text.sec43.eq25": "refuted",
 }
 
 
 def test_verdicts_twins_and_replay() -> None:
-    found = {f.id: f for fn in (c.theorem45_findings, c.pruning_findings, c.prop51_findings)
-             for f in fn(0)}
+    found = {f.id: f for fn in (c.theorem45_findings, c.pruning_findings, c.prop51_findings,
+                                c.eq25_findings) for f in fn(0)}
     check_step_findings(found, EXPECTED)
     assert found["text.sec44.k-star"].evidence["k_star_minus_one_suffices"] is True
