@@ -318,6 +318,23 @@ def sum_limits_violation(x: Vec, at_top: bool = False) -> dict | None:
     return None if best == max(sums) else {"sums_by_m": [str(v) for v in sums]}
 
 
+def eq22_first_line_violation(x: Vec, reading: str = "q-m") -> dict | None:
+    """(22)'s first line: |Delta g(m = n, m' = q_m, a)| = |a (g_t - 2/(n-1) + 1) + 2/(n-1)
+    sum_{i=q_m}^n (x_ti - x_tn)| / (n xbar_t - a), against eq. (2) with x_n lowered by
+    a = x_n - x_{m'} to the value of x_{m'}; "q-m": m' = q_m by eq. (49) with m' < m (the
+    rank moves: as printed q_n = n, a = 0 and the line reads 0 = 0); "one": m' = 1."""
+    n, S, g = len(x), sum(x), _g0(tuple(x))
+    mp = q_t(x, n, "moved") if reading == "q-m" else 1
+    if mp is None or x[mp - 1] == x[-1]:
+        return None
+    a = x[-1] - x[mp - 1]
+    printed = abs(a * (g - Q(2, n - 1) + 1) + Q(2, n - 1) * sum(x[i - 1] - x[-1]
+                                                              for i in range(mp, n + 1))) / (S - a)
+    truth = abs(delta(x, n, x[mp - 1]))
+    return None if printed == truth else {"m_prime": mp, "a": str(a), "printed": str(printed),
+                                          "eq2": str(truth)}
+
+
 # ------------------------------------------------------------------------- the findings
 def s411_findings(seed: int) -> list[Finding]:
     data = [[int(v) for v in x] for x in data_sets()]
@@ -395,6 +412,25 @@ def s411_findings(seed: int) -> list[Finding]:
     ]
 
 
+def eq22_findings(seed: int) -> list[Finding]:
+    data = [[int(v) for v in x] for x in data_sets()]
+    sc = SCOPE.format(count=len(data), extra="; m = n, a = x_n - x_{m'} (x_n lowered to x_{m'})")
+    with_q = sum(q_t([Q(v) for v in x], len(x), "moved") is not None for x in data)
+    return [readings_finding(
+        "text.s413.eq22-first-line",
+        "Section 4.1.3, (22) first line: |Delta g(m = n, m' = q_m, a)| = |(a (g_t - 2/(n-1) + "
+        "1) + 2/(n-1) sum_{i=q_m}^n (x_ti - x_tn)) / (n xbar_t - a)|", data, sc,
+        {"q-m": eq22_first_line_violation,
+         "one": functools.partial(eq22_first_line_violation, reading="one")},
+        {"q-m": "(a) as printed: m' = q_m (eq. (49), m' < n: the rank moves)",
+         "one": "(b) m' = 1 (the coefficient g_t - 2/(n-1) + 1 is (46)'s at m' = 1 with w "
+                "read as 1)"},
+        "unused", lambda x: None, seed, ref="Lan & Reiter 2025, Section 4.1.3 (eq. (22))",
+        extra={"note": "(46) at m = n gives the coefficient g_t - 2m'/(n-1) + w; at m' = 1 that "
+                       "is g_t + 1, not g_t + 1 - 2/(n-1)",
+               "cases_compared": {"q-m": with_q, "one": len(data)}})]
+
+
 def a1_findings(seed: int) -> list[Finding]:
     data = [[int(v) for v in x] for x in data_sets()]
     sc = SCOPE.format(count=len(data), extra="; every m; s_m = n when no m' < n qualifies")
@@ -427,7 +463,7 @@ def a1_findings(seed: int) -> list[Finding]:
        "steps and the term B of (20), each checked itself (exhaustive, exact)", "prove",
        reference="Section 4.1.1")
 def s411_steps(budget_s: float, seed: int) -> list[Finding]:
-    return s411_findings(seed)
+    return [*s411_findings(seed), *eq22_findings(seed)]
 
 
 @claim("text.a1.display-steps", "Appendix A.1.2 / A.1.3: displays (37)-(39), (50)-(51) and "
@@ -451,6 +487,9 @@ _REPLAY: dict[str, dict[str, Bad]] = {
                                                          reading="weak")},
     "text.s411.b-decreasing": {"": b_decreasing_violation},
     "text.s411.b-signs": {"any": b_signs_violation},
+    "text.s413.eq22-first-line": {
+        "q-m": eq22_first_line_violation,
+        "one": functools.partial(eq22_first_line_violation, reading="one")},
     "text.a12.eq37-39": {"": a12_display_violation},
     "text.a13.eq50-51": {"": a13_display_violation},
     "text.a13.sign-otherwise": {"": decrease_sign_violation},

@@ -408,6 +408,9 @@ _NAMED: tuple[Rule, ...] = (
     *named("4.1.3", (_S411, "bounds.printed"), "637e21d6",
            note="(21)'s second and third steps (text.s413.triangle-step, text.s413.sum-limits), "
                 "its result (bounds.printed)"),
+    *named("4.1.3", (_S411, "bounds.printed"), "9ed24218",
+           note="(22)'s first line refuted: (1, 2, 3, 5), m' = q_m = 3: 4/297 vs 40/297 from "
+                "eq. (2) (text.s413.eq22-first-line); its result (bounds.printed)"),
     *named("4.1.3", (_S411,), "d6327050",
            note="the second step holds (the two terms have opposite signs) "
                 "(text.s413.triangle-step)"),

@@ -29,6 +29,11 @@ def test_hand_worked() -> None:
     assert c.decrease_sign_violation(x) is not None  # 'positive for all m' < m' fails
     # raising x_1 of (1, 2, 3) to 2: (2, 2, 3), g = 1/7 against g_0 = 1/3
     assert c.delta([1, 2, 3], 1, Q(2)) == Q(1, 7) - Q(1, 3)
+    # (22)'s first line at (1, 2, 3, 5), x_4 = 5 lowered to x_3 = 3 (m' = q_4 = 3, a = 2):
+    # eq. (2) gives g(1, 2, 3, 3) - g_0 = 7/27 - 13/33 = -40/297; the printed coefficient
+    # g_0 - 2/3 + 1 = 8/11 gives (16/11 - 4/3)/9 = 4/297
+    v22 = c.eq22_first_line_violation([1, 2, 3, 5])
+    assert v22 is not None and (v22["printed"], v22["eq2"]) == ("4/297", "40/297")
     # (21)'s sum term at (1, 2, 3): sum_{i=m}^3 (x_i - x_m) = 3, 1, 0 -- largest at m = 1
     assert c.sum_limits_violation([1, 2, 3]) is None
     assert c.sum_limits_violation([1, 2, 3], at_top=True) == {"sums_by_m": ["3", "1", "0"]}
@@ -45,11 +50,12 @@ EXPECTED = {
         "text.s411.positive-case", "text.s411.grow-after-s", "text.s411.b-signs",
     ), "refuted-under-reading"),
     **dict.fromkeys((
-        "text.a13.sign-otherwise", "text.a13.sign-switch",
+        "text.a13.sign-otherwise", "text.a13.sign-switch", "text.s413.eq22-first-line",
     ), "refuted"),
 }
 
 
 def test_verdicts_twins_and_replay() -> None:
-    found = {f.id: f for fn in (c.s411_findings, c.a1_findings) for f in fn(0)}
+    found = {f.id: f for fn in (c.s411_findings, c.a1_findings, c.eq22_findings) for f in fn(0)}
+    assert found["text.s413.eq22-first-line"].evidence["cases_compared"]["q-m"] > 0
     check_step_findings(found, EXPECTED)
