@@ -253,11 +253,12 @@ def a12_display_violation(x: Vec, nudge: Q = Q(0)) -> dict | None:
 
 def a13_display_violation(x: Vec, nudge: Q = Q(0)) -> dict | None:
     """(50) d_m <= 0 at m' = q_m; (51) Delta g(m, q_m, a) = -(g_0 - 2 q_m/(n-1) + w) +
-    d_m / (n xbar - a) at a = x_m - x_{q_m}, against eq. (2).  ``nudge`` (the twin): d_m +
-    nudge in (51)."""
+    d_m / (n xbar - a) at a = x_m - x_{q_m}, against eq. (2), with q_m by (49) as printed
+    (m' = m allowed: on the grid q_m = m, a = 0, whenever it exists) and with m' < m (the rank
+    moves, a > 0).  ``nudge`` (the twin): d_m + nudge in (51)."""
     S = sum(x)
-    for m in range(1, len(x) + 1):
-        qm = q_t(x, m, "printed")
+    for m, reading in itertools.product(range(1, len(x) + 1), ("printed", "moved")):
+        qm = q_t(x, m, reading)
         if qm is None:
             continue
         a = x[m - 1] - x[qm - 1]
@@ -265,8 +266,18 @@ def a13_display_violation(x: Vec, nudge: Q = Q(0)) -> dict | None:
         eq51 = coef(x, qm) + (dm + nudge) / (S - a)
         truth = delta(x, m, x[qm - 1])
         if dm > 0 or eq51 != truth:
-            return {"m": m, "q_m": qm, "d_m": str(dm), "eq51": str(eq51), "truth": str(truth)}
+            return {"m": m, "q_m": qm, "reading": reading, "d_m": str(dm), "eq51": str(eq51),
+                    "truth": str(truth)}
     return None
+
+
+def nontrivial_cases(data: Data) -> dict[str, int]:
+    """(data set, m) pairs where s_m (printed) or q_m (m' < m) moves x_m (a != 0)."""
+    s_moves = sum(x[s_t(x, m, "printed") - 1] != x[m - 1] for x in data
+                  for m in range(1, len(x) + 1))
+    q_moves = sum(q is not None and x[q - 1] != x[m - 1] for x in data
+                  for m in range(1, len(x) + 1) if (q := q_t(x, m, "moved")) is not None)
+    return {"s_m (37)-(39)": s_moves, "q_m, m' < m (50)-(51)": q_moves}
 
 
 def decrease_sign_violation(x: Vec, case: str = "otherwise") -> dict | None:
@@ -434,7 +445,8 @@ def eq22_findings(seed: int) -> list[Finding]:
 def a1_findings(seed: int) -> list[Finding]:
     data = [[int(v) for v in x] for x in data_sets()]
     sc = SCOPE.format(count=len(data), extra="; every m; s_m = n when no m' < n qualifies")
-    return [
+    moved = nontrivial_cases(data)
+    out = [
         *step_findings(((
             "text.a12.eq37-39", "Appendix A.1.2, (37)-(39): Delta g(m, s_m, a) at a = x_{s_m} - "
             "x_m as (37); c_m >= 0 (38); Delta g(m, s_m, a) = A - c_m / (n xbar + a) (39)",
@@ -457,6 +469,9 @@ def a1_findings(seed: int) -> list[Finding]:
                "m' eventually switches the sign of d g(m, m', a)/da from negative to "
                "positive'"))),
     ]
+    for f in out[:2]:
+        f.evidence["cases_with_a_nonzero"] = moved
+    return out
 
 
 @claim("text.sec411.lemma41-proof-steps", "Section 4.1.1: the sign of (14), Lemma 4.1's proof "
