@@ -123,6 +123,13 @@ TWIN_REQUIRED: tuple[str, ...] = (
     "text.subset.b3-one-sided-p", "text.subset.b3-decomposition", "text.subset.a-tail",
     "text.subset.a-cor1-grid", "text.subset.a-choice-of-c", "text.subset.e1-lemma8-proof",
     "text.subset.e1-moments", "text.subset.sec31-rank-prose", "text.subset.d1-group-privacy",
+    # Lan & Reiter A.2: Lemma 4.2's steps, Theorems 4.1 / 4.2 for k > 3 (claims_a2_steps.py)
+    "text.a2.l42.*", "text.a2.t41.*", "text.a2.t42.*", "text.a2.eq58",
+    # Lan & Reiter 4.3 / 4.4 / A.4 proof steps (proofs/gini/claims_bound_steps.py; text.sec43.*
+    # above covers Theorem 4.5's)
+    "text.sec44.*", "text.a4.any-g", "text.a4.max-alpha", "text.a4.half-only", "text.a4.l-zero",
+    # Lan & Reiter 4.1.1 / A.1.2 / A.1.3 steps (proofs/gini/claims_s41_steps.py)
+    "text.s411.*", "text.s413.*", "text.a12.eq37-39", "text.a13.eq50-51", "text.a13.sign-*",
 )
 
 

@@ -142,6 +142,11 @@ def _first(data: list[list[Q]], bad: Callable[[list[Q]], Any]) -> dict | None:
     return None
 
 
+#: public names for the proof-step modules (proofs/gini/claims_*_steps.py)
+first_violation = _first
+rank_bracket = _F
+
+
 def _reading_finding(fid: str, sentence: str, check: Callable[..., dict | None],
                      data: list[list[Q]], seed: int, t0: float) -> Finding:
     """The check under each reading of the thresholds; a reading under which the statement

@@ -118,6 +118,18 @@ COVERAGE: tuple[Item, ...] = (
          ("text.a2.small-k-steps",)),
     Item("Sec. 4.3 text: the extreme means after k changes; eq. (26)",
          ("text.sec43.mean-iq-bounds",)),
+    Item("A.2: Lemma 4.2's proof steps, eq. (58), the proofs of Theorem 4.1 for k > 3 and "
+         "Theorem 4.2 for k >= 3, step by step", ("text.a2.large-k-steps",)),
+    Item("Sec. 4.3: the chains (29), (30) of Theorem 4.5's proof, step by step",
+         ("text.sec43.thm45-proof-steps",)),
+    Item("Sec. 4.3: (25) in Theorem 4.4's proof", ("text.sec43.thm44-proof-steps",)),
+    Item("Sec. 4.4: A^(k) <= 1 and the pruning of the search at k*", ("text.sec44.pruning-steps",)),
+    Item("A.4: the steps of Proposition 5.1's proof", ("text.a4.prop51-proof-steps",)),
+    Item("Sec. 4.1.1: the sign of (14), Lemma 4.1's proof steps, B of (20); Sec. 4.1.3: (21)'s "
+         "second and third steps",
+         ("text.sec411.lemma41-proof-steps",)),
+    Item("A.1.2 / A.1.3: displays (37)-(39), (50)-(51), Lemma A.1's proof signs",
+         ("text.a1.display-steps",)),
     Item("A.2: Theorem 4.2 as restated ('removing n - k consecutive elements')",
          ("text.a2.thm42-restated",)),
     Item("A.4 text: scale invariance of IQ and g; g = sum |x_i - x_j| / n^2 at mean 1",
@@ -144,10 +156,65 @@ _DEF = "not a claim: a definition, notation or setting"
 _ROAD = "not a claim: roadmap or description of what follows"
 _BG = "not checked: background on differential privacy or cited work, not a result of the paper"
 _TOY = ("sec3.toy-numbers",)
+_A2 = "text.a2.large-k-steps"
+_T45 = "text.sec43.thm45-proof-steps"
+_S411 = "text.sec411.lemma41-proof-steps"
 _NOCLAIM_BG = ("not a claim: background, motivation or an opinion (no checkable statement; "
                "rubric of the labelled samples, proofs/*/sentence_labels.json)")
 _NOCLAIM_SUGGEST = ("not a claim: a suggestion, proposal or expectation (hedged: may, could, "
                     "suspect)")
+
+#: Section 4.1.1's step sentences (hash) -> the finding of proofs/gini/claims_s41_steps.py
+_S411_STEPS: tuple[tuple[tuple[str, ...], str], ...] = (
+    (("e887a3b7",), "a witness of each sign of (13) (text.s411.eq13-signs)"),
+    (("1f57c57d",), "Delta g monotone in a at fixed m, m' (text.s411.monotone-in-a)"),
+    (("26a4245e",), "the largest |Delta g| at an end of a's interval (text.s411.extreme-at-ends)"),
+    (("68fbaade",), "sign of (14) at m' = m (text.s411.sign-at-m)"),
+    (("2a914d55",), "the sign switch of (14) (text.s411.sign-switch)"),
+    (("db326898",), "decreasing, then increasing as x_m rises (text.s411.decrease-then-increase)"),
+    (("e0d6d4e4",), "'(14) always positive': refuted strictly (A = 0), holds as >= 0 "
+                    "(text.s411.positive-case)"),
+    (("3d08e308",), "'A positive for m' >= s_m': refuted strictly (A(m, s_m) = 0), holds as "
+                    ">= 0 (text.s411.grow-after-s)"),
+    (("fe5f1bd9",), "(20) = B (x_{m+1} - x_m), B strictly decreasing (text.s411.b-decreasing)"),
+    (("f3e99583",), "B(1) > 0, B(n) < 0: refuted at g_0 = 1 (B(n) = 0) (text.s411.b-signs)"),
+)
+
+#: the A.2 proof-step sentences (first words or hash) -> the finding of
+#: proofs/gini/claims_a2_steps.py that tests each
+_A2_STEPS: tuple[tuple[tuple[str, ...], str], ...] = (
+    (("with-m-held-constant",), "the sign constant in x at fixed m "
+                                "(text.a2.l42.sign-constant-in-x)"),
+    (("this-i-term-increases",), "(I) and the true numerator strictly increasing in m "
+                                 "(text.a2.l42.i-increasing)"),
+    (("thus-there-exists-a-point", "02fdfc30"), "m_A exists for every data set of 2..6 records "
+                                                "(text.a2.l42.m-a-exists)"),
+    (("42bc7707",), "the rank as a step function (text.a2.l42.rank-step)"),
+    (("701be13a",), "m = r, r + 1 at x_r -/+: holds for distinct values, refuted with ties "
+                    "(text.a2.l42.rank-limits)"),
+    (("c06f198d", "a91998dc"), "no jump at x = x_r (text.a2.l42.continuity)"),
+    (("794cc373", "1e20df23", "dc2aadbe"),
+     "g(Q_{+x}) monotone over the candidates in the direction of m_A (holds); against "
+     "g(Q_{-m}) (refuted) (text.a2.t41.insert-direction)"),
+    (("c3beffcd", "0f89cce4", "9989f499", "65d84baa"),
+     "the selections x_{u-1} (m_A > m), x_{l+1} (m_A < m) give the smallest g(Q_{+x}): "
+     "refuted, the opposite ones are best (text.a2.t41.selection)"),
+    (("1572292d",), "at m = m_A the replacement gives an equal Gini, not a larger one "
+                    "(text.a2.t41.m-equals-m-a)"),
+    (("bad7d93c",), "x_{l+1} or x_{u-1} in lieu of y_m: g >= g(Q) (text.a2.t41.some-endpoint)"),
+    (("336d3fa9", "d84a78b0"), "one interior element replaced by x_{l+1} or x_{u-1}: g does "
+                               "not fall (text.a2.t41.iterate)"),
+    (("37e6f083",), "x_{l-1} minimises among i < l (text.a2.t42.add-below)"),
+    (("905c1680",), "x_{u+1} minimises among i > u (text.a2.t42.add-above)"),
+    (("e716a32b", "67704b1e"), "the window is smallest among additions on its side (holds), "
+                               "among all additions (refuted) (text.a2.t42.window-smallest)"),
+    (("090e49e8", "2d459d60", "55fd04e8", "4b5eeee1"),
+     "the window strictly below Q_l / Q_u: distinct values (holds), ties (refuted) "
+     "(text.a2.t42.contradiction)"),
+    (("d536563a", "04958c11"), "one element off a longest run moved next to it: g does not "
+                               "rise; distinct values (holds), ties (refuted) "
+                               "(text.a2.t42.iterate)"),
+)
 
 #: sentences, equations and algorithm lines named one by one (issue 42): first match wins, so
 #: these come before the older rules and the section defaults below
@@ -232,7 +299,7 @@ _NAMED: tuple[Rule, ...] = (
     Rule("*", ("thm45.inequality",), anchors=("eq (27)", "eq (28)")),
     Rule("*", ("deriv.prop51", "repro.sec52-iq"), anchors=("eq (31)",)),
     Rule("*", ("deriv.decrease",), anchors=tuple(f"eq ({i})" for i in range(42, 49))),
-    Rule("*", ("deriv.insertion",), anchors=tuple(f"eq ({i})" for i in range(53, 58))),
+    Rule("*", ("deriv.insertion",), anchors=tuple(f"eq ({i})" for i in range(53, 56))),
     Rule("*", ("deriv.a3-closed-forms",), anchors=("eq (59)", "eq (60)")),
     Rule("*", ("deriv.prop51",), anchors=("eq (61)", "eq (62)")),
     # Section 4
@@ -298,6 +365,73 @@ _NAMED: tuple[Rule, ...] = (
            note="n = 2, X = (0.5, 1), [L, U] = [0.5, 1]: the bounds differ by 0.35"),
     *named("4.3", ("thm45.inequality",), "the-bounds-in-theorem-4-3"),
     *named("4.3", (), "in-practical-situations", note=_NOCLAIM_SUGGEST),
+    # Theorem 4.5's proof steps, the pruning at k*, Proposition 5.1's proof
+    # (proofs/gini/claims_bound_steps.py)
+    *named("4.3", (), "first-suppose-k-leq", note="not a claim: a case assumption of the proof"),
+    *named("4.3", (), "putting-it-all-together",
+           note="not a claim: a summary leading into Theorem 4.3"),
+    *named("4.3", ("text.sec43.mean-iq-bounds",), "since-l-leq-bar-x-t",
+           note="the lead-in to (26): L <= xbar_t <= U gives (26) (exhaustive, exact)"),
+    Rule("4.3", ("text.sec43.thm44-proof-steps",), anchors=("eq (25)",),
+         note="refuted: (3, 3, 3) on [1, 3]: C_1 = 2/3 > 4/7 (text.sec43.eq25)"),
+    *named("4.3", ("text.sec43.thm44-proof-steps",), "since-0-leq-max-g-k",
+           note="the premise holds, (25) does not (text.sec43.eq25)"),
+    *named("4.3", ("text.sec43.thm44-proof-steps", "text.sec43.mean-iq-bounds"),
+           "the-result-in-26-implies-25",
+           note="(26) holds (text.sec43.mean-iq-bounds), (25) fails: the implication fails "
+                "(text.sec43.eq25)"),
+    Rule("4.3", (_T45,), anchors=("eq (29)",),
+         note="as printed (maxima over k = 1..n) refuted; over the case's k holds "
+              "(text.sec43.eq29-chain)"),
+    *named("4.3", (_T45,), "since-n-geq-2iq-x-left",
+           note="2/(n/(2 IQ) - 1) <= eps eta under (27) (text.sec43.n-condition)"),
+    *named("4.3", (_T45,), "then-exp-beta-k-leq-exp",
+           note="exp(-beta k) <= exp(-eps n/(2 gamma IQ)) for k > n/(2 IQ) "
+                "(text.sec43.exp-step)"),
+    Rule("4.3", (_T45,), anchors=("eq (30)",),
+         note="as printed (maxima over k = 1..n) refuted; over the case's k holds "
+              "(text.sec43.eq30-chain)"),
+    *named("4.3", (_T45,), "since-n-geq-frac-2iq-x",
+           note="the premises of (30) and its chain (text.sec43.eq30-chain)"),
+    *named("4.4", ("text.sec44.pruning-steps",), "with-regard-to-pruning-the-search",
+           note="A^(k) <= 1: eq. (2) in [0, 1], every change <= 1 (text.sec44.a-at-most-one)"),
+    *named("4.4", ("text.sec44.pruning-steps",), "thus-e-beta-k-a-k", "for-every-k-geq-k-we",
+           "consequently-we-can-restrict",
+           note="the pruning at k* for every A^(k) <= 1 (text.sec44.k-star)"),
+    *named("4.1.1", (), "for-any-m-let-a-m", note=_DEF),
+    # Section 4.1.1's and A.1.2 / A.1.3's steps (proofs/gini/claims_s41_steps.py)
+    *(rule for starts, note in _S411_STEPS
+      for rule in named("4.1.1", (_S411,), *starts, note=note)),
+    *named("4.1.1", ("subsets.lemma41",), "be9abcf2", "3108eead", "bf84d3a5", "5aaacaa8",
+           note="for m' = s_m the largest decrement at m = 1 (paper.a12.max-at-m1); for m' = n "
+                "the largest increment at m_I (paper.sec411.m-i-argmax)"),
+    *named("4.1.3", (_S411, "bounds.printed"), "637e21d6",
+           note="(21)'s second and third steps (text.s413.triangle-step, text.s413.sum-limits), "
+                "its result (bounds.printed)"),
+    *named("4.1.3", (_S411, "bounds.printed"), "9ed24218",
+           note="(22)'s first line refuted: (1, 2, 3, 5), m' = q_m = 3: 4/297 vs 40/297 from "
+                "eq. (2) (text.s413.eq22-first-line); its result (bounds.printed)"),
+    *named("4.1.3", (_S411,), "d6327050",
+           note="the second step holds (the two terms have opposite signs) "
+                "(text.s413.triangle-step)"),
+    *named("4.1.3", (_S411,), "016078e1",
+           note="the sum over m..n is largest at m = 1 (text.s413.sum-limits)"),
+    Rule("A.1.2", ("text.a1.display-steps",), anchors=("eq (37)", "eq (38)", "eq (39)"),
+         note="(37)-(39) against eq. (2) (text.a12.eq37-39)"),
+    Rule("A.1.3", ("text.a1.display-steps",), anchors=("eq (50)", "eq (51)"),
+         note="(50)-(51) against eq. (2) (text.a13.eq50-51)"),
+    *named("A.1.3", ("text.a1.display-steps",), "12b20bd4",
+           note="refuted: D(m, m') <= 0 for some m' < m (text.a13.sign-otherwise)"),
+    *named("A.4", ("text.a4.prop51-proof-steps",), "we-can-obtain-any-g-x",
+           note="refuted for a fixed alpha (L < 0 when g > alpha), holds for alpha >= g "
+                "(text.a4.any-g)"),
+    *named("A.4", ("text.a4.prop51-proof-steps",), "for-fixed-g-x-g-we",
+           note="the smallest U - L at the largest alpha(1 - alpha) (text.a4.max-alpha)"),
+    *named("A.4", ("text.a4.prop51-proof-steps",), "however-this-solution-only",
+           "when-g-1-2-setting-alpha",
+           note="alpha = 1/2 feasible iff g <= 1/2; L = 1 - 2g (text.a4.half-only)"),
+    *named("A.4", ("text.a4.prop51-proof-steps",), "setting-l-0-the-constraint",
+           note="U = 1/(1 - alpha) at L = 0 (text.a4.l-zero)"),
     *named("4.4", (), "we-use-two-computational", "let-k-min-left", "in-particular-we-maintain",
            note=_DEF),
     *named("4.4", ("complexity.printed",), "this-would-result-in-a-cost",
@@ -371,6 +505,8 @@ _NAMED: tuple[Rule, ...] = (
     Rule("*", ("subsets.lemma41",), anchors=("eq (49)",)),
     *named("A.1.3", (), "suppose-the-observation", "using-algebraic-manipulations",
            "we-first-consider-m-1", "we-next-consider-m-q", "we-define-f-m-m", note=_DEF),
+    *named("A.1.3", ("text.a1.display-steps",), "49cc18dd",
+           note="refuted: D(1, m) > 0 already (text.a13.sign-switch)"),
     *named("A.1.3", ("subsets.lemma41",), "in-section-4-1-2-of", "when-g-0-frac-2m-n",
            "delta-g-m-m-a-attains", "for-a-fixed-m-the-largest", "from-the-sign-of-the",
            "since-delta-g-m-q-m",
@@ -393,10 +529,24 @@ _NAMED: tuple[Rule, ...] = (
            "we-use-a-proof-by", "assume-that-a-subset", "for-notational-convenience",
            "when-m-u-1-we-refer", "first-consider-adding", "to-compute-the-possible",
            "likewise-we-can-add", "consider-the-rank-m-of", note=_DEF),
-    Rule("A.2", ("deriv.insertion",), anchors=("lemma 4.2",)),
-    *named("A.2", ("deriv.insertion",), "with-m-held-constant", "this-i-term-increases",
-           "thus-there-exists-a-point",
-           note="Lemma 4.2 from (55): the sign term (I) and its monotonicity in m"),
+    # Lemma 4.2's statement and proof steps, eq. (58), Theorems 4.1 (k > 3) / 4.2 (k >= 3):
+    # each step tested itself (proofs/gini/claims_a2_steps.py, findings text.a2.l42.*,
+    # text.a2.eq58, text.a2.t41.*, text.a2.t42.*)
+    *named("A.2", (), "fix-m-in-1-dots-n", "let-delta-g-x-x-g",
+           note="not a claim: the setting of Lemma 4.2 (m fixed, Delta g defined)"),
+    Rule("A.2", (_A2, "deriv.insertion"), anchors=("lemma 4.2",),
+         note="m_A exists (verified); 'unique' refuted as an integer (text.a2.l42.m-a-*)"),
+    Rule("A.2", (_A2,), anchors=("eq (52)",),
+         note="the signs below / above m_A (text.a2.l42.m-a-exists, text.a2.l42.m-a-unique)"),
+    Rule("A.2", (_A2, "deriv.insertion"), anchors=("eq (56)", "eq (57)"),
+         note="the derivative's sign at ranks n + 1 and 1 (text.a2.l42.end-signs)"),
+    Rule("A.2", (_A2,), anchors=("eq (58)",),
+         note="refuted with n = |X|, holds with n read as k (text.a2.eq58)"),
+    *(rule for starts, note in _A2_STEPS for rule in named("A.2", (_A2,), *starts, note=note)),
+    *named("A.2", ("subsets.thm41", _A2), "ac5c62cb", "3cd1938d",
+           note="the contradiction needs a strict increase: replacing y_m gives >= only "
+                "(text.a2.t41.some-endpoint) and a k-maximal Q can hold an outsider "
+                "(paper.thm41.proof-k-smallest-or-largest, refuted)"),
     Rule("A.2", ("subsets.thm41", "subsets.smt"), anchors=("theorem 4.1",)),
     Rule("A.2", ("text.a2.thm42-restated", "subsets.thm42"), anchors=("theorem 4.2",),
          note="the restatement adds 'consecutive' to the removed elements: refuted under both "
@@ -432,8 +582,13 @@ _NAMED: tuple[Rule, ...] = (
     *named("A.2", ("text.a2.small-k-steps",), "bdce44cd",
            note="'the numerator as large as possible': it is the same for every third element; "
                 "'either x_2 or x_{n-1}' (text.a2.three-maximal-either)"),
-    *named("A.2", (), "51b58b40", "c5d387b9", "32877543",
-           note="not a claim: a roadmap ('we will show')"),
+    # 'we will show' sentences state the step the proof then makes: tested as that step
+    *named("A.2", (_A2, "subsets.thm41"), "51b58b40",
+           note="replacing y_m raises g: >= only (text.a2.t41.some-endpoint), and a k-maximal Q "
+                "can hold an outsider (paper.thm41.proof-k-smallest-or-largest)"),
+    *named("A.2", (_A2,), "c5d387b9",
+           note="the window strictly below Q_l / Q_u (text.a2.t42.contradiction)"),
+    *named("A.2", (_A2,), "32877543", note="no jump at x = x_r (text.a2.l42.continuity)"),
 )
 
 #: first matching rule accounts for an inventory item (specific rules before section defaults)
@@ -473,8 +628,6 @@ RULES: tuple[Rule, ...] = _NAMED + (
     Rule("4.1.3", ("subsets.lemma41", "bounds.printed"), "the four candidates, eqs. (21)-(22)"),
     Rule("4.3", ("bounds.printed", "thm45.inequality", "sec43.example", "def21.smooth"),
          "Theorems 4.3-4.5, eqs. (23)-(30), the n = 2 example"),
-    Rule("4.4", ("complexity.printed", "def21.smooth", "deriv.a3-closed-forms"),
-         "pruning k* and the prefix statistics"),
     # Section 5
     Rule("5.1", ("repro.fig1", "repro.fig2", "repro.sec51-upper-bound"),
          "CPS data, the DP upper bound, Figures 1-2"),
@@ -484,7 +637,4 @@ RULES: tuple[Rule, ...] = _NAMED + (
     Rule("A.1.2", ("subsets.lemma41", "deriv.increase"), "eqs. (35)-(41): s_{m+1} >= s_m and "
                                                         "the maximum at m = 1"),
     Rule("A.1.3", ("deriv.decrease", "subsets.lemma41"), "eqs. (42)-(51), Lemma A.1"),
-    Rule("A.2", ("deriv.insertion", "subsets.thm41", "subsets.thm42", "subsets.smt"),
-         "Lemma 4.2, eqs. (52)-(58), proofs of Theorems 4.1-4.2"),
-    Rule("A.4", ("deriv.prop51",), "proof of Proposition 5.1"),
 )
