@@ -118,6 +118,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     and exit 2, an interrupt (SIGINT or SIGTERM) one line and 130, a dpaudit bug one line
     and 4."""
     argv = list(sys.argv[1:] if argv is None else argv)
+    # a command may put the working directory (or a replay's import folder) on sys.path to
+    # import a user's MODULE; that lasts for the command only, so a caller running several
+    # commands in one process (a notebook, the test suite) is not left importing -- and
+    # scanning for package metadata -- from a folder of an earlier command
+    saved_path = list(sys.path)
+    try:
+        return _main(argv)
+    finally:
+        sys.path[:] = saved_path
+
+
+def _main(argv: list[str]) -> int:
     command = "dpaudit"
     flags: dict[str, str] = {}
     show = False

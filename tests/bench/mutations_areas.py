@@ -29,6 +29,7 @@ AREA_ENGINE_MODULES: tuple[str, ...] = (
     "audit/privacy/mechanisms.py",
     "audit/privacy/coverage_calibration.py",
     "audit/privacy/claims/references.py",
+    "audit/privacy/tabular.py",
 )
 
 _SEARCH = ("calibrate", "regress", "coverage:exact-loss")

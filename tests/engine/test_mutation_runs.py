@@ -20,7 +20,8 @@ import mutation_kill as MK  # noqa: E402
 import mutations as M  # noqa: E402
 
 KNOWN = ("coverage:", "coverage-full:", "calibrate", "test:neighbours", "test:directions",
-         "test:schedule", "test:claims", "csv", "confidentiality", "pytest:", "regress")
+         "test:schedule", "test:claims", "csv", "confidentiality", "pytest:", "regress",
+         "reader")
 
 
 def test_every_engine_run_is_known_and_every_pytest_file_exists() -> None:

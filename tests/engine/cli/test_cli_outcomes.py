@@ -184,3 +184,21 @@ def test_certify_counterexample_replays_from_any_directory(
     code, out, err = _run(["replay", str(cx)], capsys)
     assert code == 1, err
     assert "STILL FAILS" in out and "paper claim" not in out and "certify link" in out
+
+
+@pytest.mark.parametrize("argv", [["test", "dpaudit_no_such_module_xyz:mech"],
+                                  ["prove", "dpaudit_no_such_module_xyz:prog"]])
+def test_a_command_leaves_sys_path_as_it_found_it(argv: list[str], tmp_path: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    # `test` / `prove MODULE:OBJECT` put the working directory on sys.path to import the
+    # user's module; run in-process (a notebook, this suite) that must not outlive the
+    # command: a later command's metadata scan opened a deleted folder of an earlier one
+    import sys
+
+    monkeypatch.setattr(sys, "path", [p for p in sys.path if p])  # no "" standing for cwd
+    monkeypatch.chdir(tmp_path)
+    before = list(sys.path)
+    code = main(argv)
+    assert code == OUTCOMES["bad-input"].code  # the module does not exist
+    assert sys.path == before
+    assert str(tmp_path) not in sys.path
