@@ -116,13 +116,19 @@ def test_detector_scores_counted_by_hand(tmp_path) -> None:
 
 #: measured (true pos, false pos, false neg, true neg) of the detector on each committed
 #: sample; a change of the detector or of a label must update these numbers on purpose
+#: "holdout2" (issue 42, round 3b): labelled and committed before its first scoring; the
+#: numbers below are that unseen first scoring
 MEASURED = {
-    "gini": {"development": (24, 22, 1, 13), "held-out": (10, 13, 1, 6)},
-    "subset_optimal": {"development": (23, 21, 0, 16), "held-out": (9, 6, 0, 15)},
+    "gini": {"development": (24, 22, 1, 13), "held-out": (10, 13, 1, 6),
+             "holdout2": (7, 16, 0, 7)},
+    "subset_optimal": {"development": (23, 21, 0, 16), "held-out": (9, 6, 0, 15),
+                       "holdout2": (6, 15, 1, 8)},
     # widened by r42c ('improved', 'this / which means', 'we can <adverb> estimate / bound'):
     # was development (14, 19, 2, 25), held-out (11, 11, 2, 6); the held-out sample was seen
-    "freegap": {"development": (15, 19, 1, 25), "held-out": (13, 11, 0, 6)},
-    "global_sensitivity": {"development": (25, 24, 0, 11), "held-out": (15, 8, 1, 6)},
+    "freegap": {"development": (15, 19, 1, 25), "held-out": (13, 11, 0, 6),
+                "holdout2": (8, 5, 1, 16)},
+    "global_sensitivity": {"development": (25, 24, 0, 11), "held-out": (15, 8, 1, 6),
+                           "holdout2": (18, 9, 0, 3)},
 }
 
 
@@ -150,5 +156,4 @@ def test_labelled_samples_are_seeded_draws_and_scores_are_as_measured(subject: s
         text, fresh["seed"], fresh["size"], frozenset(dev_keys + held_keys))
     scores = {s.sample: (s.true_pos, s.false_pos, s.false_neg, s.true_neg)
               for s in detector_scores(text, labels)}
-    # labels committed before scoring: holdout2 is pinned once measured
-    assert {name: scores[name] for name in MEASURED[subject]} == MEASURED[subject]
+    assert scores == MEASURED[subject]
