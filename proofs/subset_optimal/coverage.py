@@ -125,6 +125,10 @@ _ROUND3: tuple[Rule, ...] = (
            note="the error equals the error on the shifted data (text.subset.b2-steps)"),
     *named("2.2", (), "782b7b89", "7d070cdf", "c3bd120c",
            note="not a claim: the definitions of R_1, R_2 and supp(D) (cited work's notions)"),
+    # found by the detector's 'magnitude' pattern (issue 42, 3b)
+    *named("2.2", (), "as-illustrated-above-the-difference-can",
+           note="not checked: a qualitative size ('can be dramatic') of the gap between R and "
+                "R_1, not quantified"),
 )
 
 _NAMED: tuple[Rule, ...] = _ROUND3 + (
