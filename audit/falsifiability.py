@@ -123,6 +123,7 @@ TWIN_REQUIRED: tuple[str, ...] = (
     "text.subset.b3-one-sided-p", "text.subset.b3-decomposition", "text.subset.a-tail",
     "text.subset.a-cor1-grid", "text.subset.a-choice-of-c", "text.subset.e1-lemma8-proof",
     "text.subset.e1-moments", "text.subset.sec31-rank-prose", "text.subset.d1-group-privacy",
+    "text.subset.a-cor1-case2",  # issue 42, 3b spot check: Corollary 1's case tau~ != tau~'
     # Lan & Reiter A.2: Lemma 4.2's steps, Theorems 4.1 / 4.2 for k > 3 (claims_a2_steps.py)
     "text.a2.l42.*", "text.a2.t41.*", "text.a2.t42.*", "text.a2.eq58",
     # Lan & Reiter 4.3 / 4.4 / A.4 proof steps (proofs/gini/claims_bound_steps.py; text.sec43.*

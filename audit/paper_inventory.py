@@ -13,7 +13,8 @@
   "minimi/maximi", "at least", "at most", "optimal", "equals", "bounded", "DP" / "private",
   "for all", "guarantee", "tight", "exact", relations such as ``\\leq``, and -- widened for
   issue 42 -- inline results: "we find / we have", "resulting / leads to / confirms",
-  "approximately", relations inside inline maths, numeric values) and is not a fragment
+  "approximately", relations inside inline maths, numeric values; then qualitative sizes such
+  as "dramatic" and derivation lines opening with a relation) and is not a fragment
   (:func:`detected`; ``every_sentence=True`` lists every prose sentence, for labelled samples).
 
 Each item carries an **anchor** when it can be named by number: ``"eq (12)"`` for a numbered
@@ -109,6 +110,13 @@ PATTERNS: dict[str, str] = {
     "inline-relation": r"\$[^$]*(=|\\in\b|\\subset|\\neq|\\l[et]q?\b|\\g[et]q?\b|\\approx)"
                        r"[^$]*\$",
     "numeric-value": r"(?<![\w.\\{^_])\d+\.\d+\b|\b\d+(x|×)\b|\b\d+ times\b",
+    # widened after the second held-out sample (issue 42, 3b; that sample is seen since): a
+    # qualitative size ("the difference can be dramatic") and a derivation line continuing a
+    # display ("= (q_1 + xi_1) + ...": the relation outside the inline maths)
+    "magnitude": r"\b(dramatic\w*|significant\w*|substantial\w*|considerabl[ey]|negligibl[ey]|"
+                 r"markedly)\b",
+    "leading-relation": r"^\s*(=|≤|≥|[<>](?=[\s$])|\\leq?\b|\\geq?\b|\\approx\b|"
+                        r"\\propto\b)",
 }
 _COMPILED = {name: re.compile(rx, re.IGNORECASE) for name, rx in PATTERNS.items()}
 
@@ -367,7 +375,8 @@ def _fragment(sentence: str) -> bool:
     "\\square"), or a short lead-in (at most 12 words, only connective patterns, no relation
     in inline maths) to the displayed formula that follows it ("It follows that", "Thus, for
     any r we have", "The density of X is").  The displayed formula is an item of its own."""
-    if _COMPILED["inline-relation"].search(sentence):
+    if _COMPILED["inline-relation"].search(sentence) or _COMPILED["leading-relation"].search(
+            sentence):  # a relation, in inline maths or opening a derivation line
         return False
     masked = _mask_math(sentence)[0]
     words = len(masked.split())

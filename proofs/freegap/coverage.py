@@ -299,6 +299,10 @@ _NAMED: tuple[Rule, ...] = (
     *named("A.3", ("freegap.deriv-cor1",), "from-the-matrices-x-and-y", "b1cfc4fb", "9b920dcc",
            "1f9e81c8", "167c8389", "e9bc2bed", "10bfd64c", "6609a8b9", "c994831d",
            note="x_i, y_i, Var(x_i), Var(y_i) and the ratio (exact)"),
+    # found by the detector's 'leading-relation' rule (issue 42, 3b): x_i's weights (1, ..,
+    # 1 + k lam, .., 1), the printed X's row i, whose variance freegap.deriv-cor1 checks
+    *named("A.3", ("freegap.deriv-cor1",), "7f4442b7",
+           note="the derivation line of x_i (weights of the printed X, exact)"),
     *named("A.4", ("freegap.deriv-lemma5",), "3fba91d7", "3a44dbe3", "5235c284", "609f519f",
            "3a52d41d", "49459a8e", "6c939426", "ba750490",
            note="the convolution and the tail (symbolic integration)"),

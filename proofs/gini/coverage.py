@@ -242,8 +242,13 @@ _NAMED: tuple[Rule, ...] = (
            "f300803d", "that-is-they-presume", "we-illustrate-this-approach",
            "a-commonly-used-algorithm", "to-see-this-consider", note=_DEF),
     *named("2.2", ("repro.sec2-examples",), "for-example-when-f-is",
-           "unfortunately-the-laplace", "this-is-because-the-global", "removing-that-individual",
+           "this-is-because-the-global", "removing-that-individual",
            note="GS of the mean = 1/n; the Gini's GS = 1 ('from 1 to 0')"),
+    # spot check (issue 42, 3b): was mapped to repro.sec2-examples, which checks GS = 1 (the
+    # next sentence's number), not this sentence's 'cannot ... with low error'
+    *named("2.2", (), "unfortunately-the-laplace",
+           note="not checked: qualitative ('low error', 'reasonable privacy guarantees' are not "
+                "quantified); its reason, GS = 1, is checked by repro.sec2-examples"),
     *named("2.2", (), "heuristically-when", "ideally-the-value", "for-many-dp-algorithms",
            "in-some-contexts", "as-examples-test-scores", "when-domain-knowledge",
            "for-example-one-can-obtain", "the-gs-f-can-be", note=_NOCLAIM_BG),
@@ -301,7 +306,11 @@ _NAMED: tuple[Rule, ...] = (
     Rule("*", ("deriv.decrease",), anchors=tuple(f"eq ({i})" for i in range(42, 49))),
     Rule("*", ("deriv.insertion",), anchors=tuple(f"eq ({i})" for i in range(53, 56))),
     Rule("*", ("deriv.a3-closed-forms",), anchors=("eq (59)", "eq (60)")),
-    Rule("*", ("deriv.prop51",), anchors=("eq (61)", "eq (62)")),
+    Rule("*", ("deriv.prop51",), anchors=("eq (61)",)),
+    # spot check (issue 42, 3b): eq. (62) was mapped to deriv.prop51, which names it only in
+    # its evidence text; text.a4.prop51-proof-steps computes it (reach(): g = alpha (1 - alpha)
+    # (U - L) against the eq. (1) Gini of each two-point set, an error if it fails)
+    Rule("*", ("text.a4.prop51-proof-steps",), anchors=("eq (62)",)),
     # Section 4
     *named("4", (), "in-section-4-1-we", "these-bounds-rely", note=_ROAD),
     *named("4.1", (), "section-4-1-1-and", "section-4-1-3-presents", note=_ROAD),
@@ -617,7 +626,11 @@ RULES: tuple[Rule, ...] = _NAMED + (
     Rule("3", ("repro.fig2",), starts="although-not-essential"),
     Rule("3", ("repro.fig2",), starts="for-example-in-the-empirical"),
     Rule("3", ("repro.fig2",), starts="let-p-tilde-g-g"),
-    Rule("3", ("repro.fig2",), starts="p-g-mid-tilde-g"),
+    # spot check (issue 42, 3b): repro.fig2 checks the sampler against the posterior that
+    # (11) defines (both sides built from (11)), so it cannot fail if (11) were wrong
+    Rule("3", (), "not checked: Bayes' rule, the definition of the posterior the analyst "
+                  "computes; repro.fig2 tests the resampler against it, not (11) itself",
+         starts="p-g-mid-tilde-g"),
     Rule("3", ("repro.fig2",), starts="thus-if-tilde-g-x"),
     Rule("3", ("repro.fig2", "privacy.admissibility"), starts="we-note-that-this-post"),
     Rule("3", ("privacy.admissibility", "def21.smooth", "bounds.printed"),

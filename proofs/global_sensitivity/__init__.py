@@ -34,6 +34,7 @@ SUBJECT = Subject(
         "proofs.global_sensitivity.experiments",
         "proofs.global_sensitivity.claims_text",
         "proofs.global_sensitivity.claims_proofsteps",
+        "proofs.global_sensitivity.claims_maximiser",
     ),
     mechanisms="proofs.global_sensitivity.mechanisms:catalogue",
     regress="proofs.global_sensitivity.regress:SUITE",

@@ -182,6 +182,7 @@ def term1_steps(budget_s: float, seed: int) -> list[Finding]:
             counterexample=counterexample_document(fid, SUBJECT, first, True, False, None)
             if first else None,
             seed=seed, duration_s=time.perf_counter() - t0, subject=SUBJECT))
+    out.append(k_linear_finding(seed))
     bad_r = next((c for c in all_cases if not _in_range(c)), None)
     twin_r = next((c for c in all_cases if not _in_range(c, shrink=F(1, 2))), None)
     tw = twin("the range [-(1 - 1/n_1)/(n - J), (1 - 1/n_1)/(n - J)] halved",
@@ -195,6 +196,67 @@ def term1_steps(budget_s: float, seed: int) -> list[Finding]:
         evidence={"violation": bad_r}, seed=seed, started=t0,
         vacuous_reason="the halved ranges also held"))
     return out
+
+
+# ------------------------------------------- 'Delta is linear in k_1, k_2 and k_3' (Section 5)
+_CASES = ((0, 0), (0, 1), (1, 0), (1, 1))
+
+
+def mixed_difference(case: tuple[int, int], n1: int, n: int, J: int, bump: F = F(0)) -> F:
+    """f(1, 1, 0) - f(1, 0, 0) - f(0, 1, 0) + f(0, 0, 0) for f(k_1, k_2, k_3) the case's printed
+    display (its second line): 0 for every function linear in (k_1, k_2, k_3), the k_1 k_2
+    coefficient otherwise.  ``bump``: the twin adds bump * k_1 k_2 to a display."""
+    def f(k1: int, k2: int) -> F:
+        return printed_second(case, n1, n, J, k1, k2, 0) + bump * k1 * k2
+    return f(1, 1) - f(1, 0) - f(0, 1) + f(0, 0)
+
+
+def _sizes() -> Iterator[tuple[int, int, int]]:
+    """(n_1, n, J) of :data:`SCOPE` (n_1 >= 3: a cell-1 remainder of two records, so that
+    k_1 = k_2 = 1 is a possible point)."""
+    for n1 in range(3, 6):
+        for J in range(1, 4):
+            for extra in range(3):
+                n = n1 + 2 * (J - 1) + extra
+                if n - 1 - J >= 1:
+                    yield n1, n, J
+
+
+def k_linear_finding(seed: int) -> Finding:
+    """Section 5, Def 2: 'Delta is linear in k_1, k_2 and k_3, thus the minimum/maximum occurs
+    at corners of (k_1, k_2, k_3)' (three cases; 'S is linear ...' in the fourth), tested on
+    the cases' own displays -- not on Section 3's formula (derivation.k-linear)."""
+    t0 = time.perf_counter()
+    sizes = list(_sizes())
+    bad = next(({"case": list(c), "n1": n1, "n": n, "J": J,
+                 "mixed_difference": str(mixed_difference(c, n1, n, J))}
+                for n1, n, J in sizes for c in _CASES if mixed_difference(c, n1, n, J) != 0),
+               None)
+    twin_at = next(({"n1": n1, "n": n, "J": J} for n1, n, J in sizes
+                    if mixed_difference((0, 0), n1, n, J, F(1)) != mixed_difference(
+                        (0, 0), n1, n, J)), None)
+    tw = twin("the (0, 0) display plus k_1 k_2 (a term no linear function has): the same mixed "
+              "difference", "refuted" if twin_at else "not-refuted", witness=twin_at)
+    return exhaustive_step_finding(
+        id="text.liu.sec5-k-linear",
+        claim="Section 5, Def 2, each case (x_11, y_11) in {0, 1}^2: 'Delta [term 1] is linear "
+              "in k_1, k_2 and k_3' (the case (1, 1) says 'S is linear ...'): every display has "
+              "the term (n - J + n_1 - 1) k_1 k_2 / (n_1 (n_1 - 1)(n - J)(n - 1 - J)), so it is "
+              "bilinear in (k_1, k_2), not linear",
+        reference=REF, subject=SUBJECT, violation=bad, twin=tw,
+        scope=f"the four cases' displays at n_1 = 3..5, J = 1..3, n = n_1 + 2(J - 1) + 0..2 "
+              f"({len(sizes)} sizes); f(1,1,0) - f(1,0,0) - f(0,1,0) + f(0,0,0), exact",
+        evidence={"first_nonlinear": bad}, seed=seed, started=t0,
+        vacuous_reason="a display with an added k_1 k_2 term passed too")
+
+
+@replayer("text.liu.sec5-k-linear")
+def replay_k_linear(inputs: dict) -> tuple[bool, Any, Any, str]:
+    """Still fails while the case's display has a non-zero k_1 k_2 coefficient."""
+    inputs = from_jsonable(inputs)
+    d = mixed_difference(tuple(int(v) for v in inputs["case"]), int(inputs["n1"]),
+                         int(inputs["n"]), int(inputs["J"]))
+    return d != 0, "0", str(d), f"mixed difference in (k_1, k_2) of the display: {d}"
 
 
 def _decode(inputs: dict) -> dict:

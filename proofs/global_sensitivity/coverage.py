@@ -50,8 +50,10 @@ RULES: tuple[Rule, ...] = (
     *named("2", (), "denote-the-sample-variances", "the-l-1-gs-delta", "where-bar-x",
         note=_NOTATION),
     *named("2", _DISPLAYS, "4dbe7171", "1787ee4e", note="Def 1 / Def 2 displays re-derived"),
-    *named("2", ("derivation.steps",) + _MAX, "since-both-terms-in-eq",
-        note="the maximiser of eq. (1)"),
+    # spot check (issue 42, 3b): was derivation.steps + gs.sup, neither of which tests the
+    # maximiser (derivation.steps has no eq. (1) step; gs.sup tests the GS value)
+    *named("2", ("text.liu.var-def1-maximiser",), "since-both-terms-in-eq",
+        note="the maximiser of eq. (1), against |s^2 - s'^2| from the data"),
     *named("2", _MAX, "delta-s-2-sup", "delta-s-2-n-1", note="GS of the variance = exact sup"),
     *named("2", ("text.liu.var-def2-cases",) + _MAX, "case-2-is-realized",
         note="case 2's value and maximiser"),
@@ -86,8 +88,10 @@ RULES: tuple[Rule, ...] = (
     *named("5", _DISPLAYS, "6aefe81d", note="the Def 2 display, re-derived"),
     *named("5", (), "if-x-11-y-11", note="not a claim: a case's lead-in to its display"),
     *named("5", _MAX, "f35285fa", note="GS of the pooled covariance under Def 1 = exact sup"),
-    *named("5", _KLIN, "is-linear-in-k-1-k", "s-is-linear-in-k-1",
-        note="'linear in k1, k2, k3, so the extremes are at corners' (derivation.k-linear)"),
+    # spot check (issue 42, 3b): was derivation.steps, whose k-linear finding computes only
+    # Section 3's case formula; now each Section 5 display is tested
+    *named("5", _T1, "is-linear-in-k-1-k", "s-is-linear-in-k-1",
+        note="'linear in k1, k2, k3' on each case's own display (text.liu.sec5-k-linear)"),
     *named("5", ("derivation.steps",), "which-reaches-the-maximum-at", "30e17932",
         note="eq. (5)'s maximiser 2 sqrt(n-1-J) and the value after it (derivation.eq5)"),
     # Section 6 and the figures placed after the references

@@ -1,8 +1,9 @@
 """The tail and sampling steps of Theorem 2's proof (Appendix A: the exponential mechanism's
-tail bound, the loss's definition, Corollary 1's (b - a)/alpha <= 3m, the two-stage sampler)
-the steps of Appendix E.1 (Corollary 2's first display, the moment chain, Lemma 8's proof) and
-Section 3.1's sentences on rank thresholds (repeated points, the quantile reading, rank error
-0) of Dick, Kulesza, Sun & Suresh, each tested itself.
+tail bound, the loss's definition, Corollary 1's (b - a)/alpha <= 3m and the steps of its case
+tau~ != tau~' on a grid, the two-stage sampler), the steps of Appendix E.1 (Corollary 2's first
+display, the moment chain, Lemma 8's proof) and Section 3.1's sentences on rank thresholds
+(repeated points, the quantile reading, rank error 0) of Dick, Kulesza, Sun & Suresh, each
+tested itself.
 
 Appendix A's steps are checked exactly with eps = 2 ln 2, where the exponential mechanism's
 density exp(-eps l(tau)/2) = 2^-l(tau) is rational: every integral is a finite sum of
@@ -166,6 +167,99 @@ def _cor1(c: dict, slack: int = 0) -> bool:
 COR1_STEPS: tuple[Step, ...] = (
     ("'(where we used the fact that (b - a)/alpha <= 3m)': err_rank <= (2/eps) ln((b - a)/("
      "alpha zeta)) <= (2/eps) ln(3m/zeta) = beta", _cor1, lambda c: _cor1(c, 4)),
+)
+
+
+# ------------------------------------------ Corollary 1's proof, the case tau~ != tau~'
+def cor1_case2_cases() -> Iterator[dict]:
+    """Grid {0, 1, 2} (gamma = 1), every multiset D of size 1..3 on it, tau^ and tau' on the
+    1/12 lattice of [0, 2] with |tau^ - tau'| <= 2 gamma/3 (the steps need <= alpha = gamma/3;
+    the twins use the doubled distance)."""
+    lattice = [F(i, 12) for i in range(25)]
+    for D in itertools.chain.from_iterable(
+            itertools.combinations_with_replacement(_GRID2, n) for n in (1, 2, 3)):
+        for t1 in lattice:
+            for t2 in lattice:
+                if abs(t1 - t2) <= F(2, 3):
+                    yield {"D": list(D), "t1": t1, "t2": t2}
+
+
+_GRID2 = (F(0), F(1), F(2))
+
+
+def _nearest(t: F) -> set[F]:
+    """The closest grid points of ``t`` (both at a tie: the proof's tie-break is not stated)."""
+    best = min(abs(t - z) for z in _GRID2)
+    return {z for z in _GRID2 if abs(t - z) == best}
+
+
+def _split(c: dict, reach: F) -> bool:
+    """The case's premise: |tau^ - tau'| <= ``reach`` and some choice of closest grid points
+    differs (tau~ != tau~')."""
+    n1, n2 = _nearest(c["t1"]), _nearest(c["t2"])
+    return abs(c["t1"] - c["t2"]) <= reach and not (len(n1) == len(n2) == 1 and n1 == n2)
+
+
+def _between(c: dict, pts: Any, closed: bool = True) -> list[F]:
+    lo, hi = min(c["t1"], c["t2"]), max(c["t1"], c["t2"])
+    return [x for x in pts if (lo <= x <= hi if closed else lo < x < hi)]
+
+
+def _no_data_between(c: dict, reach: F = F(1, 3)) -> bool:
+    """'First we argue that D cap [tau^, tau'] must be the empty set'."""
+    return not _split(c, reach) or not _between(c, c["D"])
+
+
+def _grid_point_close(c: dict, halve: bool = False) -> bool:
+    """'Then, x is a grid point, and max{|tau^ - x|, |tau' - x|} <= |tau^ - tau'| <= alpha =
+    gamma/3' (x a grid point in [tau^, tau']; ``halve``: the twin, <= |tau^ - tau'|/2)."""
+    d = abs(c["t1"] - c["t2"])
+    if d > F(1, 3):
+        return True
+    lim = d / 2 if halve else d
+    return all(max(abs(c["t1"] - x), abs(c["t2"] - x)) <= lim for x in _between(c, _GRID2))
+
+
+def _same_closest(c: dict, reach: F = F(1, 3)) -> bool:
+    """'both tau^ and tau' are within distance gamma/3 of the same grid point, which means we
+    must have tau~ = tau~'' (``reach`` 2/3: the twin)."""
+    close = [x for x in _GRID2 if abs(c["t1"] - x) <= reach and abs(c["t2"] - x) <= reach]
+    return all(_nearest(c["t1"]) == _nearest(c["t2"]) == {x} for x in close)
+
+
+def _same_ranks(c: dict, closed: bool = True) -> bool:
+    """'Since there are no datapoints in [tau^, tau'], by Lemma 5 ranks(tau^, D) = ranks(tau',
+    D)' (``closed`` False: the twin, no datapoint in the open interval)."""
+    if _between(c, c["D"], closed):
+        return True
+    return (sum(1 for x in c["D"] if x < c["t1"]), sum(1 for x in c["D"] if x <= c["t1"])) == (
+        sum(1 for x in c["D"] if x < c["t2"]), sum(1 for x in c["D"] if x <= c["t2"]))
+
+
+def _err_chain(c: dict, reach: F = F(1, 3)) -> bool:
+    """'It follows that err_rank(tau~, r, D) <= err_rank(tau^, r, D) = err_rank(tau', r, D)'
+    for every rank r and every closest grid point tau~ of tau^ (``reach`` 2/3: the twin)."""
+    if not _split(c, reach):
+        return True
+    D = c["D"]
+    for r in range(len(D) + 1):
+        e1, e2 = rank_error_exact(c["t1"], r, D), rank_error_exact(c["t2"], r, D)
+        if e1 != e2 or any(rank_error_exact(z, r, D) > e1 for z in _nearest(c["t1"])):
+            return False
+    return True
+
+
+COR1_CASE2_STEPS: tuple[Step, ...] = (
+    ("'First we argue that D cap [tau^, tau'] must be the empty set' (tau~ != tau~', |tau^ - "
+     "tau'| <= alpha = gamma/3)", _no_data_between, lambda c: _no_data_between(c, F(2, 3))),
+    ("'Then, x is a grid point, and max{|tau^ - x|, |tau' - x|} <= |tau^ - tau'| <= alpha = "
+     "gamma/3'", _grid_point_close, lambda c: _grid_point_close(c, halve=True)),
+    ("'both tau^ and tau' are within distance gamma/3 of the same grid point, which means we "
+     "must have tau~ = tau~''", _same_closest, lambda c: _same_closest(c, F(2, 3))),
+    ("'Since there are no datapoints in [tau^, tau'], by Lemma 5 we have that ranks(tau^, D) = "
+     "ranks(tau', D)'", _same_ranks, lambda c: _same_ranks(c, closed=False)),
+    ("'It follows that err_rank(tau~, r, D) <= err_rank(tau^, r, D) = err_rank(tau', r, D)'",
+     _err_chain, lambda c: _err_chain(c, F(2, 3))),
 )
 
 
@@ -448,13 +542,19 @@ FAMILIES: dict[str, Family] = {
                 "1..4, every n-tuple; the Jensen step in certified intervals (mpmath.iv)"),
     "sec31": (sec31_cases, SEC31_STEPS, "Section 3.1: every multiset D of size 1..5 on {0, 1, "
               "2}, every tau in {-1/2, 0, .., 5/2}, every rank 0..|D|"),
+    "cor1-case2": (cor1_case2_cases, COR1_CASE2_STEPS, "Corollary 1's proof, case tau~ != "
+                   "tau~': grid {0, 1, 2} (gamma = 1, alpha = 1/3), every multiset D of size "
+                   "1..3 on it, tau^, tau' on the 1/12 lattice of [0, 2] within 2/3 of each "
+                   "other (the steps apply within 1/3; ties: every closest grid point), every "
+                   "rank 0..|D|"),
 }
 
 
 def family_id(name: str) -> str:
     return {"tail": "text.subset.a-tail", "cor1": "text.subset.a-cor1-grid",
             "lemma8": "text.subset.e1-lemma8-proof", "moments": "text.subset.e1-moments",
-            "sec31": "text.subset.sec31-rank-prose"}[name]
+            "sec31": "text.subset.sec31-rank-prose",
+            "cor1-case2": "text.subset.a-cor1-case2"}[name]
 
 
 def _label(fid: str) -> str:
@@ -473,7 +573,8 @@ _PRINTED: tuple[Printed, ...] = (
 
 
 @claim("text.subset.a-e1-steps", "Appendix A: the exponential mechanism's tail steps, the loss's "
-       "definition, Corollary 1's (b - a)/alpha <= 3m, the two-stage sampler; Appendix E.1: "
+       "definition, Corollary 1's (b - a)/alpha <= 3m and its case tau~ != tau~', the two-stage "
+       "sampler; Appendix E.1: "
        "Corollary 2's first display, the moment chain, Lemma 8's proof; Section 3.1's sentences "
        "on rank thresholds (exhaustive, exact)",
        "prove", reference="Appendices A, E.1")

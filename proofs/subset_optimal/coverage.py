@@ -125,6 +125,10 @@ _ROUND3: tuple[Rule, ...] = (
            note="the error equals the error on the shifted data (text.subset.b2-steps)"),
     *named("2.2", (), "782b7b89", "7d070cdf", "c3bd120c",
            note="not a claim: the definitions of R_1, R_2 and supp(D) (cited work's notions)"),
+    # found by the detector's 'magnitude' pattern (issue 42, 3b)
+    *named("2.2", (), "as-illustrated-above-the-difference-can",
+           note="not checked: a qualitative size ('can be dramatic') of the gap between R and "
+                "R_1, not quantified"),
 )
 
 _NAMED: tuple[Rule, ...] = _ROUND3 + (
@@ -231,11 +235,15 @@ _NAMED: tuple[Rule, ...] = _ROUND3 + (
            note="Lemmas 4-5 and the steps of their proofs, each entailed by the lemma's "
                 "'if and only if' (exhaustive, exact)"),
     *named("A", ("text.subset.cor1-rounding", "subset.alg2-accuracy"), "if-tilde-tau-tilde-tau",
-           "first-we-argue-that-d-cap", "then-x-is-a-grid-point",
-           "in-particular-this-implies-that-both",
-           "since-there-are-no-datapoints", "it-follows-that-text-err", "in-either-case-we-showed",
+           "in-either-case-we-showed",
            note="Corollary 1's rounding steps: rounding to the grid keeps a rank (exhaustive, "
                 "exact) and the rank error stays <= beta"),
+    # spot check (issue 42, 3b): these were mapped to cor1-rounding / alg2-accuracy, which
+    # test neither the case tau~ != tau~' nor its steps; now each step is checked itself
+    *named("A", _TAIL, "first-we-argue-that-d-cap", "then-x-is-a-grid-point",
+           "in-particular-this-implies-that-both", "since-there-are-no-datapoints",
+           "it-follows-that-text-err",
+           note="Corollary 1's case tau~ != tau~': each step (text.subset.a-cor1-case2)"),
     *named("A", (), "this-proves-the-first", "we-will-show-that-this",
            "let-x-in-d-be-any", "now-let-x-in-d-be", "assume-this-high-probability",
            "now-suppose-that-tilde", "suppose-for-contradiction", "let-r-min-sum",

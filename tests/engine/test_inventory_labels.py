@@ -33,13 +33,15 @@ from audit.paper_inventory import (
     "The new household requires 1000x more noise in that case.",  # 1000x
     "In Section 4.2 the value drops to 0.206 for this data set.",  # 0.206, not 4.2
     "The sets are pairwise disjoint for different outputs.",      # structure
+    "The gap can be dramatic for most data sets.",                # magnitude (round 3b)
+    "= $(a_1 + b_1) + \\dots + (a_k + b_k)$",                      # a derivation line
 ])
 def test_widened_detector_finds_inline_results(sentence: str) -> None:
     assert detected(sentence)
 
 
 @pytest.mark.parametrize("sentence", [
-    "Hence,", "\\square", "It follows that", "Thus, for any r we have",
+    "Hence,", "\\square", "It follows that", "Thus, for any r we have", "<b>",
     "Furthermore, for all i we have",
     "The weather in the city was pleasant on that day.",        # no pattern at all
     "The construction is described in Section 4.2 and Lemma 3.1.",  # references only
@@ -116,13 +118,21 @@ def test_detector_scores_counted_by_hand(tmp_path) -> None:
 
 #: measured (true pos, false pos, false neg, true neg) of the detector on each committed
 #: sample; a change of the detector or of a label must update these numbers on purpose
+#: "holdout2" (issue 42, round 3b): labelled and committed before its first scoring, which
+#: gave, unseen: gini (7, 16, 0, 7), subset_optimal (6, 15, 1, 8), freegap (8, 5, 1, 16),
+#: global_sensitivity (18, 9, 0, 3).  Its two misses led to the 'magnitude' and
+#: 'leading-relation' patterns: the sample is seen since (the numbers below are after them)
 MEASURED = {
-    "gini": {"development": (24, 22, 1, 13), "held-out": (10, 13, 1, 6)},
-    "subset_optimal": {"development": (23, 21, 0, 16), "held-out": (9, 6, 0, 15)},
+    "gini": {"development": (24, 22, 1, 13), "held-out": (10, 13, 1, 6),
+             "holdout2": (7, 16, 0, 7)},
+    "subset_optimal": {"development": (23, 21, 0, 16), "held-out": (9, 6, 0, 15),
+                       "holdout2": (7, 15, 0, 8)},
     # widened by r42c ('improved', 'this / which means', 'we can <adverb> estimate / bound'):
     # was development (14, 19, 2, 25), held-out (11, 11, 2, 6); the held-out sample was seen
-    "freegap": {"development": (15, 19, 1, 25), "held-out": (13, 11, 0, 6)},
-    "global_sensitivity": {"development": (25, 24, 0, 11), "held-out": (15, 8, 1, 6)},
+    "freegap": {"development": (15, 19, 1, 25), "held-out": (13, 11, 0, 6),
+                "holdout2": (9, 5, 0, 16)},
+    "global_sensitivity": {"development": (25, 24, 0, 11), "held-out": (15, 8, 1, 6),
+                           "holdout2": (18, 9, 0, 3)},
 }
 
 
@@ -140,8 +150,14 @@ def test_labelled_samples_are_seeded_draws_and_scores_are_as_measured(subject: s
     assert dev["size"] >= 60 and held["size"] >= 30
     dev_keys = [r["key"] for r in dev["labels"]]
     assert dev_keys == draw_sample(text, dev["seed"], dev["size"])
-    assert [r["key"] for r in held["labels"]] == draw_sample(
-        text, held["seed"], held["size"], frozenset(dev_keys))
+    held_keys = [r["key"] for r in held["labels"]]
+    assert held_keys == draw_sample(text, held["seed"], held["size"], frozenset(dev_keys))
+    # the second held-out sample (issue 42, round 3b): a new seed, drawn from every prose
+    # sentence outside the two earlier samples
+    fresh = labels["samples"]["holdout2"]
+    assert fresh["size"] >= 30 and fresh["seed"] not in (dev["seed"], held["seed"])
+    assert [r["key"] for r in fresh["labels"]] == draw_sample(
+        text, fresh["seed"], fresh["size"], frozenset(dev_keys + held_keys))
     scores = {s.sample: (s.true_pos, s.false_pos, s.false_neg, s.true_neg)
               for s in detector_scores(text, labels)}
     assert scores == MEASURED[subject]

@@ -9,6 +9,7 @@ from fractions import Fraction as F
 import pytest
 
 from audit.falsifiability import needs_twin, twin_problem
+from proofs.global_sensitivity import claims_maximiser as cm
 from proofs.global_sensitivity import claims_proofsteps as cp
 
 
@@ -45,3 +46,25 @@ def test_verdicts_and_replay(findings: dict) -> None:
     assert set(case.evidence["readings"].values()) == {"refuted"}
     assert cp._replay_split("text.liu.sec5-term1-case-ranges")(
         {**case.evidence["first_failure"]["n"]})[0]
+
+
+def test_section5_linearity_tested_on_the_displays_by_hand() -> None:
+    # n_1 = 3, n = 3, J = 1: the k_1 k_2 coefficient (n - J + n_1 - 1)/(n_1 (n_1 - 1)(n - J)
+    # (n - 1 - J)) = 4/12 = 1/3, the same in all four cases; removing it leaves a linear display
+    assert {cp.mixed_difference(c, 3, 3, 1) for c in cp._CASES} == {F(1, 3)}
+    assert cp.mixed_difference((1, 1), 3, 3, 1, bump=F(-1, 3)) == 0
+    f = cp.k_linear_finding(0)
+    assert f.verdict == "refuted" and f.evidence["twin"]["outcome"] == "refuted"
+    still, *_ = cp.replay_k_linear(f.counterexample["inputs"])
+    assert still
+
+
+def test_eq1_maximiser_by_hand_and_twin() -> None:
+    # x = {1, 0, 0} -> x' = {0, 0, 0}: s^2 = (4/9 + 1/9 + 1/9)/2 = 1/3 = 1/n, s'^2 = 0; the
+    # condition holds ((1 - 0)^2 = 1, (0 - 0)^2 = 0); x'_1 = 1/4 instead breaks it
+    assert cm.stated((F(0), F(0)), F(1), F(0)) and not cm.stated((F(0), F(0)), F(1), F(1, 4))
+    top = max(p[3] for p in cm.points(3))
+    assert top == F(1, 3)
+    assert cm.violation(3) is None and cm.violation(3, F(1, 16)) is not None
+    (f,) = cm.var_def1_maximiser(0, 0)
+    assert f.verdict == "verified" and twin_problem(f.evidence) == ""

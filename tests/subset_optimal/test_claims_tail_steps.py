@@ -54,3 +54,18 @@ def test_verdicts_twins_and_replay(findings: dict) -> None:
                                    replay_printed(ct._l8_printed))
     ok, *_ = replay_family("lemma8", ct.FAMILIES)({"X": ["-2", "0"], "k": "1", "km": "2"})
     assert not ok  # every step of the family holds there
+
+
+def test_corollary1_case2_steps_hand_worked() -> None:
+    # grid {0, 1, 2}; tau^ = 5/12 (closest 0), tau' = 7/12 (closest 1): 1/6 apart, no grid
+    # point between them, so no data point either; D = {1}: ranks {0} on both sides
+    c = {"D": [F(1)], "t1": F(5, 12), "t2": F(7, 12)}
+    assert ct._split(c, F(1, 3)) and all(step[1](c) for step in ct.COR1_CASE2_STEPS)
+    # the proof needs alpha = gamma/3: at distance 1/2 the interval [0, 1/2] holds the data
+    # point 0 while the closest grid points can differ (1/2 is a tie) -- the twin's case
+    far = {"D": [F(0)], "t1": F(0), "t2": F(1, 2)}
+    assert ct._no_data_between(far) and not ct._no_data_between(far, F(2, 3))
+    # tau^ = 0 (a data point), tau' = 1/12: the open interval is empty, the closed one is not,
+    # and ranks(0, {0}) = {0, 1} != ranks(1/12, {0}) = {1}
+    edge = {"D": [F(0)], "t1": F(0), "t2": F(1, 12)}
+    assert ct._same_ranks(edge) and not ct._same_ranks(edge, closed=False)
