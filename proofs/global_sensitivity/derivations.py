@@ -380,6 +380,21 @@ def replay_pooled_var_case2(inputs: dict) -> tuple[bool, Any, Any, str]:
             f"sizes {sizes}: exact max s_p-^2 = {true}, printed {printed}")
 
 
+def _found(refuted: bool) -> Verdict:
+    """The verdict of a computed search for a counterexample: refuted when the computation in
+    this run found one; else inconclusive -- these checks carry no twin, so finding nothing is
+    never reported as verified."""
+    return Verdict.REFUTED if refuted else Verdict.INCONCLUSIVE
+
+
+#: the cell-size vectors of the pooled-variance case-2 search
+_POOLED_SCOPE = "with J = 2..3 cells of 2..5 records each"
+
+
+def _pooled_sizes() -> list[list[int]]:
+    return [list(v) for j in (2, 3) for v in itertools.product(range(2, 6), repeat=j)]
+
+
 @claim("derivation.steps", "The text's claims about linearity, maximisers and case comparisons "
        "(Sections 2-5)", "prove", reference="Sections 2-5")
 def derivation_steps(budget_s: float, seed: int) -> list[Finding]:
@@ -394,11 +409,11 @@ def derivation_steps(budget_s: float, seed: int) -> list[Finding]:
         "(multilinear), which is what the corner argument needs")
     out.append(_f("derivation.cov-def2-linear", f"{REF}, Section 3 Def 2: 'Delta is a linear "
                   "function of x_i1 and x_i2 for all i' (hence the max is at corners)",
-                  "Section 3, Def 2, after eq. (3)", Verdict.REFUTED,
+                  "Section 3, Def 2, after eq. (3)", _found(not r["linear"]),
                   "SymPy, explicit n = 4 records", {**r, "consequence": "the corner "
                   "conclusion still holds: Delta is multilinear (degree <= 1 in every scalar "
                   "coordinate), and a multilinear function on a box attains its extremes at "
-                  "vertices"}, t0, cx))
+                  "vertices"}, t0, cx if not r["linear"] else None))
     t0 = time.perf_counter()
     tied = cov_def2_not_linear(tied=True)
     tw_ml = falsifiability.twin(
@@ -421,20 +436,19 @@ def derivation_steps(budget_s: float, seed: int) -> list[Finding]:
                       r, None, "not multilinear")))
     # -- the k1, k2, k3 case formulas: "linear in k1, k2 and k3" --------------------------
     t0 = time.perf_counter()
-    k1, k2, k3 = sp.symbols("k1 k2 k3")
-    case1 = 2 * k1 * k2 / (n * (n - 1) * (n - 2)) - k3 / ((n - 1) * (n - 2))
+    mixed = k_case_mixed_partial()
     cxk = counterexample_document(
         "derivation.k-linear", "proofs:global_sensitivity", {"case": "(0,0)"}, 0,
-        str(sp.diff(case1, k1, k2)), None, "the case formula has a k1*k2 term")
+        str(mixed), None, "the case formula has a k1*k2 term")
     out.append(_f("derivation.k-linear", f"{REF}, Section 3 Def 2 cases 1-4 (and Section 5 "
                   "term 1): 's12 - s12' is linear in k1, k2 and k3, thus the minimum/maximum "
                   "occurs at corners of (k1, k2, k3)'", "Section 3, cases 1-4; Section 5",
-                  Verdict.REFUTED, "SymPy, symbolic n",
-                  {"d2/dk1dk2": str(sp.diff(case1, k1, k2)),
+                  _found(mixed != 0), "SymPy, symbolic n",
+                  {"d2/dk1dk2": str(mixed),
                    "consequence": "bilinear, not linear; the printed case analysis only visits "
                    "k1 in {0, n-1}.  The conclusion (max 1/n) is still true: checked by "
                    "exhaustive vertex enumeration (claim gs.covariance.*) and by the proof in "
-                   "proofs.global_sensitivity.claims"}, t0, cxk))
+                   "proofs.global_sensitivity.claims"}, t0, cxk if mixed != 0 else None))
     # -- case formulas at vertices ----------------------------------------------------------
     t0 = time.perf_counter()
     bad_cases, checked = _check_case_formulas(range(3, 8))
@@ -458,18 +472,23 @@ def derivation_steps(budget_s: float, seed: int) -> list[Finding]:
                   if bad_cases else None, Method.EXHAUSTIVE))
     # -- Section 3 Def 1: the stated maximiser ------------------------------------------------
     t0 = time.perf_counter()
+    differs, sup3, stated3, _ = replay_cov_def1_maximiser({"n": 3})
     out.append(_f("derivation.cov-def1-maximiser", f"{REF}, Section 3 Def 1: 'Eq (2) is "
                   "maximized when x11 = xbar_1- = c11 and xbar_1- = c10, and Eq (2) is then "
                   "(c11 - c10)(x'21 - xbar_2-)'", "Section 3, Def 1, after eq. (2)",
-                  Verdict.REFUTED, "the condition as printed; exact value at n = 3",
-                  {"why": "xbar_1- cannot equal both c11 and c10, and the stated value lacks "
+                  _found(differs), "the condition as printed; the exact sup of |s12 - s12'| "
+                  "over every Def 1 pair of vertex data sets at n = 3, unit ranges",
+                  {"exact_sup_n3": str(sup3), "stated_value": str(stated3),
+                   "why": "xbar_1- cannot equal both c11 and c10, and the stated value lacks "
                    "the factor n^-1 (its maximum (c11-c10)(c21-c20) exceeds the true sup "
                    "(c11-c10)(c21-c20)/n).  The printed result n^-1 R1 R2 is nevertheless "
                    "correct (claim gs.covariance.def1)"}, t0,
                   counterexample_document("derivation.cov-def1-maximiser",
-                                          "proofs:global_sensitivity", {"n": 3}, "1/3",
-                                          "1 (stated value at its maximum, R1 = R2 = 1)", None,
-                                          "the stated intermediate value is not attainable")))
+                                          "proofs:global_sensitivity", {"n": 3}, str(sup3),
+                                          f"{stated3} (stated value at its maximum, R1 = R2 "
+                                          "= 1)", None,
+                                          "the stated intermediate value is not attained")
+                  if differs else None))
     # -- eq. (4) and the pooled-variance comparison -------------------------------------------
     t0 = time.perf_counter()
     e4 = eq4_algebra()
@@ -498,19 +517,28 @@ def derivation_steps(budget_s: float, seed: int) -> list[Finding]:
                       "derivation.eq4", "proofs:global_sensitivity", {"sizes": cmp_bad[:1]},
                       "RHS < n_max", cmp_bad[:1], None, "comparison fails")))
     t0 = time.perf_counter()
+    pooled_bad = [(sizes, true, printed) for sizes in _pooled_sizes()
+                  for differs_p, true, printed, _ in [replay_pooled_var_case2({"sizes": sizes})]
+                  if differs_p]
     out.append(_f("derivation.pooled-var-case2-max", f"{REF}, Section 4 Def 2 case 2: 'max "
                   "s_p-^2 = (c1-c0)^2 ((n1-1) + sum_j n_j)/(4(n-1-J))' (each cell's sum of "
-                  "squares at most n_j/4)", "Section 4, Def 2, case 2", Verdict.REFUTED,
-                  "exact maximum of a cell's sum of squares (convex: attained at vertices)",
-                  {"why": "n_j/4 is the maximum only for even n_j (odd: (n_j^2-1)/(4 n_j)); "
+                  "squares at most n_j/4)", "Section 4, Def 2, case 2",
+                  _found(bool(pooled_bad)),
+                  "exact maximum of each cell's sum of squares (convex: attained at vertices), "
+                  f"unit range, every cell-size vector {_POOLED_SCOPE}",
+                  {"size_vectors": len(_pooled_sizes()), "mismatches": len(pooled_bad),
+                   "first": [pooled_bad[0][0], str(pooled_bad[0][1]), str(pooled_bad[0][2])]
+                   if pooled_bad else None,
+                   "why": "n_j/4 is the maximum only for even n_j (odd: (n_j^2-1)/(4 n_j)); "
                    "cell 1 after the removal has n1 - 1 records, and when n1 = 2 the one record "
                    "left has sum of squares 0, not 1/4.  An upper bound, not the maximum: at "
                    "n = 2J it makes the printed GS too large (claim gs.pooled-variance.def2)"},
                   t0, counterexample_document(
                       "derivation.pooled-var-case2-max", "proofs:global_sensitivity",
-                      {"sizes": [2, 2]}, "1/2 (true max s_p-^2, unit range)",
-                      "3/4 (printed (n-1)/(4(n-1-J)) at n = 4, J = 2)", None,
-                      "cell 1 keeps one record (SS 0), cell 2 has SS <= 1/2")))
+                      {"sizes": list(pooled_bad[0][0])},
+                      f"{pooled_bad[0][1]} (exact max s_p-^2, unit range)",
+                      f"{pooled_bad[0][2]} (printed (n-1)/(4(n-1-J)))", None,
+                      "the printed maximum is not the exact one") if pooled_bad else None))
     # -- eq. (5) optimisation ------------------------------------------------------------------
     t0 = time.perf_counter()
     e5 = eq5_optimisation()

@@ -168,3 +168,31 @@ def test_bad_input():
         fo.printed_gs("pooled-variance", fo.DEF1, sizes=(1, 3))
     with pytest.raises(InputError):
         rl.laplace_scale(1.0, 0.0)
+
+
+def test_derivation_step_verdicts_are_computed_not_set(monkeypatch) -> None:
+    # the four 'refuted' derivation steps are refuted by what the run computes (hand values:
+    # d^2 Delta/dx11 dx12 = 1/4 at n = 4; the exact sup 1/3 at n = 3 against the stated 1;
+    # sizes (2, 2): exact max s_p-^2 = 1/2 against the printed 3/4) -- and when the
+    # computation finds nothing (a twin world where the paper would be right) the verdict is
+    # inconclusive, never a refutation nor a verified without a twin
+    from audit.findings import Verdict
+
+    got = {f.id: f for f in dv.derivation_steps(60, 0)}
+    ids = ("derivation.cov-def2-linear", "derivation.k-linear",
+           "derivation.cov-def1-maximiser", "derivation.pooled-var-case2-max")
+    assert all(got[i].verdict == Verdict.REFUTED for i in ids)
+    assert got["derivation.cov-def1-maximiser"].counterexample["expected"] == "1/3"
+    cx = got["derivation.pooled-var-case2-max"].counterexample
+    assert cx["inputs"] == {"sizes": [2, 2]} and cx["expected"].startswith("1/2 ")
+    assert cx["actual"].startswith("3/4 ")
+    monkeypatch.setattr(dv, "cov_def2_not_linear", lambda tied=False: {
+        "mixed_partial_x11_x12": "0", "linear": True, "multilinear": not tied})
+    monkeypatch.setattr(dv, "k_case_mixed_partial", lambda: 0)
+    monkeypatch.setattr(dv, "replay_cov_def1_maximiser",
+                        lambda inputs: (False, F(1), F(1), ""))
+    monkeypatch.setattr(dv, "replay_pooled_var_case2",
+                        lambda inputs: (False, F(1, 2), F(1, 2), ""))
+    agreeing = {f.id: f for f in dv.derivation_steps(60, 0)}
+    assert all(agreeing[i].verdict == Verdict.INCONCLUSIVE and
+               agreeing[i].counterexample is None for i in ids)
