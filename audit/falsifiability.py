@@ -128,7 +128,8 @@ TWIN_REQUIRED: tuple[str, ...] = (
     "text.a2.l42.*", "text.a2.t41.*", "text.a2.t42.*", "text.a2.eq58",
     # Lan & Reiter 4.3 / 4.4 / A.4 proof steps (proofs/gini/claims_bound_steps.py; text.sec43.*
     # above covers Theorem 4.5's)
-    "text.sec44.*", "text.a4.any-g", "text.a4.max-alpha", "text.a4.half-only", "text.a4.l-zero",
+    "text.sec44.*", "text.a4.eq62", "text.a4.any-g", "text.a4.max-alpha", "text.a4.half-only",
+    "text.a4.l-zero",
     # Lan & Reiter 4.1.1 / A.1.2 / A.1.3 steps (proofs/gini/claims_s41_steps.py)
     "text.s411.*", "text.s413.*", "text.a12.eq37-39", "text.a13.eq50-51", "text.a13.sign-*",
 )

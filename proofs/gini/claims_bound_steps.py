@@ -31,7 +31,7 @@ from typing import Any
 
 import sympy as sp
 
-from audit.findings import Finding
+from audit.findings import Finding, Verdict
 from audit.registry import replayer
 from proofs.gini import claim, oracles
 from proofs.gini.claims_a2_steps import (
@@ -300,6 +300,23 @@ def reach(alpha: Q, g: Q) -> tuple[Q, Q] | None:
     return lo, hi
 
 
+def eq62_violation(p: Vec, factor: Q = Q(1)) -> dict | None:
+    """(62) 'g = alpha (1 - alpha)(U - L)': the twenty-record two-point set of fraction alpha at
+    L and mean 1 with U - L = g / (alpha (1 - alpha)) has eq.-(1) Gini g (points where L < 0
+    lie outside the construction and pass).  ``factor`` (the twin): U - L scaled by it."""
+    alpha, g = p
+    d = factor * g / (alpha * (1 - alpha))
+    lo, hi = 1 - (1 - alpha) * d, 1 + alpha * d
+    if lo < 0:
+        return None
+    x = two_point(alpha, lo, hi)
+    got = oracles.gini1_double_sum(x)
+    if sum(x) / 20 != 1 or got != g:
+        return {"alpha": str(alpha), "g": str(g), "L": str(lo), "U": str(hi),
+                "mean": str(sum(x) / 20), "gini_eq1": str(got)}
+    return None
+
+
 def any_g_violation(p: Vec, reading: str = "fixed-alpha") -> dict | None:
     """'We can obtain any g(X) by specifying (L, U) accordingly': "fixed-alpha", for every
     fraction alpha; "some-alpha", for some fraction alpha (on the grid)."""
@@ -434,7 +451,20 @@ def prop51_findings(seed: int) -> list[Finding]:
     sc = (f"g in {{0, 1/20, ..., 19/20}} ({len(gs)} values), alpha in {{1/20, ..., 19/20}}, "
           "twenty-record two-point data sets with mean 1, g by eq. (1); exact")
     alphas = [[a] for a in ALPHAS]
+    # (62) first, as a finding of its own: the steps below build their data sets with it
+    # (reach()), so where it fails they are not run -- its refutation is the result
+    pairs = [[a, g] for a in ALPHAS for g in GS]
+    eq62 = step_finding(
+        "text.a4.eq62", "Appendix A.4, (62): for the two-point X (fraction alpha at L, the rest "
+        "at U, mean 1), g = alpha (1 - alpha)(U - L)", pairs,
+        f"alpha x g on the grids above ({len(pairs)} pairs; those with L >= 0 built), "
+        "twenty-record two-point data sets with mean 1, g by eq. (1); exact",
+        eq62_violation, "U - L scaled by 7/8", functools.partial(eq62_violation, factor=Q(7, 8)),
+        seed, "the scaled construction held everywhere too", ref=REFA4)
+    if eq62.verdict == Verdict.REFUTED:
+        return [eq62]
     return [
+        eq62,
         readings_finding("text.a4.any-g",
                   "Appendix A.4: 'Consider X in which some fraction alpha of its elements "
                   "equal L and the remaining fraction (1 - alpha) of its elements equal U. We can "
@@ -487,6 +517,7 @@ _REPLAY: dict[str, dict[str, Bad]] = {
     "text.sec43.eq29-chain": {"all-k": eq29_violation},
     "text.sec43.eq30-chain": {"all-k": eq30_violation},
     "text.a4.any-g": {"fixed-alpha": any_g_violation},
+    "text.a4.eq62": {"": eq62_violation},
     "text.sec43.eq25": {"own": eq25_violation,
                         "extremes": functools.partial(eq25_violation, reading="extremes")},
 }

@@ -37,6 +37,10 @@ def test_hand_worked() -> None:
     assert c.eq25_violation([3, 3, 3]) == {"C": "2/3", "bound_25": "4/7"}
     assert c.lzero_violation([Q(1, 20)], use_alpha=True) == {"alpha": "1/20", "U": "20",
                                                              "mean": "19"}
+    # (62) by hand: alpha = 1/4, g = 1/5: U - L = 16/15, L = 1/5, U = 19/15 (mean 1, eq.-(1)
+    # Gini alpha (1 - alpha)(U - L) = 1/5); the twin's 7/8 gives L = 3/10 and Gini 7/40
+    assert c.eq62_violation([Q(1, 4), Q(1, 5)]) is None
+    assert c.eq62_violation([Q(1, 4), Q(1, 5)], factor=Q(7, 8))["gini_eq1"] == "7/40"
 
 
 EXPECTED = {
@@ -46,6 +50,7 @@ EXPECTED = {
     **dict.fromkeys((
         "text.sec43.n-condition", "text.sec43.exp-step", "text.sec44.a-at-most-one",
         "text.sec44.k-star", "text.a4.max-alpha", "text.a4.half-only", "text.a4.l-zero",
+        "text.a4.eq62",
     ), "verified"),
     "text.sec43.eq25": "refuted",
 }
