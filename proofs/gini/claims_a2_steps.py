@@ -176,6 +176,20 @@ def end_sign_violation(x: Vec, twin_rank_n: bool = False) -> dict | None:
     return None
 
 
+def end_display_violation(x: Vec, twin_rank_two: bool = False) -> dict | None:
+    """(56), (57) as displays: their brackets are (I) of (55) at m = n + 1 and at m = 1, i.e.
+    (56) n xbar + sum_{1 <= i < n} x_i/n = (I)(n + 1) and (57) -n xbar - sum_{i=1..n} x_i/n =
+    (I)(1), exactly.  ``twin_rank_two``: (57)'s bracket claimed to be (I) at m = 2."""
+    n = len(x)
+    total = sum(x)
+    printed = {n + 1: total + Q(sum(x[:n - 1]), n), 1: -total - Q(total, n)}
+    ranks = [(2, printed[1])] if twin_rank_two else sorted(printed.items(), reverse=True)
+    for m, bracket in ranks:
+        if bracket != i_printed(x, m):
+            return {"m": m, "printed_bracket": str(bracket), "I_of_55": str(i_printed(x, m))}
+    return None
+
+
 def m_a_values(x: Vec) -> list[int]:
     """Every integer m_A in [1, n + 1] with d/dx < 0 for every rank m < m_A and > 0 for every
     m > m_A (signs by the closed form T(m), checked against eq. (2) in
@@ -599,6 +613,14 @@ def lemma42_findings(seed: int) -> list[Finding]:
               "'> 0' claimed at rank m = n instead of n + 1",
               lambda x: end_sign_violation(x, True), seed, "the derivative was > 0 at rank n "
               "everywhere too"),
+        step_finding("text.a2.l42.end-displays",
+              "Appendix A.2, (56) and (57) as displays: 'When x has rank m = n + 1 ... d/dx = "
+              "[n xbar + sum_{1 <= i < n} x_i/n]/(n xbar + x)^2' and at rank m = 1 '[-n xbar - "
+              "sum_{i=1..n} x_i/n]/(n xbar + x)^2' (the brackets are (I) of (55) at m = n + 1 "
+              "and m = 1; the printed displays' consistency -- (55) itself is refuted as the "
+              "derivative by paper.eq55.insertion-derivative)", data, sc, end_display_violation,
+              "(57)'s bracket claimed at rank m = 2", lambda x: end_display_violation(x, True),
+              seed, "(57)'s bracket equalled (I) at rank 2 everywhere too"),
         step_finding("text.a2.l42.m-a-exists",
               "Appendix A.2, Lemma 4.2 (52): there exists an integer m_A in [1, n + 1] with "
               "d Delta g(X_{+x}) / dx < 0 when m < m_A and > 0 when m > m_A ('Thus, there exists "
@@ -814,6 +836,7 @@ _REPLAY: dict[str, dict[str, Bad]] = {
     "text.a2.l42.sign-constant-in-x": {"": sign_change_in_x},
     "text.a2.l42.i-increasing": {"": i_not_increasing},
     "text.a2.l42.end-signs": {"": end_sign_violation},
+    "text.a2.l42.end-displays": {"": end_display_violation},
     "text.a2.l42.m-a-exists": {"": m_a_missing},
     "text.a2.l42.m-a-unique": {"integer": m_a_not_unique},
     "text.a2.l42.continuity": {"": continuity_violation},

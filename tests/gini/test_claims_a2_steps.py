@@ -71,9 +71,17 @@ EXPECTED = {
         "text.a2.t42.contradiction", "text.a2.t42.iterate",
     ), "refuted-under-reading"),
     **dict.fromkeys((
-        "text.a2.t41.selection",
+        "text.a2.t41.selection", "text.a2.l42.end-displays",
     ), "refuted"),
 }
+
+
+def test_eq56_bracket_by_hand() -> None:
+    # X = (1, 2, 3): (I) of (55) at m = n + 1 = 4 is (6/3 - 1) 6 + (1 + 2 + 3)/3 = 8; (56)
+    # prints 6 + (1 + 2)/3 = 7 (its sum stops at n - 1); (57) at m = 1 agrees: -6 - 6/3 = -8
+    x = [Q(1), Q(2), Q(3)]
+    assert c.i_printed(x, 4) == 8 and c.i_printed(x, 1) == -8
+    assert c.end_display_violation(x) == {"m": 4, "printed_bracket": "7", "I_of_55": "8"}
 
 
 def test_verdicts_twins_and_replay(findings: dict) -> None:
