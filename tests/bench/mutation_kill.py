@@ -189,13 +189,19 @@ def area_of(m: M.Mutant) -> str:
 
 
 def claim_command(paper: str, key: str) -> str:
-    """The command (prove / search / reproduce) that runs claim ``key`` of ``paper``."""
+    """The command (prove / search / reproduce) that runs claim ``key`` of ``paper``; ``key``
+    may be a comma list (as ``--only`` takes it) of claims that run under one command."""
     from audit import registry
 
-    for c in registry.load_all([paper]):
-        if c.key == key:
-            return c.command
-    raise KeyError(f"{paper} has no claim {key!r}")
+    by_key = {c.key: c.command for c in registry.load_all([paper])}
+    missing = [k for k in key.split(",") if k not in by_key]
+    if missing:
+        raise KeyError(f"{paper} has no claim {missing[0]!r}")
+    commands = {by_key[k] for k in key.split(",")}
+    if len(commands) != 1:
+        raise KeyError(f"{paper}: the claims {key!r} run under {sorted(commands)}, not one "
+                       "command")
+    return commands.pop()
 
 
 def regress(mod: Any, subject: str, seed: int = 0, only: Iterable[str] | None = None,

@@ -140,6 +140,9 @@ def _e(id: str, op: str, file: str, old: str, new: str, what: str, area: str,
                   runs=runs)
 
 
+#: the search claims that run kernels/gini/tight.py (a comma list, as --only takes it)
+_TIGHT = "tight.ball-exhaustive,tight.chain-exhaustive,tight.smoothness-search"
+
 CATALOGUE: list[Mutant] = [
     # ------------------------------------------------------------------ gini/index.py
     _m("index.den-n", "off-by-one", "gini/index.py",
@@ -339,14 +342,14 @@ CATALOGUE: list[Mutant] = [
     # ------------------------------------------------------------------- gini/tight.py
     _m("tight.no-margin", "rounding-nudge", "gini/tight.py",
        "a = np.nextafter(a * (1.0 + MARGIN), np.inf)", "a = a * 1.0",
-       "A_tight without margin and ulp nudge", (), ("tight.",)),
+       "A_tight without margin and ulp nudge", (), (_TIGHT,)),
     _m("tight.drop-case", "wrong-variable", "gini/tight.py",
        "return np.maximum(np.maximum(ip, im), np.maximum(dp, dm))",
-       "return np.maximum(np.maximum(ip, im), dp)", "A_tight drops the D- case", (), ("tight.",)),
+       "return np.maximum(np.maximum(ip, im), dp)", "A_tight drops the D- case", (), (_TIGHT,)),
     _m("tight.ok-k0", "off-by-one", "gini/tight.py",
        "ok = np.where(k == 0, slo - (d.x[-1] - _ACC(d.lower)) > 0, slo - D > 0)",
        "ok = np.where(k == 0, slo - D > 0, slo - D > 0)",
-       "k = 0 validity with U - L instead of x_n - L (safe side: more 1s)", (), ("tight.",)),
+       "k = 0 validity with U - L instead of x_n - L (safe side: more 1s)", (), (_TIGHT,)),
     # -------------------------------------------------------------------- gini/api.py
     _m("api.release-gamma", "swapped-args", "gini/api.py",
        "return _rel.release_gini(x, L, U, epsilon, np.random.default_rng(0), gamma=gamma).scale",

@@ -61,3 +61,17 @@ def test_confidentiality_run_finds_confidential_part_in_public_scope(tmp_path: P
         tmp_path / "bad", M.by_id("conf.scope-copies-confidential")), tmp_path / "w-bad", 0)
     assert not [k for k in clean[0][2] if k.startswith("leak:")], clean
     assert any(k.startswith("leak:") and "confidential value" in k for k in leaky[0][2]), leaky
+
+
+def test_claim_command_takes_one_claim_or_a_comma_list_of_one_command() -> None:
+    # the catalogue's search keys are claim keys or comma lists of them (as --only takes
+    # them); the slow whole-catalogue run raised KeyError on the prefix "tight." it had
+    assert MK.claim_command("lan-reiter-2025", M._TIGHT) == "search"
+    assert MK.claim_command("lan-reiter-2025", "subsets.smt") == "prove"
+    with pytest.raises(KeyError, match="no claim"):
+        MK.claim_command("lan-reiter-2025", "tight.")
+    with pytest.raises(KeyError, match="not one command"):
+        MK.claim_command("lan-reiter-2025", "tight.ratio,tight.ball-exhaustive")
+    for m in M.CATALOGUE:  # every search key of the catalogue resolves
+        for key in m.search:
+            MK.claim_command(MK.paper_of(m), key)
