@@ -19,6 +19,7 @@ import pytest
 from audit.cli import main
 from audit.prove import certificate as C
 from audit.prove.benchmark import PROGRAMS, noisy_max, sparse_vector, sums
+from audit.prove.concrete_check import ConcreteMismatch
 from audit.prove.proof import prove_mechanism
 
 
@@ -124,7 +125,13 @@ def test_no_certificate_for_a_refuted_result(tmp_path) -> None:
 def test_every_benchmark_proof_rechecks_with_cvc5(entry) -> None:
     mech = (entry.program.at(entry.program.claimed_epsilon, **entry.search["params"])
             if "params" in entry.search else entry.program)
-    v = prove_mechanism(mech)
+    try:
+        v = prove_mechanism(mech)
+    except ConcreteMismatch:
+        # the concrete-run guard refused to prove a program whose real run leaves its
+        # symbolic paths (two_noisy_copies: an error, never a PROVED): no certificate exists
+        assert entry.name == "two_noisy_copies", entry.name
+        return
     if v.certificate is None:
         assert v.status != "verified"
         return
