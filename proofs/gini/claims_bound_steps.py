@@ -290,14 +290,19 @@ def two_point(alpha: Q, lo: Q, hi: Q) -> list[Q]:
 def reach(alpha: Q, g: Q) -> tuple[Q, Q] | None:
     """(L, U) with mean 1 and eq.-(1) Gini g for the two-point set of fraction alpha at L, by
     (62) g = alpha (1 - alpha)(U - L) (checked with eq. (1)); None when L would be < 0."""
-    d = g / (alpha * (1 - alpha))
-    lo, hi = 1 - (1 - alpha) * d, 1 + alpha * d
+    lo, hi = eq62_bounds(alpha, g)
     if lo < 0:
         return None
-    x = two_point(alpha, lo, hi)
-    if sum(x) / 20 != 1 or oracles.gini1_double_sum(x) != g:
+    if eq62_violation([alpha, g]) is not None:
         raise AssertionError(f"(62) or the mean failed at alpha={alpha}, g={g}")
     return lo, hi
+
+
+def eq62_bounds(alpha: Q, g: Q, factor: Q = Q(1)) -> tuple[Q, Q]:
+    """(L, U) of the two-point set of fraction alpha at L with mean 1 and U - L = ``factor`` g /
+    (alpha (1 - alpha)), i.e. (62) solved for U - L."""
+    d = factor * g / (alpha * (1 - alpha))
+    return 1 - (1 - alpha) * d, 1 + alpha * d
 
 
 def eq62_violation(p: Vec, factor: Q = Q(1)) -> dict | None:
@@ -305,8 +310,7 @@ def eq62_violation(p: Vec, factor: Q = Q(1)) -> dict | None:
     L and mean 1 with U - L = g / (alpha (1 - alpha)) has eq.-(1) Gini g (points where L < 0
     lie outside the construction and pass).  ``factor`` (the twin): U - L scaled by it."""
     alpha, g = p
-    d = factor * g / (alpha * (1 - alpha))
-    lo, hi = 1 - (1 - alpha) * d, 1 + alpha * d
+    lo, hi = eq62_bounds(alpha, g, factor)
     if lo < 0:
         return None
     x = two_point(alpha, lo, hi)

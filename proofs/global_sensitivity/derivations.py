@@ -517,7 +517,8 @@ def derivation_steps(budget_s: float, seed: int) -> list[Finding]:
                       "derivation.eq4", "proofs:global_sensitivity", {"sizes": cmp_bad[:1]},
                       "RHS < n_max", cmp_bad[:1], None, "comparison fails")))
     t0 = time.perf_counter()
-    pooled_bad = [(sizes, true, printed) for sizes in _pooled_sizes()
+    pooled_sizes = _pooled_sizes()
+    pooled_bad = [(sizes, true, printed) for sizes in pooled_sizes
                   for differs_p, true, printed, _ in [replay_pooled_var_case2({"sizes": sizes})]
                   if differs_p]
     out.append(_f("derivation.pooled-var-case2-max", f"{REF}, Section 4 Def 2 case 2: 'max "
@@ -526,7 +527,7 @@ def derivation_steps(budget_s: float, seed: int) -> list[Finding]:
                   _found(bool(pooled_bad)),
                   "exact maximum of each cell's sum of squares (convex: attained at vertices), "
                   f"unit range, every cell-size vector {_POOLED_SCOPE}",
-                  {"size_vectors": len(_pooled_sizes()), "mismatches": len(pooled_bad),
+                  {"size_vectors": len(pooled_sizes), "mismatches": len(pooled_bad),
                    "first": [pooled_bad[0][0], str(pooled_bad[0][1]), str(pooled_bad[0][2])]
                    if pooled_bad else None,
                    "why": "n_j/4 is the maximum only for even n_j (odd: (n_j^2-1)/(4 n_j)); "
